@@ -1,0 +1,105 @@
+import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
+
+/** The backends Arbor knows. `isabelle` is any external process that already speaks the channel protocol. */
+export type BackendId = 'coq' | 'eq' | 'lean' | 'isabelle';
+
+/** Term printing: 1 = the prover's pretty printer, 2 = s-expressions with full names and de Bruijn indices. */
+export type PrintMode = 1 | 2;
+
+/**
+ * One structural or tactic step on the current goal (the prover's first open goal). Terms arrive with
+ * `LET` abbreviations already expanded and have been checked for injection by the shell.
+ */
+export type ProofStep =
+  | { kind: 'have'; name: string; expr: string }
+  | { kind: 'obtain'; name: string; vars: string[]; type?: string; conds: { name: string; expr: string }[] }
+  | { kind: 'crush'; rules: string[] }
+  | { kind: 'hammer'; timeoutMs: number }
+  | { kind: 'rule'; rule: string }
+  | { kind: 'unfold'; rule: string }
+  | { kind: 'apply'; tactic: string };
+
+/** What a successful step leaves behind. */
+export interface StepOutcome {
+  /** Every open goal after the step, in the prover's order; the step's new goals come first. */
+  goals: OpenGoal[];
+  /**
+   * The step's contribution to the reproduction script, in the backend's own language, already free
+   * of automation calls that the prover cannot check alone (e.g. Coq `hammer` replaced by its reconstruction).
+   */
+  script: string[];
+  /** An opaque handle to the prover state after this step, for `restore`. */
+  checkpoint: Checkpoint;
+  /** Informational messages from the prover (e.g. which ATP found the proof). */
+  messages?: string[];
+}
+
+export type Checkpoint = unknown;
+
+/** Stable error codes; the shell turns them into the protocol's `ERR` strings. */
+export type ProverErrorCode =
+  | 'timeout' // the step ran past its limit (the session is still usable, restored to before the step)
+  | 'fail' // the tactic failed or made no progress
+  | 'bad rule' // UNFOLD with something that is neither a definition nor an equation
+  | 'parse' // the prover could not parse a term or tactic
+  | 'prover' // any other prover message
+  | 'crashed' // the prover process died; the session is unusable
+  | 'unavailable'; // the prover is not installed or cannot start
+
+export class ProverError extends Error {
+  readonly code: ProverErrorCode;
+  constructor(code: ProverErrorCode, message: string) {
+    super(message);
+    this.name = 'ProverError';
+    this.code = code;
+  }
+}
+
+/**
+ * One prover process (or in-process engine) serving one channel. Every step acts on the first open goal.
+ * Implementations: Coq (`coqidetop`), eq (AIM engine), Lean (Pantograph). A failed step must leave the
+ * prover where it was before the step.
+ */
+export interface ProverSession {
+  readonly backend: BackendId;
+  /** Discard any proof in progress and start proving `goal`. */
+  start(goal: string): Promise<StepOutcome>;
+  step(step: ProofStep): Promise<StepOutcome>;
+  /** Go back to a state returned by `start`/`step` (later states are discarded). */
+  restore(checkpoint: Checkpoint): Promise<void>;
+  /** Re-print the open goals (e.g. after a print-mode change). */
+  goals(): Promise<OpenGoal[]>;
+  setPrintMode(mode: PrintMode): Promise<void>;
+  /**
+   * A complete script the prover checks alone. `steps` are the script fragments of every step so far;
+   * `openGoals` > 0 means the proof is unfinished and the script must mark where.
+   */
+  renderScript(goal: string, steps: string[][], openGoals: number): string;
+  /** Operating-system process id, when there is one (shown in the channels panel). */
+  readonly pid?: number;
+  dispose(): Promise<void>;
+}
+
+export interface SessionOptions {
+  /** Backend-specific preamble (Coq: vernacular sentences run before every proof). */
+  prelude?: string;
+  /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */
+  timeoutMs: number;
+  printMode?: PrintMode;
+}
+
+/** What `arbor-shell --check` and the provers settings page report for a backend. */
+export interface BackendCheck {
+  backend: BackendId;
+  available: boolean;
+  /** e.g. the `coqidetop` path and version, and which ATPs CoqHammer can use. */
+  details: string[];
+  /** What is missing and the exact fix, when not available (or degraded). */
+  problems: string[];
+}
+
+export interface ProverBackend {
+  readonly id: BackendId;
+  check(): Promise<BackendCheck>;
+  open(options: SessionOptions): Promise<ProverSession>;
+}
