@@ -1,0 +1,34 @@
+import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import type { BackendId } from './prover-session.ts';
+
+/** What one proof command produced: the protocol's RESPONSE or ERR, plus the additive keys. */
+export interface EngineResult {
+  response: unknown;
+  error: string;
+  step?: number;
+  script?: string;
+}
+
+/** A channel's status as the workbench's channels panel shows it. */
+export interface ChannelStatus {
+  backend: BackendId;
+  pid?: number;
+  busy: boolean;
+  step: number;
+  finished: boolean;
+}
+
+/**
+ * The semantics behind one channel. `TacticEngine` implements the shell's commands over a
+ * `ProverSession` (Coq, eq, Lean); a pass-through engine forwards to a process that speaks the channel
+ * protocol itself (Isabelle). Commands arrive one at a time, in order.
+ */
+export interface ChannelEngine {
+  execute(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }>): Promise<EngineResult>;
+  /** The current tree with ids and statuses, for the workbench (undefined before the first GOAL). */
+  treeView(): TreeView | undefined;
+  status(): ChannelStatus;
+  /** Stop whatever runs now (the running command answers with an error) and release the prover. */
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,348 @@
+import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
+import type { ProofTree, TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import {
+  currentLeaf, initialTree, isFinished, openLeaves, refreshOpenLeaves, removeCurrentLeaf,
+  replaceCurrentLeaf, toStateJson, toTreeView,
+} from '../../shared/proof-tree/proof-tree.ts';
+import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
+import { expandAbbreviations } from '../../shared/protocol/abbreviations.ts';
+import type { ChannelEngine, ChannelStatus, EngineResult } from './channel-engine.ts';
+import type { BackendId, Checkpoint, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
+import { ProverError } from './prover-session.ts';
+
+/** One entry of a channel's history: the state after step n (index n-1). */
+interface StepRecord {
+  tree: ProofTree;
+  checkpoint: Checkpoint;
+  /** What this step adds to the reproduction script. */
+  script: string[];
+  /** The step as sent to the prover, for replay after a crash (undefined for GOAL and LET). */
+  proofStep?: ProofStep;
+  lets: ReadonlyMap<string, string>;
+}
+
+export interface TacticEngineOptions {
+  backend: BackendId;
+  /** Opens (or takes from a warm pool) a prover session for this channel. */
+  openSession: () => Promise<ProverSession>;
+  /** Default limit for HAMMER/END, milliseconds. */
+  timeoutMs: number;
+  /** Extra time a prover gets beyond a step's own limit before Arbor gives up on it and restarts it. */
+  watchdogGraceMs?: number;
+}
+
+type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }>;
+
+/**
+ * The shell's command semantics over a `ProverSession` (BRIEF §3): the tree is Arbor's, the prover only
+ * ever sees steps on its first goal. Leaves that are not proved map, left to right, onto the prover's
+ * goals in order.
+ */
+export class TacticEngine implements ChannelEngine {
+  private session: Promise<ProverSession>;
+  private goalText: string | undefined;
+  private history: StepRecord[] = [];
+  private printMode: PrintMode = 1;
+  private busy = false;
+  private disposed = false;
+  private hypCounter = 0;
+  private pid: number | undefined;
+  /** The resolved session, for synchronous script rendering. */
+  private currentSession: ProverSession | undefined;
+
+  constructor(private readonly options: TacticEngineOptions) {
+    this.session = this.openFresh();
+  }
+
+  private openFresh(): Promise<ProverSession> {
+    const opening = this.options.openSession();
+    opening.then((s) => {
+      this.pid = s.pid;
+      this.currentSession = s;
+    }, () => undefined);
+    return opening;
+  }
+
+  status(): ChannelStatus {
+    const last = this.history[this.history.length - 1];
+    const status: ChannelStatus = {
+      backend: this.options.backend,
+      busy: this.busy,
+      step: this.history.length,
+      finished: last ? isFinished(last.tree) : false,
+    };
+    if (this.pid !== undefined) status.pid = this.pid;
+    return status;
+  }
+
+  treeView(): TreeView | undefined {
+    const last = this.history[this.history.length - 1];
+    return last ? toTreeView(last.tree) : undefined;
+  }
+
+  async execute(command: EngineCommand): Promise<EngineResult> {
+    this.busy = true;
+    try {
+      return await this.run(command);
+    } catch (err) {
+      return { response: null, error: this.describe(err), ...(this.history.length > 0 ? { step: this.history.length } : {}) };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const session = await this.session.catch(() => undefined);
+    await session?.dispose();
+  }
+
+  private describe(err: unknown): string {
+    if (err instanceof ProverError) {
+      switch (err.code) {
+        case 'timeout': return 'timeout';
+        case 'fail': return err.message && err.message !== 'fail' ? `fail: ${err.message}` : 'fail';
+        default: return err.message;
+      }
+    }
+    if (err instanceof ShellError) return err.message;
+    return `internal error: ${err instanceof Error ? err.message : String(err)}`;
+  }
+
+  private async run(command: EngineCommand): Promise<EngineResult> {
+    switch (command.name) {
+      case 'GOAL': return this.goal(command.expr);
+      case 'STATE': return this.stateResult();
+      case 'SCRIPT': return { response: this.script(), error: '' };
+      case 'REVERT': return this.revert(command.step);
+      case 'PRINT_MODE': return this.setPrintMode(command.mode);
+      case 'PRELUDE': throw new ShellError('PRELUDE is handled by the shell');
+      case 'LET': {
+        const last = this.requireProof();
+        const lets = new Map(last.lets);
+        lets.set(command.abbrev, expandAbbreviations(command.term, last.lets));
+        this.history.push({ ...last, script: [], lets, proofStep: undefined });
+        return this.stateResult();
+      }
+      case 'END':
+      case 'NEXT': return this.end();
+      default: {
+        const last = this.requireOpenGoal();
+        const step = this.toProofStep(command, last);
+        const outcome = await this.withWatchdog(step, (s) => s.step(step));
+        return this.advance(last, step, outcome);
+      }
+    }
+  }
+
+  private async goal(expr: string): Promise<EngineResult> {
+    const session = await this.session;
+    const outcome = await this.withWatchdog(undefined, () => session.start(expr));
+    const first = outcome.goals[0];
+    if (!first || outcome.goals.length !== 1) throw new ShellError('fail: the prover did not start one goal');
+    this.goalText = expr;
+    this.hypCounter = 0;
+    this.history = [{ tree: initialTree(first, 1), checkpoint: outcome.checkpoint, script: outcome.script, lets: new Map() }];
+    return this.stateResult();
+  }
+
+  private async end(): Promise<EngineResult> {
+    const last = this.requireProof();
+    const current = currentLeaf(last.tree);
+    if (!current) throw new ShellError('no goal');
+    if (current.status === 'proved') {
+      this.history.push({ ...last, tree: removeCurrentLeaf(last.tree), script: [], proofStep: undefined });
+      return this.stateResult(true);
+    }
+    // Not yet proved: END is HAMMER then END (seed 000).
+    const step: ProofStep = { kind: 'hammer', timeoutMs: this.options.timeoutMs };
+    const outcome = await this.withWatchdog(step, (s) => s.step(step));
+    const tree = this.applyOutcome(last.tree, outcome, this.history.length + 1);
+    if (currentLeaf(tree)?.status !== 'proved') {
+      await this.restoreTo(last.checkpoint);
+      throw new ShellError('fail: the hammer left subgoals');
+    }
+    this.history.push({ tree: removeCurrentLeaf(tree), checkpoint: outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets });
+    return this.stateResult(true);
+  }
+
+  private advance(last: StepRecord, proofStep: ProofStep, outcome: StepOutcome): EngineResult {
+    const tree = this.applyOutcome(last.tree, outcome, this.history.length + 1);
+    this.history.push({ tree, checkpoint: outcome.checkpoint, script: outcome.script, proofStep, lets: last.lets });
+    return this.stateResult();
+  }
+
+  /** Puts the prover's goals after a step on the current leaf; the rest refresh the other open leaves. */
+  private applyOutcome(tree: ProofTree, outcome: StepOutcome, step: number): ProofTree {
+    const others = openLeaves(tree).length - 1;
+    const produced = outcome.goals.length - others;
+    if (produced < 0) {
+      void this.restoreTo(this.history[this.history.length - 1]?.checkpoint);
+      throw new ShellError('fail: the step closed goals other than the current one');
+    }
+    const replaced = replaceCurrentLeaf(tree, outcome.goals.slice(0, produced), step);
+    return refreshOpenLeaves(replaced, outcome.goals.slice(produced));
+  }
+
+  private toProofStep(command: EngineCommand, last: StepRecord): ProofStep {
+    const x = (text: string): string => expandAbbreviations(text, last.lets);
+    switch (command.name) {
+      case 'HAVE': return { kind: 'have', name: command.hypName ?? this.freshName(last), expr: x(command.expr) };
+      case 'OBTAIN': {
+        const name = this.freshName(last);
+        const conds = command.conds.map((c) => ({ name: c.name ?? this.freshName(last), expr: x(c.expr) }));
+        return command.type === undefined
+          ? { kind: 'obtain', name, vars: command.vars, conds }
+          : { kind: 'obtain', name, vars: command.vars, type: x(command.type), conds };
+      }
+      case 'CRUSH': return { kind: 'crush', rules: command.rules.map(x) };
+      case 'HAMMER': return { kind: 'hammer', timeoutMs: command.timeoutSeconds !== undefined ? command.timeoutSeconds * 1000 : this.options.timeoutMs };
+      case 'RULE': return { kind: 'rule', rule: x(command.rule) };
+      case 'UNFOLD': return { kind: 'unfold', rule: x(command.rule) };
+      case 'APPLY': return { kind: 'apply', tactic: x(command.tactic) };
+      default: throw new ShellError(`internal error: ${command.name} is not a step`);
+    }
+  }
+
+  /** Names for unnamed HAVE/OBTAIN facts: `h1`, `h2`, … avoiding every name in the current context. */
+  private freshName(last: StepRecord): string {
+    const taken = new Set(currentLeaf(last.tree)?.context.map((e) => e.name) ?? []);
+    let name: string;
+    do name = `h${++this.hypCounter}`; while (taken.has(name));
+    return name;
+  }
+
+  private async revert(step: number): Promise<EngineResult> {
+    this.requireProof();
+    if (step < 1 || step > this.history.length) throw new ShellError(`bad step: ${step} (1..${this.history.length})`);
+    const target = this.history[step - 1] as StepRecord;
+    await this.restoreTo(target.checkpoint);
+    this.history = this.history.slice(0, step);
+    await this.refreshFromProver();
+    return this.stateResult();
+  }
+
+  private async setPrintMode(mode: PrintMode): Promise<EngineResult> {
+    const session = await this.session;
+    await session.setPrintMode(mode);
+    this.printMode = mode;
+    if (this.history.length === 0) return { response: null, error: '' };
+    await this.refreshFromProver();
+    return this.stateResult();
+  }
+
+  /** Re-reads the open goals from the prover into the last tree (after a revert or a print-mode change). */
+  private async refreshFromProver(): Promise<void> {
+    const last = this.history[this.history.length - 1];
+    if (!last || isFinished(last.tree)) return;
+    const session = await this.session;
+    const goals: OpenGoal[] = await session.goals();
+    if (goals.length !== openLeaves(last.tree).length) return;
+    this.history[this.history.length - 1] = { ...last, tree: refreshOpenLeaves(last.tree, goals) };
+  }
+
+  private async restoreTo(checkpoint: Checkpoint): Promise<void> {
+    const session = await this.session;
+    await session.restore(checkpoint);
+  }
+
+  private script(): string {
+    if (this.goalText === undefined) throw new ShellError('no goal');
+    const last = this.history[this.history.length - 1] as StepRecord;
+    return this.renderScript(openLeaves(last.tree).length);
+  }
+
+  private renderScript(openGoals: number): string {
+    return this.sessionNow().renderScript(this.goalText ?? '', this.history.map((r) => r.script), openGoals);
+  }
+
+  private sessionNow(): ProverSession {
+    if (!this.currentSession) throw new ShellError('no goal');
+    return this.currentSession;
+  }
+
+  /** The current state as a response; `withScript` on the END that may have finished the proof. */
+  private stateResult(withScript = false): EngineResult {
+    const last = this.history[this.history.length - 1];
+    if (!last) return { response: null, error: '' };
+    const result: EngineResult = { response: toStateJson(last.tree), error: '', step: this.history.length };
+    if (withScript && isFinished(last.tree)) result.script = this.renderScript(0);
+    return result;
+  }
+
+  private requireProof(): StepRecord {
+    const last = this.history[this.history.length - 1];
+    if (!last) throw new ShellError('no goal');
+    return last;
+  }
+
+  private requireOpenGoal(): StepRecord {
+    const last = this.requireProof();
+    const current = currentLeaf(last.tree);
+    if (!current) throw new ShellError('no goal');
+    if (current.status === 'proved') throw new ShellError('no goal: the current goal is proved; END removes it');
+    return last;
+  }
+
+  /**
+   * Runs a prover call with a hard limit: a session that stops answering (a bug, a wedged process) must
+   * not wedge the channel. Past the limit the session is replaced and the proof replayed.
+   */
+  private async withWatchdog<T>(step: ProofStep | undefined, call: (s: ProverSession) => Promise<T>): Promise<T> {
+    if (this.disposed) throw new ShellError('bad channel');
+    const session = await this.session;
+    const limit = (step?.kind === 'hammer' ? step.timeoutMs : this.options.timeoutMs) + (this.options.watchdogGraceMs ?? 30_000);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const watchdog = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new WatchdogExpired()), limit);
+    });
+    try {
+      return await Promise.race([call(session), watchdog]);
+    } catch (err) {
+      if (err instanceof WatchdogExpired) {
+        await this.replaceSession();
+        throw new ProverError('timeout', 'timeout');
+      }
+      if (err instanceof ProverError && err.code === 'crashed') await this.recoverAfterCrash();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async replaceSession(): Promise<void> {
+    const old = await this.session.catch(() => undefined);
+    void old?.dispose();
+    this.session = this.openFresh();
+    await this.replay();
+  }
+
+  /** A session that reports a crash has restarted itself; if it cannot serve, replace it and replay. */
+  private async recoverAfterCrash(): Promise<void> {
+    const session = await this.session;
+    try {
+      await session.goals();
+    } catch {
+      await this.replaceSession();
+    }
+  }
+
+  /** Replays the channel's history on a fresh session, so it continues from the last good step. */
+  private async replay(): Promise<void> {
+    if (this.goalText === undefined || this.history.length === 0) return;
+    const session = await this.session;
+    await session.setPrintMode(this.printMode);
+    const first = await session.start(this.goalText);
+    const rebuilt: StepRecord[] = [{ ...(this.history[0] as StepRecord), checkpoint: first.checkpoint }];
+    for (const record of this.history.slice(1)) {
+      const checkpoint = record.proofStep ? (await session.step(record.proofStep)).checkpoint : rebuilt[rebuilt.length - 1]?.checkpoint;
+      rebuilt.push({ ...record, checkpoint });
+    }
+    this.history = rebuilt;
+  }
+}
+
+/** An error whose message is already the protocol's ERR string. */
+export class ShellError extends Error {}
+
+class WatchdogExpired extends Error {}

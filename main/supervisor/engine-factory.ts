@@ -1,0 +1,59 @@
+import type { ChannelEngine } from '../shell/channel-engine.ts';
+import type { BackendId, ProverBackend, SessionOptions } from '../shell/prover-session.ts';
+import { TacticEngine } from '../shell/tactic-engine.ts';
+import { WarmPool } from './warm-pool.ts';
+
+export interface EngineConfig {
+  backend: BackendId;
+  /** The default prelude for every channel (a channel's PRELUDE replaces it for that channel). */
+  prelude?: string;
+  timeoutMs: number;
+  /** Sessions kept ready for NEW_CHANNEL. */
+  poolSize: number;
+}
+
+export interface EngineFactory {
+  createEngine(channel: number, prelude?: string): ChannelEngine;
+  dispose(): Promise<void>;
+}
+
+/** Loads a backend module only when it is used, so a missing prover never breaks another backend. */
+export async function loadBackend(id: BackendId): Promise<ProverBackend> {
+  switch (id) {
+    case 'coq': return (await import('../provers/coq/coq-backend.ts')).coqBackend;
+    case 'eq': return (await import('../provers/eq/eq-backend.ts')).eqBackend;
+    case 'lean': return (await import('../provers/lean/lean-backend.ts')).leanBackend;
+    case 'isabelle': throw new Error('isabelle is a pass-through backend: use createPassThroughFactory');
+  }
+}
+
+/** Channels over one prover backend, with a warm pool for the default prelude. */
+export function createProverEngineFactory(backend: ProverBackend, config: EngineConfig): EngineFactory {
+  const options = (prelude?: string): SessionOptions => {
+    const o: SessionOptions = { timeoutMs: config.timeoutMs };
+    if (prelude !== undefined) o.prelude = prelude;
+    return o;
+  };
+  const pool = new WarmPool(backend, options(config.prelude), config.poolSize);
+  let first = true;
+  return {
+    createEngine(_channel, prelude) {
+      const custom = prelude !== undefined;
+      return new TacticEngine({
+        backend: backend.id,
+        timeoutMs: config.timeoutMs,
+        openSession: async () => {
+          if (custom) return backend.open(options(config.prelude === undefined ? prelude : `${config.prelude}\n${prelude}`));
+          const session = await pool.take();
+          // Fill the pool only once the first channel is up, so start-up does not compete for the cores.
+          if (first) {
+            first = false;
+            pool.fill();
+          }
+          return session;
+        },
+      });
+    },
+    dispose: () => pool.dispose(),
+  };
+}

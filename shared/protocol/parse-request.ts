@@ -1,0 +1,263 @@
+import type { ObtainCondition, ParsedRequest, ShellCommand } from './shell-command.ts';
+import { COMMAND_NAMES } from './shell-command.ts';
+
+/**
+ * Parses one request (already split off its line by `splitRequests`). Never throws: anything it cannot
+ * read becomes `{ error }` with a short, stable message.
+ */
+export function parseRequest(text: string): ParsedRequest {
+  const scanner = new Scanner(text);
+  scanner.skipBlanks();
+  let channel = 0;
+  const digits = scanner.match(/[0-9]+/y);
+  if (digits !== undefined) {
+    // Only a number followed by a blank is a channel id; `42GOAL` is not.
+    if (!scanner.atEnd() && !scanner.atBlank()) return { channel: 0, error: 'parse error: bad channel id', text };
+    channel = digits.length > 15 ? Number.MAX_SAFE_INTEGER : Number(digits);
+    scanner.skipBlanks();
+  }
+  const fail = (error: string): ParsedRequest => ({ channel, error, text });
+  if (scanner.atEnd()) return fail('parse error: missing command');
+  const name = scanner.match(/[^\s"]+/y) ?? '';
+  if (!(COMMAND_NAMES as readonly string[]).includes(name)) {
+    return fail(`unknown command: ${clip(name)}`);
+  }
+  scanner.skipBlanks();
+  try {
+    const command = parseArguments(name as ShellCommand['name'], scanner);
+    return { channel, command, text };
+  } catch (err) {
+    if (err instanceof ArgumentError) return fail(`parse error: ${err.message}`);
+    throw err;
+  }
+}
+
+class ArgumentError extends Error {}
+
+const IDENT = /[A-Za-z_][A-Za-z0-9_'.]*/y;
+// Control characters (other than tab) never belong in a term: they are binary noise or an attempt to
+// smuggle a line break past the line splitter.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+function parseArguments(name: ShellCommand['name'], s: Scanner): ShellCommand {
+  switch (name) {
+    case 'END':
+    case 'NEXT':
+    case 'NEW_CHANNEL':
+    case 'RELEASE_CHANNEL':
+    case 'STATE':
+    case 'SCRIPT':
+      s.expectEnd(name);
+      return { name };
+    case 'GOAL': {
+      const expr = s.quoted('a quoted term');
+      s.expectEnd(name);
+      return { name, expr };
+    }
+    case 'HAVE': {
+      const hypName = s.peekQuote() ? undefined : s.ident('a name or a quoted term');
+      s.skipBlanks();
+      const expr = s.quoted('a quoted term');
+      s.expectEnd(name);
+      return hypName === undefined ? { name, expr } : { name, hypName, expr };
+    }
+    case 'OBTAIN':
+      return parseObtain(s);
+    case 'CRUSH': {
+      const rules: string[] = [];
+      while (!s.atEnd()) {
+        if (s.match(/,\s*/y) !== undefined) continue;
+        rules.push(s.ruleName());
+        s.skipBlanks();
+      }
+      return { name, rules };
+    }
+    case 'HAMMER': {
+      if (s.atEnd()) return { name };
+      const number = s.match(/[0-9]+(\.[0-9]+)?/y);
+      if (number === undefined) throw new ArgumentError('HAMMER takes a timeout in seconds');
+      s.expectEnd(name);
+      const timeoutSeconds = Number(number);
+      if (!(timeoutSeconds > 0) || timeoutSeconds > 3600) throw new ArgumentError('HAMMER timeout must be in (0, 3600] seconds');
+      return { name, timeoutSeconds };
+    }
+    case 'RULE':
+    case 'UNFOLD': {
+      const rule = s.rest();
+      if (rule === '') throw new ArgumentError(`${name} needs a rule`);
+      return { name, rule };
+    }
+    case 'APPLY': {
+      const tactic = s.rest();
+      if (tactic === '') throw new ArgumentError('APPLY needs a tactic');
+      return { name, tactic };
+    }
+    case 'LET': {
+      const abbrev = s.match(/\?[A-Za-z_][A-Za-z0-9_']*/y);
+      if (abbrev === undefined) throw new ArgumentError('LET needs ?name = "term"');
+      s.skipBlanks();
+      if (s.match(/=/y) === undefined) throw new ArgumentError('LET needs ?name = "term"');
+      s.skipBlanks();
+      const term = s.quoted('a quoted term');
+      s.expectEnd(name);
+      return { name, abbrev, term };
+    }
+    case 'PRINT_MODE': {
+      const mode = s.match(/[12]/y);
+      if (mode === undefined) throw new ArgumentError('PRINT_MODE takes 1 or 2');
+      s.expectEnd(name);
+      return { name, mode: mode === '1' ? 1 : 2 };
+    }
+    case 'REVERT': {
+      const step = s.match(/[0-9]+/y);
+      if (step === undefined) throw new ArgumentError('REVERT takes a step number');
+      s.expectEnd(name);
+      return { name, step: Number(step) };
+    }
+    case 'PRELUDE': {
+      const text = s.quoted('a quoted prelude');
+      s.expectEnd(name);
+      return { name, text };
+    }
+  }
+}
+
+/** `OBTAIN v1 v2 [:: type] where [name:] "cond" [and [name:] "cond"]…` */
+function parseObtain(s: Scanner): ShellCommand {
+  const vars: string[] = [];
+  while (!s.atEnd() && !s.lookingAt(/where\b/y) && !s.lookingAt(/::/y)) {
+    vars.push(s.ident('a variable name'));
+    s.skipBlanks();
+  }
+  if (vars.length === 0) throw new ArgumentError('OBTAIN needs at least one variable');
+  let type: string | undefined;
+  if (s.match(/::/y) !== undefined) {
+    s.skipBlanks();
+    if (s.peekQuote()) type = s.quoted('a type');
+    else {
+      const words = s.match(/(?:(?!where\b)[^\s"]+\s*)+/y);
+      type = words?.trim();
+    }
+    if (!type) throw new ArgumentError('OBTAIN needs a type after ::');
+    s.skipBlanks();
+  }
+  if (s.match(/where\b/y) === undefined) throw new ArgumentError('OBTAIN needs "where"');
+  const conds: ObtainCondition[] = [];
+  do {
+    s.skipBlanks();
+    let condName: string | undefined;
+    if (!s.peekQuote()) {
+      condName = s.ident('a condition name or a quoted condition');
+      s.skipBlanks();
+      if (s.match(/:/y) === undefined) throw new ArgumentError('OBTAIN condition names are followed by ":"');
+      s.skipBlanks();
+    }
+    const expr = s.quoted('a quoted condition');
+    conds.push(condName === undefined ? { expr } : { name: condName, expr });
+    s.skipBlanks();
+  } while (s.match(/and\b/y) !== undefined);
+  s.expectEnd('OBTAIN');
+  return type === undefined ? { name: 'OBTAIN', vars, conds } : { name: 'OBTAIN', vars, type, conds };
+}
+
+class Scanner {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  atEnd(): boolean {
+    return this.text.slice(this.pos).trim() === '';
+  }
+  atBlank(): boolean {
+    return /\s/.test(this.text[this.pos] ?? '');
+  }
+  skipBlanks(): void {
+    this.match(/\s+/y);
+  }
+  lookingAt(re: RegExp): boolean {
+    re.lastIndex = this.pos;
+    return re.test(this.text);
+  }
+  match(re: RegExp): string | undefined {
+    re.lastIndex = this.pos;
+    const m = re.exec(this.text);
+    if (!m) return undefined;
+    this.pos = re.lastIndex;
+    return m[0];
+  }
+  peekQuote(): boolean {
+    return this.lookingAt(/"|\\<open>|‹/y);
+  }
+  ident(what: string): string {
+    const id = this.match(IDENT);
+    if (id === undefined) throw new ArgumentError(`expected ${what}`);
+    return id;
+  }
+  ruleName(): string {
+    // Rule names may carry a direction or position suffix for backends that use one (eq: `name<-`).
+    const rule = this.match(/[^\s,"]+/y);
+    if (rule === undefined) throw new ArgumentError('expected a rule name');
+    return rule;
+  }
+  /** A double-quoted string (`\"` is a literal quote) or a cartouche; returns the contents. */
+  quoted(what: string): string {
+    let body: string;
+    if (this.match(/"/y) !== undefined) {
+      let out = '';
+      for (;;) {
+        const c = this.text[this.pos];
+        if (c === undefined) throw new ArgumentError('unclosed quote');
+        this.pos++;
+        if (c === '"') break;
+        if (c === '\\' && this.text[this.pos] === '"') {
+          out += '"';
+          this.pos++;
+        } else out += c;
+      }
+      body = out;
+    } else if (this.match(/\\<open>/y) !== undefined) {
+      body = this.cartouche('\\<open>', '\\<close>');
+    } else if (this.match(/‹/y) !== undefined) {
+      body = this.cartouche('‹', '›');
+    } else {
+      throw new ArgumentError(`expected ${what}`);
+    }
+    this.skipBlanks();
+    if (CONTROL.test(body)) throw new ArgumentError('control character in term');
+    if (body.trim() === '') throw new ArgumentError(`empty ${what.replace(/^an? /, '')}`);
+    return body;
+  }
+  private cartouche(open: string, close: string): string {
+    let depth = 1;
+    const start = this.pos;
+    while (this.pos < this.text.length) {
+      if (this.text.startsWith(open, this.pos)) {
+        depth++;
+        this.pos += open.length;
+      } else if (this.text.startsWith(close, this.pos)) {
+        depth--;
+        if (depth === 0) {
+          const body = this.text.slice(start, this.pos);
+          this.pos += close.length;
+          return body;
+        }
+        this.pos += close.length;
+      } else this.pos++;
+    }
+    throw new ArgumentError('unclosed cartouche');
+  }
+  rest(): string {
+    const rest = this.text.slice(this.pos).trim();
+    this.pos = this.text.length;
+    if (CONTROL.test(rest)) throw new ArgumentError('control character in argument');
+    return rest;
+  }
+  expectEnd(name: string): void {
+    this.skipBlanks();
+    if (!this.atEnd()) throw new ArgumentError(`unexpected text after ${name}: ${clip(this.text.slice(this.pos).trim())}`);
+  }
+}
+
+function clip(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,53 @@
+/** The channel protocol's commands (seed 000) and Arbor's extensions (BRIEF §3), as parsed values. */
+export type ShellCommand =
+  | { name: 'GOAL'; expr: string }
+  | { name: 'END' }
+  | { name: 'NEXT' }
+  | { name: 'CRUSH'; rules: string[] }
+  | { name: 'HAVE'; hypName?: string; expr: string }
+  | { name: 'OBTAIN'; vars: string[]; type?: string; conds: ObtainCondition[] }
+  | { name: 'HAMMER'; timeoutSeconds?: number }
+  | { name: 'RULE'; rule: string }
+  | { name: 'UNFOLD'; rule: string }
+  | { name: 'APPLY'; tactic: string }
+  | { name: 'LET'; abbrev: string; term: string }
+  | { name: 'PRINT_MODE'; mode: 1 | 2 }
+  | { name: 'NEW_CHANNEL' }
+  | { name: 'RELEASE_CHANNEL' }
+  // Extensions
+  | { name: 'STATE' }
+  | { name: 'REVERT'; step: number }
+  | { name: 'SCRIPT' }
+  | { name: 'PRELUDE'; text: string };
+
+export interface ObtainCondition {
+  name?: string;
+  expr: string;
+}
+
+export type CommandName = ShellCommand['name'];
+
+export const COMMAND_NAMES: readonly CommandName[] = [
+  'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
+  'PRINT_MODE', 'NEW_CHANNEL', 'RELEASE_CHANNEL', 'STATE', 'REVERT', 'SCRIPT', 'PRELUDE',
+];
+
+/** Commands that work on the channel's proof and so answer with a `STEP`. */
+export const PROOF_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
+  'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
+  'PRINT_MODE', 'STATE', 'REVERT',
+]);
+
+/** One parsed request: the channel it is for, and its command or why it could not be parsed. */
+export type ParsedRequest =
+  | { channel: number; command: ShellCommand; text: string }
+  | { channel: number; error: string; text: string };
+
+/** The one JSON line answering a request. Keys beyond the seed's three are additive (BRIEF §3). */
+export interface ShellResponse {
+  CHANNEL: number;
+  RESPONSE: unknown;
+  ERR: string;
+  STEP?: number;
+  SCRIPT?: string;
+}
