@@ -112,7 +112,9 @@ export class TacticEngine implements ChannelEngine {
   private async run(command: EngineCommand): Promise<EngineResult> {
     switch (command.name) {
       case 'GOAL': return this.goal(command.expr);
-      case 'STATE': return this.stateResult();
+      case 'STATE':
+        this.requireProof();
+        return this.stateResult();
       case 'SCRIPT': return { response: this.script(), error: '' };
       case 'REVERT': return this.revert(command.step);
       case 'PRINT_MODE': return this.setPrintMode(command.mode);
@@ -180,8 +182,10 @@ export class TacticEngine implements ChannelEngine {
       void this.restoreTo(this.history[this.history.length - 1]?.checkpoint);
       throw new ShellError('fail: the step closed goals other than the current one');
     }
+    // After the replacement the open leaves are the step's new goals followed by the others: exactly
+    // the prover's list, which may also have changed the others (e.g. by instantiating an existential).
     const replaced = replaceCurrentLeaf(tree, outcome.goals.slice(0, produced), step);
-    return refreshOpenLeaves(replaced, outcome.goals.slice(produced));
+    return refreshOpenLeaves(replaced, outcome.goals);
   }
 
   private toProofStep(command: EngineCommand, last: StepRecord): ProofStep {

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { ChannelEngine, EngineResult } from './channel-engine.ts';
+import { Shell } from './shell.ts';
+
+/**
+ * A unit-test double of a channel engine (never used by the product): `APPLY wait N` takes N ms,
+ * every command answers with its own name and the channel, so ordering and routing are visible.
+ */
+class EngineDouble implements ChannelEngine {
+  disposed = false;
+  constructor(readonly channel: number, readonly prelude?: string) {}
+  async execute(command: Parameters<ChannelEngine['execute']>[0]): Promise<EngineResult> {
+    if (command.name === 'APPLY') {
+      const ms = Number(/wait (\d+)/.exec(command.tactic)?.[1] ?? 0);
+      await new Promise((r) => setTimeout(r, ms));
+      if (this.disposed) return { response: null, error: 'bad channel' };
+    }
+    if (command.name === 'GOAL') return { response: { on: this.channel, prelude: this.prelude ?? null }, error: '', step: 1 };
+    return { response: command.name, error: '', step: 2 };
+  }
+  treeView() {
+    return undefined;
+  }
+  status() {
+    return { backend: 'coq' as const, busy: false, step: 0, finished: false };
+  }
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+}
+
+const newShell = () => new Shell({ createEngine: (channel, prelude) => new EngineDouble(channel, prelude) });
+const all = (shell: Shell, line: string) => Promise.all(shell.submitLine(line));
+
+describe('Shell', () => {
+  it('serves channel 0 at start and answers every request of a line', async () => {
+    const shell = newShell();
+    const rs = await all(shell, 'GOAL "x"; STATE;; FOO');
+    expect(rs).toEqual([
+      { CHANNEL: 0, RESPONSE: { on: 0, prelude: null }, ERR: '', STEP: 1 },
+      { CHANNEL: 0, RESPONSE: 'STATE', ERR: '', STEP: 2 },
+      { CHANNEL: 0, RESPONSE: null, ERR: 'unknown command: FOO' },
+    ]);
+  });
+
+  it('creates and releases channels; unknown or released ids are bad channels', async () => {
+    const shell = newShell();
+    const [a, b] = await all(shell, '7 NEW_CHANNEL; NEW_CHANNEL');
+    expect(a).toEqual({ CHANNEL: 7, RESPONSE: { ID: 1 }, ERR: '' });
+    expect(b?.RESPONSE).toEqual({ ID: 2 });
+    expect((await all(shell, '1 GOAL "y"'))[0]?.RESPONSE).toEqual({ on: 1, prelude: null });
+    expect(await all(shell, '1 RELEASE_CHANNEL')).toEqual([{ CHANNEL: 1, RESPONSE: null, ERR: '' }]);
+    expect(await all(shell, '1 STATE; 99 STATE; 1 RELEASE_CHANNEL')).toEqual([
+      { CHANNEL: 1, RESPONSE: null, ERR: 'bad channel' },
+      { CHANNEL: 99, RESPONSE: null, ERR: 'bad channel' },
+      { CHANNEL: 1, RESPONSE: null, ERR: 'bad channel' },
+    ]);
+    // The shell keeps running with every channel released, and can open new ones.
+    await all(shell, '0 RELEASE_CHANNEL; 2 RELEASE_CHANNEL');
+    expect(shell.channelIds()).toEqual([]);
+    expect((await all(shell, 'NEW_CHANNEL'))[0]?.RESPONSE).toEqual({ ID: 3 });
+  });
+
+  it('keeps request order within a channel and runs channels in parallel', async () => {
+    const shell = newShell();
+    await all(shell, 'NEW_CHANNEL');
+    const order: string[] = [];
+    const track = (line: string) => shell.submitLine(line).map((p) => p.then((r) => order.push(`${r.CHANNEL}:${String(r.RESPONSE)}`)));
+    await Promise.all([...track('APPLY wait 60; STATE'), ...track('1 APPLY wait 5; 1 SCRIPT')]);
+    expect(order).toEqual(['1:APPLY', '1:SCRIPT', '0:APPLY', '0:STATE']);
+  });
+
+  it('answers pending requests of a released channel before the release', async () => {
+    const shell = newShell();
+    const order: string[] = [];
+    const ps = shell.submitLine('APPLY wait 50; STATE; RELEASE_CHANNEL').map((p) => p.then((r) => { order.push(`${r.RESPONSE === null ? 'null' : String(r.RESPONSE)}/${r.ERR}`); }));
+    await Promise.all(ps);
+    expect(order).toEqual(['null/bad channel', 'null/bad channel', 'null/']);
+  });
+
+  it('PRELUDE replaces the channel\'s engine with one using that prelude', async () => {
+    const shell = newShell();
+    expect(await all(shell, 'PRELUDE "Require Import ZArith."')).toEqual([{ CHANNEL: 0, RESPONSE: null, ERR: '' }]);
+    expect((await all(shell, 'GOAL "x"'))[0]?.RESPONSE).toEqual({ on: 0, prelude: 'Require Import ZArith.' });
+  });
+
+  it('reports parse errors on the channel the request named', async () => {
+    const shell = newShell();
+    expect(await all(shell, '5 GOAL "open')).toEqual([{ CHANNEL: 5, RESPONSE: null, ERR: 'parse error: unclosed quote' }]);
+    expect(await shell.rejectOverlong(10_000_000)).toEqual({ CHANNEL: 0, RESPONSE: null, ERR: 'parse error: request too long (10000000 characters)' });
+  });
+
+  it('emits request and response events for transcripts', async () => {
+    const shell = newShell();
+    const events: string[] = [];
+    shell.onEvent((e) => events.push(e.kind));
+    await all(shell, 'STATE');
+    expect(events).toEqual(['request', 'response']);
+  });
+});
