@@ -19,6 +19,11 @@ describe('splitRequests', () => {
     expect(texts('HAVE ‹a;‹b;›c›; END')).toEqual(['HAVE ‹a;‹b;›c›', 'END']);
   });
 
+  it('ignores whole-line // comments only', () => {
+    expect(texts('  // HAVE "A"; END')).toEqual([]);
+    expect(texts('END // not a comment')).toEqual(['END // not a comment']);
+  });
+
   it('treats \\" as a literal quote inside strings', () => {
     expect(texts('GOAL "a \\"; b\\" c"; END')).toEqual(['GOAL "a \\"; b\\" c"', 'END']);
   });
@@ -32,6 +37,7 @@ describe('splitRequests', () => {
 
   it('never throws and never loses a non-blank segment (property)', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (line) => {
+      fc.pre(!/^\s*\/\//.test(line));
       const requests = splitRequests(line);
       for (const r of requests) expect(typeof r.text).toBe('string');
       // Every non-blank character of the line outside separators ends up in some request.

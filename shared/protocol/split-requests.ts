@@ -14,6 +14,8 @@ const CLOSE_CARTOUCHE = '\\<close>';
 const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 
 export function splitRequests(line: string): RawRequest[] {
+  // A whole line starting with `//` is a comment (as in the seed's examples): no request, no response.
+  if (/^\s*\/\//.test(line)) return [];
   const requests: RawRequest[] = [];
   const brackets: string[] = [];
   let inString = false;
