@@ -101,5 +101,10 @@ export interface BackendCheck {
 export interface ProverBackend {
   readonly id: BackendId;
   check(): Promise<BackendCheck>;
+  /**
+   * Why a prelude sent through the protocol (`PRELUDE`, possibly by an agent) is refused, or undefined.
+   * Preludes from the command line (`--prelude FILE`) are the user's own and are not checked.
+   */
+  checkPrelude?(text: string): string | undefined;
   open(options: SessionOptions): Promise<ProverSession>;
 }

@@ -84,6 +84,17 @@ describe('Shell', () => {
     expect((await all(shell, 'GOAL "x"'))[0]?.RESPONSE).toEqual({ on: 0, prelude: 'Require Import ZArith.' });
   });
 
+  it('keeps the channel\'s engine when its factory refuses a prelude', async () => {
+    const shell = new Shell({
+      createEngine: (channel, prelude) => {
+        if (prelude?.includes('Redirect')) throw new Error('parse error: prelude sentence not allowed: Redirect');
+        return new EngineDouble(channel, prelude);
+      },
+    });
+    expect(await all(shell, 'PRELUDE "Redirect \\"x\\" Print nat."')).toEqual([{ CHANNEL: 0, RESPONSE: null, ERR: 'parse error: prelude sentence not allowed: Redirect' }]);
+    expect((await all(shell, 'GOAL "x"'))[0]?.RESPONSE).toEqual({ on: 0, prelude: null });
+  });
+
   it('reports parse errors on the channel the request named', async () => {
     const shell = newShell();
     expect(await all(shell, '5 GOAL "open')).toEqual([{ CHANNEL: 5, RESPONSE: null, ERR: 'parse error: unclosed quote' }]);

@@ -5,7 +5,10 @@ import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import type { ChannelEngine, ChannelStatus } from './channel-engine.ts';
 
 export interface ShellOptions {
-  /** Makes the engine behind a channel; `prelude` is set by the PRELUDE extension. */
+  /**
+   * Makes the engine behind a channel; `prelude` is set by the PRELUDE extension. Throwing refuses the
+   * prelude: the error's message becomes the response's ERR.
+   */
   createEngine: (channel: number, prelude?: string) => ChannelEngine;
 }
 
@@ -135,7 +138,12 @@ export class Shell {
   private async setPrelude(channel: Channel, prelude: string): Promise<ShellResponse> {
     if (channel.released) return reply(channel.id, null, 'bad channel');
     const old = channel.engine;
-    channel.engine = this.options.createEngine(channel.id, prelude);
+    try {
+      channel.engine = this.options.createEngine(channel.id, prelude);
+    } catch (err) {
+      // The factory refuses preludes a backend does not allow; the channel keeps its engine.
+      return reply(channel.id, null, err instanceof Error ? err.message : String(err));
+    }
     await old.dispose();
     return reply(channel.id, null, '');
   }

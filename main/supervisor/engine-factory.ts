@@ -12,6 +12,9 @@ export interface EngineConfig {
   poolSize: number;
 }
 
+/** Thrown by `createEngine` when a channel prelude is not allowed; its message is the protocol's ERR. */
+export class PreludeRefused extends Error {}
+
 export interface EngineFactory {
   createEngine(channel: number, prelude?: string): ChannelEngine;
   dispose(): Promise<void>;
@@ -39,6 +42,8 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
   return {
     createEngine(_channel, prelude) {
       const custom = prelude !== undefined;
+      const refused = custom ? backend.checkPrelude?.(prelude) : undefined;
+      if (refused !== undefined) throw new PreludeRefused(refused);
       return new TacticEngine({
         backend: backend.id,
         timeoutMs: config.timeoutMs,
