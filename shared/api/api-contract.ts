@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import type { TreeView } from '../proof-tree/proof-tree.ts';
+import type { ShellResponse } from '../protocol/shell-command.ts';
+
+/**
+ * The one API between the workbench's renderer and its host (Electron IPC or the web host's WebSocket).
+ * Every method's parameters are a zod schema: the host validates every call before acting on it, because
+ * the renderer is untrusted (BRIEF §6). Results are typed only; they come from trusted code.
+ */
+const channel = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const filePath = z.string().min(1).max(4096).refine((p) => !p.includes('\u0000'), 'NUL in path');
+const uri = z.string().min(1).max(1024);
+const text = z.string().max(16 << 20);
+
+export const apiParamSchemas = {
+  /** Submits one editor line (may hold several `;`-separated requests); resolves with every response. */
+  'shell.submit': z.object({ line: z.string().max(1 << 20) }).strict(),
+  'shell.channels': z.object({}).strict(),
+  'shell.tree': z.object({ channel }).strict(),
+  'app.info': z.object({}).strict(),
+  'files.read': z.object({ path: filePath }).strict(),
+  'files.write': z.object({ path: filePath, text }).strict(),
+  /** Lists a directory inside the workspace (for the in-app open dialog); default: the workspace root. */
+  'files.list': z.object({ dir: filePath.optional() }).strict(),
+  /** Electron only: the native open/save dialogs; the web host answers `null` and the renderer falls back. */
+  'files.pickOpen': z.object({ filters: z.array(z.string().max(16)).max(8).optional() }).strict(),
+  'files.pickSave': z.object({ suggested: z.string().max(256).optional() }).strict(),
+  'recovery.save': z.object({ uri, path: filePath.optional(), text }).strict(),
+  'recovery.list': z.object({}).strict(),
+  'recovery.discard': z.object({ uri }).strict(),
+  'settings.get': z.object({}).strict(),
+  'settings.set': z.object({ patch: z.record(z.string().max(64), z.union([z.string().max(4096), z.number(), z.boolean()])) }).strict(),
+  'recent.list': z.object({}).strict(),
+} as const;
+
+export type ApiMethod = keyof typeof apiParamSchemas;
+export type ApiParams<M extends ApiMethod> = z.input<(typeof apiParamSchemas)[M]>;
+
+export interface ChannelInfo {
+  id: number;
+  backend: string;
+  pid?: number;
+  busy: boolean;
+  step: number;
+  finished: boolean;
+}
+
+export interface AppInfo {
+  host: 'web' | 'electron';
+  version: string;
+  backend: string;
+  backendAvailable: boolean;
+  problems: string[];
+  workspace: string;
+  examplesDir: string;
+}
+
+export interface DirEntry {
+  name: string;
+  path: string;
+  kind: 'file' | 'dir';
+}
+
+export interface RecoveryEntry {
+  uri: string;
+  path?: string;
+  text: string;
+  time: number;
+}
+
+export type Settings = Record<string, string | number | boolean>;
+
+export interface ApiResults {
+  'shell.submit': ShellResponse[];
+  'shell.channels': ChannelInfo[];
+  'shell.tree': TreeView | null;
+  'app.info': AppInfo;
+  'files.read': { path: string; text: string };
+  'files.write': { path: string };
+  'files.list': { dir: string; parent: string | null; entries: DirEntry[] };
+  'files.pickOpen': string | null;
+  'files.pickSave': string | null;
+  'recovery.save': null;
+  'recovery.list': RecoveryEntry[];
+  'recovery.discard': null;
+  'settings.get': Settings;
+  'settings.set': Settings;
+  'recent.list': string[];
+}
+
+/** What the host pushes to the renderer. */
+export type ApiEvent =
+  | { kind: 'request'; channel: number; text: string; time: number }
+  | { kind: 'response'; response: ShellResponse; time: number }
+  /** The channel's tree right after a response that carried `STEP` (null before the first GOAL). */
+  | { kind: 'tree'; channel: number; step: number; tree: TreeView | null }
+  | { kind: 'channels'; channels: ChannelInfo[] }
+  /** A menu item or shortcut handled by the renderer (Electron menus). */
+  | { kind: 'menu'; command: MenuCommand; arg?: string };
+
+export const MENU_COMMANDS = [
+  'file.new', 'file.open', 'file.openPath', 'file.save', 'file.saveAs', 'file.openTranscript',
+  'proof.stepForward', 'proof.stepBack', 'proof.runToCursor', 'proof.runAll', 'proof.cancel', 'proof.restart',
+  'view.fit', 'view.search', 'view.exportSvg', 'view.exportPng', 'help.commands',
+] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+export type ApiCallResult =
+  | { ok: true; method: ApiMethod; params: unknown }
+  | { ok: false; error: string };
+
+/** Validates an untrusted call: a known method and parameters that match its schema. */
+export function validateApiCall(method: unknown, params: unknown): ApiCallResult {
+  if (typeof method !== 'string' || !Object.hasOwn(apiParamSchemas, method)) {
+    return { ok: false, error: `unknown method: ${String(method).slice(0, 40)}` };
+  }
+  const schema = apiParamSchemas[method as ApiMethod];
+  const parsed = schema.safeParse(params ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, error: `bad parameters for ${method}: ${issue ? `${issue.path.join('.') || '(root)'} ${issue.message}` : 'invalid'}` };
+  }
+  return { ok: true, method: method as ApiMethod, params: parsed.data };
+}
+
+/** WebSocket frames (the web host's transport). */
+export const wsClientFrame = z.object({
+  id: z.number().int().min(0),
+  method: z.string().max(64),
+  params: z.unknown(),
+}).strict();
+
+export type WsServerFrame =
+  | { id: number; result: unknown }
+  | { id: number; error: string }
+  | { event: ApiEvent };

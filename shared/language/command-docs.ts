@@ -1,0 +1,32 @@
+import type { CommandName } from '../protocol/shell-command.ts';
+
+/** Hover and completion documentation for every shell command (seed 000 and BRIEF §3 extensions). */
+export interface CommandDoc {
+  syntax: string;
+  summary: string;
+  /** A snippet for completion (Monaco snippet syntax). */
+  snippet: string;
+  /** Part of the proof (answers with STEP) or a channel/extension command. */
+  group: 'proof' | 'tactic' | 'channel' | 'extension';
+}
+
+export const COMMAND_DOCS: Readonly<Record<CommandName, CommandDoc>> = {
+  GOAL: { syntax: 'GOAL "expr"', summary: 'Start a fresh proof of `expr` (step 1); any previous proof in the channel is discarded.', snippet: 'GOAL "${1:expr}"', group: 'proof' },
+  END: { syntax: 'END', summary: 'Close the current goal: if it is not yet proved, HAMMER it first; then remove it from its bundle and normalise. Every HAVE/OBTAIN and every leaf costs one END or NEXT.', snippet: 'END', group: 'proof' },
+  NEXT: { syntax: 'NEXT', summary: 'Synonym of END, for the subgoals a tactic produced (`CRUSH; NEXT; NEXT; END`).', snippet: 'NEXT', group: 'proof' },
+  CRUSH: { syntax: 'CRUSH [rules]', summary: 'Simplify and split the current goal (Coq: an auto/intuition/lia-style simplifier with a timeout fallback). Fails with `fail` if nothing changes, `timeout` past the limit.', snippet: 'CRUSH', group: 'tactic' },
+  HAVE: { syntax: 'HAVE [name] "expr"', summary: 'Suspend the current goal and first prove `expr` in its context; after the block\'s END, `expr` is a hypothesis (named `name`) of the suspended goal.', snippet: 'HAVE ${1:name} "${2:expr}"', group: 'tactic' },
+  OBTAIN: { syntax: 'OBTAIN x y [:: type] where [name:] "cond" [and …]', summary: 'Like HAVE with `∃ x y. cond`; after END the witnesses are fixed variables and the conditions hypotheses.', snippet: 'OBTAIN ${1:x} where "${2:cond}"', group: 'tactic' },
+  HAMMER: { syntax: 'HAMMER [seconds]', summary: 'Prove the current goal outright: CRUSH, quick tactics per subgoal, then CoqHammer with reconstruction. The goal becomes a proved leaf (True) that END removes.', snippet: 'HAMMER', group: 'tactic' },
+  RULE: { syntax: 'RULE rule', summary: 'Resolution with an introduction rule (apply/eapply), or an elimination rule on a matching hypothesis.', snippet: 'RULE ${1:rule}', group: 'tactic' },
+  UNFOLD: { syntax: 'UNFOLD rule', summary: 'Unfold a definition, or rewrite with an equation everywhere. Anything else: `bad rule: not an equation`.', snippet: 'UNFOLD ${1:rule}', group: 'tactic' },
+  APPLY: { syntax: 'APPLY tactic', summary: 'Apply one prover tactic to the current goal. A tactic containing `;` must be in parentheses: `APPLY (intros; simpl)`.', snippet: 'APPLY ${1:tactic}', group: 'tactic' },
+  LET: { syntax: 'LET ?x = "term"', summary: 'A textual abbreviation, expanded in later terms. The proof state is unchanged.', snippet: 'LET ?${1:x} = "${2:term}"', group: 'proof' },
+  PRINT_MODE: { syntax: 'PRINT_MODE 1|2', summary: 'How terms are printed in this channel: 1 = the prover\'s pretty printer, 2 = s-expressions with full names.', snippet: 'PRINT_MODE ${1:1}', group: 'channel' },
+  NEW_CHANNEL: { syntax: 'NEW_CHANNEL', summary: 'Create a channel; answers `{ID: n}`. Channels run in parallel.', snippet: 'NEW_CHANNEL', group: 'channel' },
+  RELEASE_CHANNEL: { syntax: 'n RELEASE_CHANNEL', summary: 'Kill channel n and its prover (a running command ends with an error).', snippet: 'RELEASE_CHANNEL', group: 'channel' },
+  STATE: { syntax: 'STATE', summary: 'Extension: print the current proof state without changing it.', snippet: 'STATE', group: 'extension' },
+  REVERT: { syntax: 'REVERT n', summary: 'Extension: restore the state after step n and discard later steps; the next command is step n+1. The editor uses it to re-check only what changed.', snippet: 'REVERT ${1:n}', group: 'extension' },
+  SCRIPT: { syntax: 'SCRIPT', summary: 'Extension: the reproduction script so far, in the prover\'s own language, open goals marked.', snippet: 'SCRIPT', group: 'extension' },
+  PRELUDE: { syntax: 'PRELUDE "text"', summary: 'Extension: set this channel\'s prelude (Coq: vernacular such as Require Import) and restart its prover.', snippet: 'PRELUDE "${1:Require Import Lia.}"', group: 'extension' },
+};

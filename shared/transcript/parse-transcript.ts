@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { ShellResponse } from '../protocol/shell-command.ts';
+
+/**
+ * A `--transcript` JSON-lines file (written by `arbor-shell`): `{"time","channel","request"}` and
+ * `{"time","response":{CHANNEL,RESPONSE,ERR,STEP?,SCRIPT?}}` lines. Parsed leniently: a bad line is
+ * reported and skipped, so a truncated file still steps through.
+ */
+export type TranscriptEntry =
+  | { kind: 'request'; time: number; channel: number; text: string }
+  | { kind: 'response'; time: number; response: ShellResponse };
+
+const requestLine = z.object({ time: z.number(), channel: z.number().int().min(0), request: z.string() });
+const responseLine = z.object({
+  time: z.number(),
+  response: z.object({ CHANNEL: z.number(), RESPONSE: z.unknown(), ERR: z.string(), STEP: z.number().optional(), SCRIPT: z.string().optional() }),
+});
+
+export interface ParsedTranscript {
+  entries: TranscriptEntry[];
+  problems: { line: number; message: string }[];
+}
+
+export function parseTranscript(text: string): ParsedTranscript {
+  const entries: TranscriptEntry[] = [];
+  const problems: ParsedTranscript['problems'] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      problems.push({ line: i + 1, message: 'not JSON' });
+      return;
+    }
+    const req = requestLine.safeParse(json);
+    if (req.success) {
+      entries.push({ kind: 'request', time: req.data.time, channel: req.data.channel, text: req.data.request });
+      return;
+    }
+    const res = responseLine.safeParse(json);
+    if (res.success) {
+      const r = res.data.response;
+      const response: ShellResponse = { CHANNEL: r.CHANNEL, RESPONSE: r.RESPONSE, ERR: r.ERR };
+      if (r.STEP !== undefined) response.STEP = r.STEP;
+      if (r.SCRIPT !== undefined) response.SCRIPT = r.SCRIPT;
+      entries.push({ kind: 'response', time: res.data.time, response });
+      return;
+    }
+    problems.push({ line: i + 1, message: 'neither a request nor a response' });
+  });
+  return { entries, problems };
+}

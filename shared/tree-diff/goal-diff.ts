@@ -1,0 +1,94 @@
+import type { ContextEntry } from '../proof-tree/proof-state.ts';
+import type { TreeView } from '../proof-tree/proof-tree.ts';
+import { accumulatedContext, currentGoal } from '../tree-layout/tree-queries.ts';
+
+export interface ContextDiff {
+  added: ContextEntry[];
+  removed: ContextEntry[];
+  changed: { kind: ContextEntry['kind']; name: string; before: string; after: string }[];
+}
+
+/** Context entries matched by kind and name: new names are added, vanished ones removed, others changed. */
+export function diffContexts(before: readonly ContextEntry[], after: readonly ContextEntry[]): ContextDiff {
+  const key = (e: ContextEntry): string => `${e.kind}:${e.name}`;
+  const old = new Map(before.map((e) => [key(e), e]));
+  const now = new Map(after.map((e) => [key(e), e]));
+  const diff: ContextDiff = { added: [], removed: [], changed: [] };
+  for (const e of after) {
+    const o = old.get(key(e));
+    if (!o) diff.added.push(e);
+    else if (o.text !== e.text) diff.changed.push({ kind: e.kind, name: e.name, before: o.text, after: e.text });
+  }
+  for (const e of before) if (!now.has(key(e))) diff.removed.push(e);
+  return diff;
+}
+
+export interface TextPart {
+  text: string;
+  kind: 'same' | 'added' | 'removed';
+}
+
+const TOKEN = /\s+|[A-Za-z_][A-Za-z0-9_'.]*|[0-9]+|./gu;
+
+/** A token-level diff of two goal texts (LCS); long texts fall back to a whole-text replacement. */
+export function diffText(before: string, after: string): TextPart[] {
+  const a = before.match(TOKEN) ?? [];
+  const b = after.match(TOKEN) ?? [];
+  if (before === after) return [{ text: after, kind: 'same' }];
+  if (a.length * b.length > 250_000) return [{ text: before, kind: 'removed' }, { text: after, kind: 'added' }];
+  const n = a.length, m = b.length;
+  const lcs: Uint16Array[] = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    const row = lcs[i] as Uint16Array, below = lcs[i + 1] as Uint16Array;
+    for (let j = m - 1; j >= 0; j--) row[j] = a[i] === b[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+  }
+  const parts: TextPart[] = [];
+  const push = (text: string, kind: TextPart['kind']): void => {
+    const last = parts[parts.length - 1];
+    if (last && last.kind === kind) last.text += text;
+    else parts.push({ text, kind });
+  };
+  let i = 0, j = 0;
+  while (i < n && j < m) {
+    if (a[i] === b[j]) { push(a[i] as string, 'same'); i++; j++; }
+    else if (((lcs[i + 1] as Uint16Array)[j] as number) >= ((lcs[i] as Uint16Array)[j + 1] as number)) push(a[i++] as string, 'removed');
+    else push(b[j++] as string, 'added');
+  }
+  while (i < n) push(a[i++] as string, 'removed');
+  while (j < m) push(b[j++] as string, 'added');
+  return parts;
+}
+
+export interface GoalChange {
+  /** The new goal's node id. */
+  id: number;
+  context: ContextDiff;
+  goal: TextPart[];
+}
+
+export interface StepDiff {
+  /** The goal the step acted on (the previous current goal). */
+  actedOn?: { id: number; goal: string };
+  /** The goals the step produced from it (empty: it was proved or removed). */
+  produced: GoalChange[];
+  /** The step removed the goal it acted on (END/NEXT) or proved it. */
+  closed: boolean;
+}
+
+/** What the last step changed: the previous current goal against every goal the new step created. */
+export function stepDiff(before: TreeView | null | undefined, after: TreeView | null | undefined, step: number): StepDiff {
+  const prev = before ? currentGoal(before) : undefined;
+  if (!after) return { produced: [], closed: false };
+  const prevCtx = before && prev ? accumulatedContext(before, prev.id) : [];
+  const produced: GoalChange[] = [];
+  const visit = (node: TreeView): void => {
+    if (node.kind === 'leaf' && node.step === step && node.status === 'open') {
+      produced.push({ id: node.id, context: diffContexts(prevCtx, accumulatedContext(after, node.id)), goal: diffText(prev?.goal ?? '', node.goal ?? '') });
+    }
+    for (const c of node.children ?? []) visit(c);
+  };
+  visit(after);
+  const diff: StepDiff = { produced, closed: produced.length === 0 };
+  if (prev) diff.actedOn = { id: prev.id, goal: prev.goal ?? '' };
+  return diff;
+}

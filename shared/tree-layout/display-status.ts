@@ -1,0 +1,30 @@
+import type { TreeView } from '../proof-tree/proof-tree.ts';
+
+/**
+ * What a node shows. Leaves are open or proved by the tree itself; `running` and `failed` are the
+ * workbench's overlay on the current goal (a command is running on it / the last command on it failed).
+ * A bundle whose goals are all proved shows as proved.
+ */
+export type DisplayStatus = 'open' | 'proved' | 'failed' | 'running' | 'bundle';
+
+export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['open', 'proved', 'failed', 'running', 'bundle'];
+
+/** Distinct colours (and a legend's labels) shared by canvas, SVG export and the legend. */
+export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke: string; label: string }>> = {
+  open: { fill: '#fff7e0', stroke: '#d89b00', label: 'open' },
+  proved: { fill: '#e3f6e5', stroke: '#2e9a45', label: 'proved' },
+  failed: { fill: '#fde4e4', stroke: '#d33a3a', label: 'failed' },
+  running: { fill: '#e2edfd', stroke: '#2f6fdb', label: 'running' },
+  bundle: { fill: '#f1f1f4', stroke: '#7a7a8c', label: 'bundle' },
+};
+
+export interface StatusOverlay {
+  /** The current goal's overlay, if any. */
+  current?: 'running' | 'failed';
+}
+
+export function leafStatus(view: TreeView, overlay: StatusOverlay): DisplayStatus {
+  if (view.kind === 'bundle') return 'bundle';
+  if (view.current === 'goal' && overlay.current) return overlay.current;
+  return view.status === 'proved' ? 'proved' : 'open';
+}

@@ -1,0 +1,58 @@
+import type { TreeView } from '../proof-tree/proof-tree.ts';
+
+/**
+ * A deterministic bundle tree of `size` nodes (or `size - 1`: a bundle never has one child) with
+ * realistic labels and contexts, for the layout and rendering benchmarks and the renderer's performance
+ * mode (`?synthetic=N`). Not a proof.
+ */
+export function syntheticTree(size: number, seed = 1): TreeView {
+  let s = seed >>> 0 || 1;
+  const rand = (): number => {
+    // xorshift32: fast, deterministic, good enough for shapes.
+    s ^= s << 13; s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5; s >>>= 0;
+    return s / 0x100000000;
+  };
+  let nextId = 0;
+  const makeLeaf = (): TreeView => {
+    const id = nextId++;
+    return {
+      id, kind: 'leaf', status: rand() < 0.6 ? 'proved' : 'open', step: 1 + (id % 97),
+      ctxt: {
+        vars: rand() < 0.4 ? [{ name: `x${id}`, type: rand() < 0.5 ? 'nat' : 'list nat' }] : [],
+        hyps: rand() < 0.5 ? [{ name: `H${id}`, expr: `x${id} <= ${Math.floor(rand() * 100)} + n * m` }] : [],
+      },
+      goal: `P${id} (f x${id}) = g (S n) + ${Math.floor(rand() * 1000)}`,
+    };
+  };
+  const root = makeLeaf();
+  const leaves: TreeView[] = [root];
+  let count = 1;
+  while (size - count >= 2 && leaves.length > 0) {
+    // Prefer recent leaves (deeper trees), sometimes an old one (wider trees).
+    const pick = rand() < 0.7 ? leaves.length - 1 - Math.floor(rand() * Math.min(8, leaves.length)) : Math.floor(rand() * leaves.length);
+    const node = leaves[pick] as TreeView;
+    leaves.splice(pick, 1);
+    const k = Math.min(2 + Math.floor(rand() * 4), size - count);
+    node.kind = 'bundle';
+    node.status = 'bundle';
+    delete node.goal;
+    node.children = Array.from({ length: k }, makeLeaf);
+    leaves.push(...node.children);
+    count += k;
+  }
+  markCurrent(root);
+  return root;
+}
+
+function markCurrent(root: TreeView): void {
+  let node: TreeView = root;
+  let parent: TreeView | undefined;
+  while (node.kind === 'bundle' && node.children?.[0]) {
+    parent = node;
+    node = node.children[0];
+  }
+  node.current = 'goal';
+  if (parent) parent.current = 'bundle';
+}

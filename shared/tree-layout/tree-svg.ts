@@ -1,0 +1,57 @@
+import type { TreeLayout } from './layout-tree.ts';
+import { contentOf } from './layout-tree.ts';
+import { DISPLAY_STATUSES, STATUS_STYLE } from './display-status.ts';
+import { CHAR_WIDTH, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, HEADER_HEIGHT, PADDING } from './node-content.ts';
+
+const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The whole laid-out tree as a standalone SVG document (export), with the legend; same look as the canvas. */
+export function treeToSvg(layout: TreeLayout, options: { title?: string; selected?: number } = {}): string {
+  const margin = 20;
+  const legendH = 28;
+  const width = Math.ceil(layout.width + 2 * margin);
+  const height = Math.ceil(layout.height + 2 * margin + legendH);
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="12">`);
+  if (options.title) out.push(`<title>${esc(options.title)}</title>`);
+  out.push(`<rect width="100%" height="100%" fill="#ffffff"/>`);
+  // Legend
+  let lx = margin;
+  for (const s of DISPLAY_STATUSES) {
+    const st = STATUS_STYLE[s];
+    out.push(`<rect x="${lx}" y="8" width="14" height="14" rx="3" fill="${st.fill}" stroke="${st.stroke}" stroke-width="2"/><text x="${lx + 19}" y="19" fill="#333">${st.label}</text>`);
+    lx += 24 + st.label.length * CHAR_WIDTH + 12;
+  }
+  out.push(`<g transform="translate(${margin},${margin + legendH})">`);
+  out.push('<g class="edges" fill="none" stroke="#9aa0ad" stroke-width="1.2">');
+  for (const n of layout.nodes) {
+    const p = layout.nodes[n.parent];
+    if (!p) continue;
+    const x1 = p.x + p.w, y1 = p.y + p.h / 2, x2 = n.x, y2 = n.y + n.h / 2, mx = (x1 + x2) / 2;
+    out.push(`<path d="M${x1},${y1}C${mx},${y1} ${mx},${y2} ${x2},${y2}"/>`);
+  }
+  out.push('</g><g class="nodes">');
+  for (const n of layout.nodes) {
+    const { label, chipRows } = contentOf(n);
+    const st = STATUS_STYLE[n.status];
+    const strokeWidth = n.current === 'goal' ? 3 : n.current === 'bundle' ? 2.5 : 1.2;
+    out.push(`<g data-id="${n.id}" data-status="${n.status}"${n.current ? ` data-current="${n.current}"` : ''} transform="translate(${n.x},${n.y})">`);
+    out.push(`<rect width="${n.w}" height="${n.h}" rx="5" fill="${st.fill}" stroke="${n.id === options.selected ? '#111' : st.stroke}" stroke-width="${strokeWidth}"${n.current === 'bundle' ? ' stroke-dasharray="5 3"' : ''}/>`);
+    out.push(`<circle cx="${PADDING + 4}" cy="${HEADER_HEIGHT / 2}" r="4" fill="${st.stroke}"/>`);
+    out.push(`<text x="${PADDING + 14}" y="${HEADER_HEIGHT / 2 + 4}" fill="#1d1d22">${esc(label)}</text>`);
+    let cy = HEADER_HEIGHT;
+    for (const row of chipRows) {
+      let cx = PADDING;
+      for (const chip of row) {
+        const cw = chip.length * CHIP_CHAR_WIDTH + 10;
+        out.push(`<rect x="${cx}" y="${cy}" width="${cw}" height="${CHIP_HEIGHT}" rx="8" fill="#ffffff" stroke="#c5c8d2"/><text x="${cx + 5}" y="${cy + 12}" font-size="11" fill="#374">${esc(chip)}</text>`);
+        cx += cw + CHIP_GAP;
+      }
+      cy += CHIP_HEIGHT + CHIP_GAP;
+    }
+    if (n.hidden > 0) out.push(`<text x="${n.w - 4}" y="${HEADER_HEIGHT / 2 + 4}" text-anchor="end" fill="#666">▸${n.hidden}</text>`);
+    out.push('</g>');
+  }
+  out.push('</g></g></svg>');
+  return out.join('\n');
+}
