@@ -1,0 +1,38 @@
+import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
+
+/**
+ * Writes a parsed command back as one request line of the channel protocol (seed 000), for a process that
+ * parses it itself. Terms go in double quotes, or in a cartouche when they contain a quote (Isabelle's own
+ * syntax, which every seed-000 parser reads); `\"` is the last resort. No channel prefix: each Arbor
+ * channel has its own process and speaks on its channel 0.
+ */
+export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }>): string {
+  switch (command.name) {
+    case 'GOAL': return `GOAL ${quote(command.expr)}`;
+    case 'END':
+    case 'NEXT':
+    case 'STATE':
+    case 'SCRIPT': return command.name;
+    case 'CRUSH': return command.rules.length > 0 ? `CRUSH ${command.rules.join(' ')}` : 'CRUSH';
+    case 'HAVE': return command.hypName !== undefined ? `HAVE ${command.hypName} ${quote(command.expr)}` : `HAVE ${quote(command.expr)}`;
+    case 'OBTAIN': {
+      const type = command.type !== undefined ? ` :: ${quote(command.type)}` : '';
+      const conds = command.conds.map((c) => (c.name !== undefined ? `${c.name}: ${quote(c.expr)}` : quote(c.expr))).join(' and ');
+      return `OBTAIN ${command.vars.join(' ')}${type} where ${conds}`;
+    }
+    case 'HAMMER': return command.timeoutSeconds !== undefined ? `HAMMER ${command.timeoutSeconds}` : 'HAMMER';
+    case 'RULE': return `RULE ${command.rule}`;
+    case 'UNFOLD': return `UNFOLD ${command.rule}`;
+    case 'APPLY': return `APPLY ${command.tactic}`;
+    case 'LET': return `LET ${command.abbrev} = ${quote(command.term)}`;
+    case 'PRINT_MODE': return `PRINT_MODE ${command.mode}`;
+    case 'REVERT': return `REVERT ${command.step}`;
+    case 'PRELUDE': return `PRELUDE ${quote(command.text.replace(/[\r\n]+/g, ' '))}`;
+  }
+}
+
+export function quote(text: string): string {
+  if (!text.includes('"')) return `"${text}"`;
+  if (!text.includes('\\<open>') && !text.includes('\\<close>')) return `\\<open>${text}\\<close>`;
+  return `"${text.replace(/"/g, '\\"')}"`;
+}
