@@ -10,8 +10,8 @@ const entries: CheckedLine[] = [
 ];
 
 describe('checked lines', () => {
-  it('skips blank lines', () => {
-    expect(commandLinesBetween(['GOAL "A"', '  ', 'END'], 1, 3)).toEqual([1, 3]);
+  it('skips blank and comment lines', () => {
+    expect(commandLinesBetween(['GOAL "A"', '  ', '  // why', 'END'], 1, 4)).toEqual([1, 4]);
   });
 
   it('editing line k reverts to the step before it and keeps the lines above', () => {

@@ -13,9 +13,10 @@ export interface CheckedLine {
   stepAfter: number;
 }
 
-/** Lines that carry requests: everything but blank lines. */
+/** Lines that carry requests: everything but blank lines and `//` comment lines (no response). */
 export function isCommandLine(text: string): boolean {
-  return text.trim() !== '';
+  const t = text.trim();
+  return t !== '' && !t.startsWith('//');
 }
 
 /** The 1-based numbers of the command lines in `lines`, from `from` through `to`. */

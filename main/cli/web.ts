@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import type { BackendId } from '../shell/prover-session.ts';
+import { startWebWorkbench } from '../host/web-workbench.ts';
+
+export const WEB_USAGE = `Usage: npm run web -- [options]
+Serves the Arbor workbench on http://127.0.0.1 (random port unless --port) with a random access token.
+
+Options:
+  --backend NAME     prover backend: coq (default), eq, lean
+  --workspace DIR    the folder the workbench may open and save files in (default: the current folder)
+  --port N           listen on this port (default: a free one)
+  --timeout SECONDS  default limit of HAMMER, END and CRUSH (default 10)
+  --no-build         do not (re)build the renderer, serve dist/renderer as it is
+  -h, --help         this text`;
+
+export async function runWeb(argv: string[], keepRunning = true): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        backend: { type: 'string', default: 'coq' },
+        workspace: { type: 'string', default: process.cwd() },
+        port: { type: 'string', default: '0' },
+        timeout: { type: 'string', default: '10' },
+        'no-build': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    process.stderr.write(`arbor web: ${(err as Error).message}\n${WEB_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${WEB_USAGE}\n`);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write('arbor web: --port must be 0..65535\n');
+    return 2;
+  }
+  const workbench = await startWebWorkbench({
+    backend: values.backend as BackendId,
+    workspace: values.workspace,
+    port,
+    timeoutMs: Number(values.timeout) * 1000,
+    build: !values['no-build'],
+    log: (line) => process.stderr.write(`arbor web: ${line}\n`),
+  });
+  process.stdout.write(`Arbor workbench: ${workbench.url}\n`);
+  if (!workbench.backendAvailable) {
+    process.stdout.write(`  prover backend not available: ${workbench.problems.join('; ')}\n  (the editor, tree and transcripts work; proof commands answer "unavailable")\n`);
+  }
+  if (!keepRunning) {
+    await workbench.close();
+    return 0;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await workbench.close();
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.exitCode = await runWeb(process.argv.slice(2));
+}

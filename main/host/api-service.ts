@@ -1,0 +1,108 @@
+import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo } from '../../shared/api/api-contract.ts';
+import { apiParamSchemas, validateApiCall } from '../../shared/api/api-contract.ts';
+import type { z } from 'zod';
+import type { Shell, ShellEvent } from '../shell/shell.ts';
+import type { Workspace } from './workspace.ts';
+
+type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
+
+export interface ApiServiceOptions {
+  shell: Shell;
+  workspace: Workspace;
+  info: () => AppInfo;
+  /** Native dialogs (Electron); the web host has none and answers null. */
+  pickOpen?: (filters?: string[]) => Promise<string | null>;
+  pickSave?: (suggested?: string) => Promise<string | null>;
+}
+
+export interface ApiService {
+  /** Validates and runs one untrusted call; throws an Error whose message goes back to the caller. */
+  call(method: unknown, params: unknown): Promise<unknown>;
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+  /** Push a menu command (Electron) to every listener. */
+  emit(event: ApiEvent): void;
+  dispose(): void;
+}
+
+/**
+ * The workbench API over a shell and a workspace, independent of transport: Electron's IPC and the web
+ * host's WebSocket both go through `call`, so validation (zod, `validateApiCall`) happens in exactly one place.
+ */
+export function createApiService(options: ApiServiceOptions): ApiService {
+  const { shell, workspace } = options;
+  const listeners = new Set<(event: ApiEvent) => void>();
+  const emit = (event: ApiEvent): void => {
+    for (const l of listeners) l(event);
+  };
+  const channels = (): ChannelInfo[] => shell.channelIds().map((id) => {
+    const s = shell.channelStatus(id);
+    const info: ChannelInfo = { id, backend: s?.backend ?? '?', busy: s?.busy ?? false, step: s?.step ?? 0, finished: s?.finished ?? false };
+    if (s?.pid !== undefined) info.pid = s.pid;
+    return info;
+  });
+  const unsubscribe = shell.onEvent((event: ShellEvent) => {
+    switch (event.kind) {
+      case 'request':
+        emit({ kind: 'request', channel: event.channel, text: event.text, time: event.time });
+        // The channel is busy now (or queued): let the channels panel and the progress view know.
+        queueMicrotask(() => emit({ kind: 'channels', channels: channels() }));
+        break;
+      case 'response': {
+        emit({ kind: 'response', response: event.response, time: event.time });
+        const step = event.response.STEP;
+        if (step !== undefined) {
+          // Read the tree synchronously: the channel's next command cannot have started yet (see Shell.enqueue).
+          const tree = shell.engine(event.response.CHANNEL)?.treeView() ?? null;
+          emit({ kind: 'tree', channel: event.response.CHANNEL, step, tree });
+        }
+        emit({ kind: 'channels', channels: channels() });
+        break;
+      }
+      case 'channels':
+        emit({ kind: 'channels', channels: channels() });
+        break;
+    }
+  });
+
+  const handlers: { [M in ApiMethod]: (p: Params<M>) => Promise<ApiResults[M]> } = {
+    'shell.submit': (p) => Promise.all(shell.submitLine(p.line)),
+    'shell.channels': () => Promise.resolve(channels()),
+    'shell.tree': (p) => Promise.resolve(shell.engine(p.channel)?.treeView() ?? null),
+    'app.info': () => Promise.resolve(options.info()),
+    'files.read': (p) => workspace.read(p.path),
+    'files.write': (p) => workspace.write(p.path, p.text),
+    'files.list': (p) => workspace.list(p.dir),
+    'files.pickOpen': (p) => options.pickOpen ? options.pickOpen(p.filters) : Promise.resolve(null),
+    'files.pickSave': (p) => options.pickSave ? options.pickSave(p.suggested) : Promise.resolve(null),
+    'recovery.save': async (p) => {
+      await workspace.saveRecovery(p.path === undefined ? { uri: p.uri, text: p.text } : { uri: p.uri, path: p.path, text: p.text });
+      return null;
+    },
+    'recovery.list': () => workspace.listRecovery(),
+    'recovery.discard': async (p) => {
+      await workspace.discardRecovery(p.uri);
+      return null;
+    },
+    'settings.get': () => workspace.settings(),
+    'settings.set': (p) => workspace.updateSettings(p.patch),
+    'recent.list': () => workspace.recent(),
+  };
+
+  return {
+    async call(method, params) {
+      const checked = validateApiCall(method, params);
+      if (!checked.ok) throw new Error(checked.error);
+      const handler = handlers[checked.method] as (p: unknown) => Promise<unknown>;
+      return handler(checked.params);
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit,
+    dispose() {
+      unsubscribe();
+      listeners.clear();
+    },
+  };
+}

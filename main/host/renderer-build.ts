@@ -1,0 +1,38 @@
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (this file is main/host/renderer-build.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RENDERER_DIST = join(REPO_ROOT, 'dist', 'renderer');
+export const EXAMPLES_DIR = join(REPO_ROOT, 'resources', 'examples');
+
+async function newest(dir: string): Promise<number> {
+  let best = 0;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) best = Math.max(best, await newest(p));
+    else if (!e.name.endsWith('.test.ts')) best = Math.max(best, (await stat(p)).mtimeMs);
+  }
+  return best;
+}
+
+/** True when dist/renderer is missing or older than any renderer or shared source. */
+export async function rendererIsStale(): Promise<boolean> {
+  const built = await stat(join(RENDERER_DIST, 'index.html')).then((s) => s.mtimeMs, () => 0);
+  if (built === 0) return true;
+  const sources = Math.max(await newest(join(REPO_ROOT, 'renderer')), await newest(join(REPO_ROOT, 'shared')));
+  return sources > built;
+}
+
+/**
+ * Builds the renderer with vite when it is missing or stale, so `npm run web`, `npm start` and the e2e
+ * tests work from a fresh clone. Vite is a dev dependency: a packaged app ships the build instead.
+ */
+export async function ensureRendererBuilt(log: (line: string) => void = () => undefined): Promise<void> {
+  if (!(await rendererIsStale())) return;
+  log('building the renderer (vite)…');
+  const { build } = await import('vite');
+  await build({ configFile: join(REPO_ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+}

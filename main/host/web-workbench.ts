@@ -1,0 +1,59 @@
+import type { BackendId } from '../shell/prover-session.ts';
+import type { ChannelEngine } from '../shell/channel-engine.ts';
+import { createApiService } from './api-service.ts';
+import { EXAMPLES_DIR, RENDERER_DIST, ensureRendererBuilt } from './renderer-build.ts';
+import { startWebHost } from './web-host.ts';
+import { appInfo, createWorkbenchShell } from './workbench-shell.ts';
+import { Workspace, defaultUserDir } from './workspace.ts';
+
+export interface WebWorkbenchOptions {
+  backend: BackendId;
+  workspace: string;
+  userDir?: string;
+  port?: number;
+  token?: string;
+  timeoutMs?: number;
+  build?: boolean;
+  log?: (line: string) => void;
+  /** Tests only: engines over a test double instead of a real backend. */
+  createEngine?: (channel: number, prelude?: string) => ChannelEngine;
+}
+
+export interface WebWorkbench {
+  url: string;
+  origin: string;
+  token: string;
+  backendAvailable: boolean;
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** Everything `npm run web` runs: shell, workspace, API service and web host, wired together. */
+export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<WebWorkbench> {
+  if (options.build !== false) await ensureRendererBuilt(options.log);
+  const ws = await createWorkbenchShell({
+    backend: options.backend,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.createEngine ? { createEngine: options.createEngine } : {}),
+  });
+  const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
+  const service = createApiService({ shell: ws.shell, workspace, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
+  const host = await startWebHost({
+    service,
+    staticDir: RENDERER_DIST,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  });
+  return {
+    url: host.url,
+    origin: host.origin,
+    token: host.token,
+    backendAvailable: ws.available,
+    problems: ws.problems,
+    close: async () => {
+      await host.close();
+      service.dispose();
+      await ws.dispose();
+    },
+  };
+}

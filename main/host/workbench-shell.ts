@@ -1,0 +1,70 @@
+import type { AppInfo } from '../../shared/api/api-contract.ts';
+import type { ChannelEngine } from '../shell/channel-engine.ts';
+import type { BackendId } from '../shell/prover-session.ts';
+import { Shell } from '../shell/shell.ts';
+import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
+import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { UnavailableEngine } from './unavailable-engine.ts';
+
+export interface WorkbenchShell {
+  shell: Shell;
+  backend: BackendId;
+  available: boolean;
+  problems: string[];
+  dispose(): Promise<void>;
+}
+
+export interface WorkbenchShellOptions {
+  backend: BackendId;
+  timeoutMs?: number;
+  poolSize?: number;
+  prelude?: string;
+  /** Tests inject an engine maker (e.g. over a test double); the product always loads the backend. */
+  createEngine?: (channel: number, prelude?: string) => ChannelEngine;
+}
+
+/**
+ * The shell the workbench drives. A backend that fails to load or check does not stop the workbench: its
+ * channels answer `unavailable: …` and the problems show in the UI.
+ */
+export async function createWorkbenchShell(options: WorkbenchShellOptions): Promise<WorkbenchShell> {
+  if (options.createEngine) {
+    const shell = new Shell({ createEngine: options.createEngine });
+    return { shell, backend: options.backend, available: true, problems: [], dispose: () => shell.close() };
+  }
+  const problems: string[] = [];
+  let factory: EngineFactory | undefined;
+  try {
+    const backend = await loadBackend(options.backend);
+    const check = await backend.check();
+    problems.push(...check.problems);
+    if (check.available) {
+      factory = createProverEngineFactory(backend, {
+        backend: options.backend,
+        timeoutMs: options.timeoutMs ?? 10_000,
+        poolSize: options.poolSize ?? 1,
+        ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
+      });
+    }
+  } catch (err) {
+    problems.push(`backend ${options.backend} did not load: ${(err as Error).message}`);
+  }
+  const reason = problems[0] ?? `backend ${options.backend} is not available`;
+  const shell = new Shell({
+    createEngine: (channel, prelude) => factory ? factory.createEngine(channel, prelude) : new UnavailableEngine(options.backend, reason),
+  });
+  return {
+    shell,
+    backend: options.backend,
+    available: factory !== undefined,
+    problems,
+    dispose: async () => {
+      await shell.close();
+      await factory?.dispose();
+    },
+  };
+}
+
+export function appInfo(host: AppInfo['host'], ws: WorkbenchShell, workspace: string, examplesDir: string): AppInfo {
+  return { host, version: '0.1.0', backend: ws.backend, backendAvailable: ws.available, problems: ws.problems, workspace, examplesDir };
+}

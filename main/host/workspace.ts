@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import type { DirEntry, RecoveryEntry, Settings } from '../../shared/api/api-contract.ts';
+
+export interface WorkspaceOptions {
+  /** The directory the renderer may read and write in (the user's project). */
+  root: string;
+  /** Read-only extra roots (the bundled examples). */
+  readOnlyRoots?: string[];
+  /** Per-user state: recovery files, settings, recent files. */
+  userDir: string;
+}
+
+const MAX_FILE = 16 << 20;
+const MAX_RECENT = 12;
+
+/** The per-user directory: `$ARBOR_USER_DIR`, else `$XDG_CONFIG_HOME/arbor`, else `~/.config/arbor`. */
+export function defaultUserDir(): string {
+  return process.env.ARBOR_USER_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'arbor');
+}
+
+/**
+ * Everything the renderer may do with files, confined to the workspace roots: the renderer is untrusted
+ * (a web page in the web host), so every path is resolved, symlinks followed, and checked to stay inside.
+ */
+export class Workspace {
+  readonly root: string;
+  private readonly readRoots: string[];
+
+  constructor(private readonly options: WorkspaceOptions) {
+    this.root = resolve(options.root);
+    this.readRoots = [this.root, ...(options.readOnlyRoots ?? []).map((r) => resolve(r))];
+  }
+
+  async read(path: string): Promise<{ path: string; text: string }> {
+    const full = await this.confine(path, this.readRoots, true);
+    const info = await stat(full);
+    if (!info.isFile()) throw new Error(`not a file: ${path}`);
+    if (info.size > MAX_FILE) throw new Error(`file too large: ${path}`);
+    const text = await readFile(full, 'utf8');
+    await this.addRecent(full);
+    return { path: full, text };
+  }
+
+  async write(path: string, text: string): Promise<{ path: string }> {
+    const full = await this.confine(path, [this.root], false);
+    // Write to a sibling temp file, then rename: a crash never leaves half a proof file.
+    const temp = join(dirname(full), `.${basename(full)}.arbor-tmp`);
+    await writeFile(temp, text, 'utf8');
+    await rename(temp, full);
+    await this.addRecent(full);
+    return { path: full };
+  }
+
+  async list(dir?: string): Promise<{ dir: string; parent: string | null; entries: DirEntry[] }> {
+    const full = await this.confine(dir ?? this.root, this.readRoots, true);
+    const items = await readdir(full, { withFileTypes: true });
+    const entries: DirEntry[] = items
+      .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || d.isFile()))
+      .map((d): DirEntry => ({ name: d.name, path: join(full, d.name), kind: d.isDirectory() ? 'dir' : 'file' }))
+      .sort((a, b) => (a.kind === b.kind ? a.name.localeCompare(b.name) : a.kind === 'dir' ? -1 : 1))
+      .slice(0, 2000);
+    const parent = dirname(full);
+    const parentAllowed = this.readRoots.some((r) => parent === r || parent.startsWith(r + sep));
+    return { dir: full, parent: parentAllowed && parent !== full ? parent : null, entries };
+  }
+
+  // Recovery: one JSON file per buffer, named by a hash of its URI.
+  async saveRecovery(entry: Omit<RecoveryEntry, 'time'>): Promise<void> {
+    const dir = join(this.options.userDir, 'recovery');
+    await mkdir(dir, { recursive: true });
+    const record: RecoveryEntry = { ...entry, time: Date.now() };
+    const file = join(dir, `${hash(entry.uri)}.json`);
+    await writeFile(`${file}.tmp`, JSON.stringify(record), 'utf8');
+    await rename(`${file}.tmp`, file);
+  }
+
+  async listRecovery(): Promise<RecoveryEntry[]> {
+    const dir = join(this.options.userDir, 'recovery');
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return [];
+    }
+    const out: RecoveryEntry[] = [];
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      try {
+        const e = JSON.parse(await readFile(join(dir, name), 'utf8')) as RecoveryEntry;
+        if (typeof e.uri === 'string' && typeof e.text === 'string') out.push(e);
+      } catch {
+        // A corrupt recovery file is skipped, not fatal.
+      }
+    }
+    return out.sort((a, b) => a.time - b.time);
+  }
+
+  async discardRecovery(uri: string): Promise<void> {
+    await rm(join(this.options.userDir, 'recovery', `${hash(uri)}.json`), { force: true });
+  }
+
+  async settings(): Promise<Settings> {
+    try {
+      const s = JSON.parse(await readFile(join(this.options.userDir, 'settings.json'), 'utf8')) as unknown;
+      return typeof s === 'object' && s !== null && !Array.isArray(s) ? (s as Settings) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  async updateSettings(patch: Settings): Promise<Settings> {
+    const next = { ...(await this.settings()), ...patch };
+    await mkdir(this.options.userDir, { recursive: true });
+    await writeFile(join(this.options.userDir, 'settings.json'), JSON.stringify(next, null, 2), 'utf8');
+    return next;
+  }
+
+  async recent(): Promise<string[]> {
+    try {
+      const r = JSON.parse(await readFile(join(this.options.userDir, 'recent.json'), 'utf8')) as unknown;
+      return Array.isArray(r) ? r.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private async addRecent(path: string): Promise<void> {
+    const list = [path, ...(await this.recent()).filter((p) => p !== path)].slice(0, MAX_RECENT);
+    await mkdir(this.options.userDir, { recursive: true });
+    await writeFile(join(this.options.userDir, 'recent.json'), JSON.stringify(list), 'utf8');
+  }
+
+  /** Resolves `path` (relative to the workspace root) and requires it to stay inside one of `roots`. */
+  private async confine(path: string, roots: string[], mustExist: boolean): Promise<string> {
+    const abs = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
+    let real: string;
+    try {
+      real = await realpath(abs);
+    } catch (err) {
+      if (mustExist) throw new Error(`no such file: ${path}`, { cause: err });
+      // A new file: its directory must exist and be inside.
+      real = join(await realpath(dirname(abs)).catch(() => { throw new Error(`no such directory: ${dirname(path)}`); }), basename(abs));
+    }
+    const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => r)));
+    if (!realRoots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
+      throw new Error(`outside the workspace: ${path}`);
+    }
+    return real;
+  }
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
