@@ -1,5 +1,5 @@
-import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo } from '../../shared/api/api-contract.ts';
-import { apiParamSchemas, validateApiCall } from '../../shared/api/api-contract.ts';
+import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo , apiParamSchemas} from '../../shared/api/api-contract.ts';
+import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { z } from 'zod';
 import type { Shell, ShellEvent } from '../shell/shell.ts';
 import type { Workspace } from './workspace.ts';
