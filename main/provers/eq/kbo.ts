@@ -1,0 +1,73 @@
+/**
+ * Knuth-Bendix order with all symbol weights 1 (so a term's weight is its size) and a fixed
+ * precedence. With unit weights the definitions `T(u,x) = x \ (u*x)` etc. orient towards the
+ * defined symbol (folding), which keeps the AIM axioms small instead of unfolding them.
+ */
+import { FIRST_CONSTANT, SYM, type Term, varIndex } from './term.ts';
+
+/** Higher is bigger. Skolem constants sit below `e`; among themselves by code. */
+const PRECEDENCE: number[] = [];
+[SYM.e, SYM.mul, SYM.ldiv, SYM.rdiv, SYM.K, SYM.T, SYM.L, SYM.R, SYM.a].forEach((f, i) => {
+  PRECEDENCE[f] = 1000 + i;
+});
+const prec = (f: number): number => (f >= FIRST_CONSTANT ? f - FIRST_CONSTANT : (PRECEDENCE[f] ?? 0));
+
+function countVars(t: Term, delta: number, counts: number[]): void {
+  if (t.ground) return;
+  if (t.f < 0) {
+    const i = varIndex(t);
+    counts[i] = (counts[i] ?? 0) + delta;
+    return;
+  }
+  for (const a of t.args) countVars(a, delta, counts);
+}
+
+function occursVar(v: Term, t: Term): boolean {
+  if (t === v) return true;
+  if (t.ground || t.maxVar < varIndex(v)) return false;
+  for (const a of t.args) if (occursVar(v, a)) return true;
+  return false;
+}
+
+/** Every variable occurs in s at least as often as in t. */
+function varCondition(s: Term, t: Term): boolean {
+  if (t.ground) return true;
+  const counts: number[] = [];
+  countVars(s, 1, counts);
+  countVars(t, -1, counts);
+  for (const c of counts) if (c !== undefined && c < 0) return false;
+  return true;
+}
+
+function greaterNoVarCheck(s: Term, t: Term): boolean {
+  if (s === t) return false;
+  if (t.f < 0) return occursVar(t, s);
+  if (s.f < 0) return false;
+  if (s.size !== t.size) return s.size > t.size;
+  if (s.f !== t.f) return prec(s.f) > prec(t.f);
+  const n = s.args.length;
+  for (let k = 0; k < n; k++) {
+    const a = s.args[k] as Term;
+    const b = t.args[k] as Term;
+    if (a !== b) return kboGreater(a, b);
+  }
+  return false;
+}
+
+export function kboGreater(s: Term, t: Term): boolean {
+  if (s === t) return false;
+  if (t.f < 0) return occursVar(t, s);
+  if (s.f < 0) return false;
+  if (s.size < t.size) return false;
+  if (!varCondition(s, t)) return false;
+  return greaterNoVarCheck(s, t);
+}
+
+export type Comparison = '>' | '<' | '=' | '?';
+
+export function kboCompare(s: Term, t: Term): Comparison {
+  if (s === t) return '=';
+  if (kboGreater(s, t)) return '>';
+  if (kboGreater(t, s)) return '<';
+  return '?';
+}
