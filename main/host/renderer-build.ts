@@ -34,5 +34,5 @@ export async function ensureRendererBuilt(log: (line: string) => void = () => un
   if (!(await rendererIsStale())) return;
   log('building the renderer (vite)…');
   const { build } = await import('vite');
-  await build({ configFile: join(REPO_ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+  await build({ configFile: join(REPO_ROOT, 'vite.renderer.config.ts'), logLevel: 'warn' });
 }

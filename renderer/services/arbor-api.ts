@@ -1,0 +1,54 @@
+import type { ApiEvent, ApiMethod, ApiParams, ApiResults, MenuCommand } from '../../shared/api/api-contract.ts';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import type { ArborTransport } from './arbor-transport.ts';
+import { bridgeTransport, webSocketTransport } from './arbor-transport.ts';
+
+/**
+ * The renderer's only door to the host: named functions over the typed contract (shared/api). No
+ * component ever sees a channel string or a transport.
+ */
+let transport: ArborTransport | undefined;
+
+function current(): ArborTransport {
+  if (!transport) {
+    transport = window.arbor
+      ? bridgeTransport(window.arbor)
+      : webSocketTransport(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api`);
+  }
+  return transport;
+}
+
+/** Tests and the perf page may run without a host. */
+export function setTransport(t: ArborTransport): void {
+  transport = t;
+}
+
+function call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<ApiResults[M]> {
+  return current().call(method, params) as Promise<ApiResults[M]>;
+}
+
+export const submitLine = (line: string): Promise<ShellResponse[]> => call('shell.submit', { line });
+export const listChannels = () => call('shell.channels', {});
+export const fetchTree = (channel: number) => call('shell.tree', { channel });
+export const appInfo = () => call('app.info', {});
+export const readFile = (path: string) => call('files.read', { path });
+export const writeFile = (path: string, text: string) => call('files.write', { path, text });
+export const listDir = (dir?: string) => call('files.list', dir === undefined ? {} : { dir });
+export const pickOpenFile = () => call('files.pickOpen', {});
+export const pickSaveFile = (suggested?: string) => call('files.pickSave', suggested === undefined ? {} : { suggested });
+export const saveRecovery = (uri: string, text: string, path?: string) => call('recovery.save', path === undefined ? { uri, text } : { uri, text, path });
+export const listRecovery = () => call('recovery.list', {});
+export const discardRecovery = (uri: string) => call('recovery.discard', { uri });
+export const getSettings = () => call('settings.get', {});
+export const updateSettings = (patch: Record<string, string | number | boolean>) => call('settings.set', { patch });
+export const recentFiles = () => call('recent.list', {});
+
+export function onHostEvent(listener: (event: ApiEvent) => void): () => void {
+  return current().onEvent(listener);
+}
+
+export function onMenuCommand(listener: (command: MenuCommand, arg?: string) => void): () => void {
+  return onHostEvent((e) => {
+    if (e.kind === 'menu') listener(e.command, e.arg);
+  });
+}

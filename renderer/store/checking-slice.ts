@@ -1,0 +1,38 @@
+import type { StateCreator } from 'zustand';
+import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
+import type { ArborState } from './store.ts';
+
+/** Per document: the checked prefix (which line made which STEP), the failing line, the running line. */
+export interface DocumentCheck {
+  entries: CheckedLine[];
+  error?: { line: number; message: string };
+  running?: { line: number; since: number };
+  /** Lines queued to be checked through (run to cursor / run all), for the progress view. */
+  target?: number;
+}
+
+const EMPTY: DocumentCheck = { entries: [] };
+
+export interface CheckingSlice {
+  checking: Record<string, DocumentCheck>;
+  setCheck(uri: string, patch: Partial<DocumentCheck>): void;
+  clearCheck(uri: string): void;
+}
+
+export const createCheckingSlice: StateCreator<ArborState, [], [], CheckingSlice> = (set) => ({
+  checking: {},
+  setCheck: (uri, patch) => set((s) => {
+    const next: DocumentCheck = { ...(s.checking[uri] ?? EMPTY), ...patch };
+    // `undefined` in a patch clears the key (exactOptionalPropertyTypes is off: be explicit).
+    for (const k of Object.keys(patch) as (keyof DocumentCheck)[]) if (patch[k] === undefined) delete next[k];
+    return { checking: { ...s.checking, [uri]: next } };
+  }),
+  clearCheck: (uri) => set((s) => ({ checking: { ...s.checking, [uri]: EMPTY } })),
+});
+
+export const selectCheck = (uri: string | null) => (s: ArborState): DocumentCheck => (uri ? s.checking[uri] ?? EMPTY : EMPTY);
+export const selectActiveCheck = (s: ArborState): DocumentCheck =>
+  s.documents.activeUri ? s.checking[s.documents.activeUri] ?? EMPTY : EMPTY;
+/** The editor line that produced `step` on the active document (for highlighting a node's origin). */
+export const lineOfStep = (check: DocumentCheck, step: number): number | undefined =>
+  check.entries.find((e) => e.stepBefore < step && e.stepAfter >= step)?.line;

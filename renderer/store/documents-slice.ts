@@ -1,0 +1,56 @@
+import type { StateCreator } from 'zustand';
+import type { ArborState } from './store.ts';
+
+/** An open buffer. Its text lives in a Monaco model keyed by `uri` (services/monaco-models.ts), not here. */
+export interface DocumentMeta {
+  uri: string;
+  title: string;
+  path?: string;
+  dirty: boolean;
+  /** The shell channel the document is checked on (opened on first check). */
+  channel?: number;
+}
+
+export interface DocumentsSlice {
+  documents: { docs: Record<string, DocumentMeta>; order: string[]; activeUri: string | null; untitledCounter: number };
+  addDocument(doc: DocumentMeta): void;
+  closeDocument(uri: string): void;
+  setActiveDocument(uri: string): void;
+  patchDocument(uri: string, patch: Partial<DocumentMeta>): void;
+  nextUntitled(): string;
+}
+
+export const createDocumentsSlice: StateCreator<ArborState, [], [], DocumentsSlice> = (set, get) => ({
+  documents: { docs: {}, order: [], activeUri: null, untitledCounter: 0 },
+  addDocument: (doc) => set((s) => ({
+    documents: {
+      ...s.documents,
+      docs: { ...s.documents.docs, [doc.uri]: doc },
+      order: s.documents.order.includes(doc.uri) ? s.documents.order : [...s.documents.order, doc.uri],
+      activeUri: doc.uri,
+    },
+  })),
+  closeDocument: (uri) => set((s) => {
+    const { [uri]: _closed, ...docs } = s.documents.docs;
+    const order = s.documents.order.filter((u) => u !== uri);
+    return { documents: { ...s.documents, docs, order, activeUri: s.documents.activeUri === uri ? order[order.length - 1] ?? null : s.documents.activeUri } };
+  }),
+  setActiveDocument: (uri) => set((s) => ({ documents: { ...s.documents, activeUri: uri } })),
+  patchDocument: (uri, patch) => set((s) => {
+    const doc = s.documents.docs[uri];
+    if (!doc) return {};
+    return { documents: { ...s.documents, docs: { ...s.documents.docs, [uri]: { ...doc, ...patch } } } };
+  }),
+  nextUntitled: () => {
+    let n = get().documents.untitledCounter + 1;
+    while (get().documents.docs[`untitled:${n}`]) n++;
+    set((s) => ({ documents: { ...s.documents, untitledCounter: n } }));
+    return `untitled:${n}`;
+  },
+});
+
+export const selectActiveUri = (s: ArborState): string | null => s.documents.activeUri;
+export const selectActiveDocument = (s: ArborState): DocumentMeta | undefined =>
+  s.documents.activeUri ? s.documents.docs[s.documents.activeUri] : undefined;
+export const selectDocumentOrder = (s: ArborState): string[] => s.documents.order;
+export const selectDocuments = (s: ArborState): Record<string, DocumentMeta> => s.documents.docs;

@@ -1,0 +1,74 @@
+import type { StateCreator } from 'zustand';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import type { ArborState } from './store.ts';
+
+/** Every tree a channel has shown, by step: the history slider and goal diffs read from here. */
+export interface ChannelTrees {
+  byStep: Record<number, TreeView | null>;
+  latest: number;
+}
+
+export interface ProofSlice {
+  proof: {
+    trees: Record<number, ChannelTrees>;
+    selectedId: number | null;
+    collapsed: Record<number, true>;
+    /** null: follow the latest step; a number: show that step of history. */
+    historyStep: number | null;
+    search: string;
+    /** A synthetic tree shown instead (performance mode). */
+    synthetic: TreeView | null;
+  };
+  receiveTree(channel: number, step: number, tree: TreeView | null): void;
+  forgetChannel(channel: number): void;
+  selectNode(id: number | null): void;
+  toggleCollapsed(id: number): void;
+  setHistoryStep(step: number | null): void;
+  setSearch(query: string): void;
+  setSynthetic(tree: TreeView | null): void;
+}
+
+export const createProofSlice: StateCreator<ArborState, [], [], ProofSlice> = (set) => ({
+  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null },
+  receiveTree: (channel, step, tree) => set((s) => {
+    const old = s.proof.trees[channel];
+    // A step at or below the latest means REVERT (or a new GOAL): later history is gone.
+    const byStep: Record<number, TreeView | null> = {};
+    if (old) for (const [k, v] of Object.entries(old.byStep)) if (Number(k) < step) byStep[Number(k)] = v;
+    byStep[step] = tree;
+    return { proof: { ...s.proof, trees: { ...s.proof.trees, [channel]: { byStep, latest: step } }, historyStep: null } };
+  }),
+  forgetChannel: (channel) => set((s) => {
+    const { [channel]: _gone, ...trees } = s.proof.trees;
+    return { proof: { ...s.proof, trees } };
+  }),
+  selectNode: (id) => set((s) => ({ proof: { ...s.proof, selectedId: id } })),
+  toggleCollapsed: (id) => set((s) => {
+    const collapsed = { ...s.proof.collapsed };
+    if (collapsed[id]) delete collapsed[id];
+    else collapsed[id] = true;
+    return { proof: { ...s.proof, collapsed } };
+  }),
+  setHistoryStep: (step) => set((s) => ({ proof: { ...s.proof, historyStep: step } })),
+  setSearch: (search) => set((s) => ({ proof: { ...s.proof, search } })),
+  setSynthetic: (synthetic) => set((s) => ({ proof: { ...s.proof, synthetic, selectedId: null } })),
+});
+
+export const selectActiveChannel = (s: ArborState): number | undefined =>
+  s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.channel : undefined;
+export const selectChannelTrees = (s: ArborState): ChannelTrees | undefined => {
+  const ch = selectActiveChannel(s);
+  return ch === undefined ? undefined : s.proof.trees[ch];
+};
+export const selectHistoryStep = (s: ArborState): number | null => s.proof.historyStep;
+export const selectSelectedId = (s: ArborState): number | null => s.proof.selectedId;
+export const selectCollapsed = (s: ArborState): Record<number, true> => s.proof.collapsed;
+export const selectSearch = (s: ArborState): string => s.proof.search;
+export const selectSynthetic = (s: ArborState): TreeView | null => s.proof.synthetic;
+
+/** The step on display: the history slider's, else the latest. */
+export const selectShownStep = (s: ArborState): number | undefined => {
+  const trees = selectChannelTrees(s);
+  if (!trees) return undefined;
+  return s.proof.historyStep ?? trees.latest;
+};

@@ -1,0 +1,25 @@
+import type { StateCreator } from 'zustand';
+import type { ArborState } from './store.ts';
+
+export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions';
+
+export interface UiSlice {
+  ui: { bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; showHelp: boolean };
+  setBottomTab(tab: BottomTab): void;
+  setOpenDialog(dialog: 'open' | 'save' | null): void;
+  setTreeSource(source: 'live' | 'transcript'): void;
+  setShowHelp(show: boolean): void;
+}
+
+export const createUiSlice: StateCreator<ArborState, [], [], UiSlice> = (set) => ({
+  ui: { bottomTab: 'messages', openDialog: null, treeSource: 'live', showHelp: false },
+  setBottomTab: (bottomTab) => set((s) => ({ ui: { ...s.ui, bottomTab } })),
+  setOpenDialog: (openDialog) => set((s) => ({ ui: { ...s.ui, openDialog } })),
+  setTreeSource: (treeSource) => set((s) => ({ ui: { ...s.ui, treeSource } })),
+  setShowHelp: (showHelp) => set((s) => ({ ui: { ...s.ui, showHelp } })),
+});
+
+export const selectBottomTab = (s: ArborState): BottomTab => s.ui.bottomTab;
+export const selectOpenDialog = (s: ArborState) => s.ui.openDialog;
+export const selectTreeSource = (s: ArborState) => s.ui.treeSource;
+export const selectShowHelp = (s: ArborState) => s.ui.showHelp;
