@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** Tiers in the order they run. `refute` searches small models/instances for a Coq-checked counterexample. */
+export const tierIds = ['s0', 's1', 'typecheck', 'refute', 's3-lite', 'beq+'] as const;
+export type TierId = (typeof tierIds)[number];
+
+export const verdicts = ['equivalent', 'not_equivalent', 'ill_typed', 'unknown'] as const;
+export type Verdict = (typeof verdicts)[number];
+
+/** What the panel, the MCP tool and the CLI send (runtime-validated: it crosses process boundaries). */
+export const fidelityInputSchema = z.object({
+  id: z.string().optional(),
+  canonical: z.string().min(1),
+  candidate: z.string().min(1),
+  /** Coq vernacular both statements share: variables, parameters, definitions, hypotheses. */
+  context: z.string().optional(),
+  backend: z.enum(['coq', 'lean']).default('coq'),
+  tiers: z.array(z.enum(tierIds)).optional(),
+  /** Budget of one proof attempt (one tactic of a bundle), in ms. */
+  timeoutMs: z.number().int().positive().max(600_000).default(4000),
+  classical: z.boolean().default(false),
+});
+export type FidelityInput = z.input<typeof fidelityInputSchema>;
+export type FidelityRequest = z.output<typeof fidelityInputSchema>;
+
+export type Direction = 'canonical → candidate' | 'candidate → canonical';
+
+/** A direction's proof: the script as checked by the prover. */
+export interface DirectionProof { direction: Direction; script: string }
+
+export interface GuardOutcome {
+  canonicalProvable: string | null;
+  canonicalRefutable: string | null;
+  candidateProvable: string | null;
+  candidateRefutable: string | null;
+}
+
+export type Evidence =
+  | { kind: 'normalisation'; tier: 's0' | 's1'; form: string; classicalRules: string[] }
+  | { kind: 'proof'; tier: 's3-lite' | 'beq+'; directions: DirectionProof[]; guard: GuardOutcome }
+  | { kind: 'counterexample'; summary: string; model: { name: string; value: string }[]; instances: string[]; canonicalHolds: boolean; coqScript: string }
+  | { kind: 'truth-values'; summary: string; proofs: { statement: 'canonical' | 'candidate'; claim: 'provable' | 'refutable'; script: string }[] }
+  | { kind: 'unproved'; failed: Direction[]; proved: DirectionProof[] }
+  | { kind: 'prover-error'; statement: 'canonical' | 'candidate' | 'context' | 'input'; message: string };
+
+export interface TierTrace {
+  tier: TierId;
+  outcome: 'decided' | 'passed' | 'inconclusive' | 'skipped';
+  detail: string;
+  ms: number;
+}
+
+export interface FidelityReport {
+  id?: string;
+  verdict: Verdict;
+  /** The tier that decided, `null` when the verdict is `unknown`. */
+  tier: TierId | null;
+  reason: string;
+  backend: 'coq' | 'lean';
+  classical: boolean;
+  normalised: {
+    s0: { canonical: string; candidate: string };
+    s1?: { canonical: string; candidate: string; classicalRules: string[] };
+    parseErrors?: { canonical?: string; candidate?: string };
+  };
+  evidence: Evidence | null;
+  trace: TierTrace[];
+  ms: number;
+}
