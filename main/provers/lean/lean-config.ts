@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { splitCommandLine } from '../../supervisor/pass-through-factory.ts';
+import type { LineProcessOptions } from '../isabelle/line-process.ts';
+import { ProverError } from '../../shell/prover-session.ts';
+import { findExecutable } from './find-executable.ts';
+
+/** How Arbor runs Pantograph. Defaults come from the environment (see `leanSettingsFromEnv`). */
+export interface LeanSettings {
+  /** The REPL's command line (default `pantograph-repl`; Pantograph builds it as `.lake/build/bin/repl`). */
+  pantograph: string;
+  /** Modules to import (default `Init`; Pantograph imports nothing unless told). */
+  imports: string[];
+  /** A Lake project whose `LEAN_PATH` the REPL gets (`lake env printenv LEAN_PATH`), e.g. one with Mathlib. */
+  projectDir?: string;
+  /** Virtual-memory cap per REPL (`ulimit -v`), megabytes. */
+  memoryMb?: number;
+  /** Lean options for the REPL, `key=value` (passed as `--key=value`). */
+  leanOptions: string[];
+  startupMs?: number;
+  graceMs?: number;
+}
+
+/**
+ * Settings from the environment, so `arbor-shell --backend lean` needs no Lean-specific flags:
+ * ARBOR_PANTOGRAPH (command line), ARBOR_LEAN_IMPORTS (modules, comma or blank separated),
+ * ARBOR_LEAN_PROJECT (Lake project directory), ARBOR_LEAN_MEMORY_MB, ARBOR_LEAN_OPTIONS.
+ */
+export function leanSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): LeanSettings {
+  const list = (v: string | undefined): string[] => (v ?? '').split(/[\s,]+/).filter(Boolean);
+  const settings: LeanSettings = {
+    pantograph: env.ARBOR_PANTOGRAPH?.trim() || 'pantograph-repl',
+    imports: list(env.ARBOR_LEAN_IMPORTS).length > 0 ? list(env.ARBOR_LEAN_IMPORTS) : ['Init'],
+    leanOptions: list(env.ARBOR_LEAN_OPTIONS),
+  };
+  if (env.ARBOR_LEAN_PROJECT) settings.projectDir = env.ARBOR_LEAN_PROJECT;
+  const memory = Number(env.ARBOR_LEAN_MEMORY_MB);
+  if (Number.isFinite(memory) && memory > 0) settings.memoryMb = memory;
+  return settings;
+}
+
+/** A prelude for Lean names extra modules: `import Foo` lines or bare module names. */
+export function importsFromPrelude(prelude: string | undefined): string[] {
+  if (prelude === undefined) return [];
+  return prelude.split(/[\n;,]+/).map((l) => l.trim().replace(/^import\s+/, '')).flatMap((l) => l.split(/\s+/)).filter((m) => /^[A-Za-z_][\w.]*$/.test(m));
+}
+
+/** `lake env printenv LEAN_PATH` in the project, so the REPL finds the project's compiled libraries. */
+export function lakeLeanPath(projectDir: string, timeoutMs = 60_000): Promise<string> {
+  const lake = findExecutable('lake');
+  if (!lake) return Promise.reject(new ProverError('unavailable', `lake not found on PATH (needed for the Lean project ${projectDir}); install Lean with elan, or unset ARBOR_LEAN_PROJECT`));
+  return new Promise((resolve, reject) => {
+    execFile(lake, ['env', 'printenv', 'LEAN_PATH'], { cwd: projectDir, timeout: timeoutMs }, (err, stdout, stderr) => {
+      if (err) reject(new ProverError('unavailable', `lake env printenv LEAN_PATH failed in ${projectDir}: ${(stderr || err.message).trim().split('\n').slice(-1)[0] ?? ''}; run \`lake build\` there first`));
+      else resolve(stdout.trim());
+    });
+  });
+}
+
+/** The REPL's process: its command line, imports as arguments, Lean options, memory cap via `ulimit -v`. */
+export function pantographProcess(settings: LeanSettings, imports: readonly string[], leanPath: string | undefined): LineProcessOptions {
+  const [command, ...args] = splitCommandLine(settings.pantograph);
+  if (command === undefined) throw new ProverError('unavailable', 'no Pantograph command configured (ARBOR_PANTOGRAPH)');
+  const fullArgs = [...args, ...settings.leanOptions.map((o) => `--${o}`), ...imports];
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (leanPath !== undefined) env.LEAN_PATH = leanPath;
+  const options: LineProcessOptions = { command, args: fullArgs, env };
+  if (settings.projectDir !== undefined) options.cwd = settings.projectDir;
+  if (settings.memoryMb !== undefined) {
+    // `sh -c 'ulimit -v KB && exec "$@"' KB cmd args…`: the limit applies to the REPL itself.
+    return { ...options, command: '/bin/sh', args: ['-c', 'ulimit -v "$0" && exec "$@"', String(Math.round(settings.memoryMb * 1024)), command, ...fullArgs] };
+  }
+  return options;
+}
