@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { findExecutable } from '../provers/lean/find-executable.ts';
+import { detectBackends, detectCoq, detectIsabelle, detectLean, formatDetections } from './backend-detection.ts';
+
+const coqInstalled = findExecutable('coqidetop.opt') !== undefined || findExecutable('coqidetop') !== undefined;
+
+describe('backend detection (real binaries where present)', () => {
+  it.runIf(coqInstalled)('finds coqidetop and reports its version', async () => {
+    const coq = await detectCoq();
+    expect(coq.found).toBe(true);
+    const idetop = coq.tools[0];
+    expect(idetop?.path).toMatch(/coqidetop/);
+    expect(idetop?.version).toMatch(/The Coq Proof Assistant, version \d+\.\d+/);
+    expect(coq.missing).toEqual([]);
+  });
+
+  it('a missing Isabelle or Lean is reported with the exact fix', async () => {
+    const isabelle = await detectIsabelle();
+    if (!isabelle.found) expect(isabelle.missing[0]).toMatch(/^isabelle not found on PATH: install the Isabelle distribution/);
+    const lean = await detectLean();
+    if (!lean.found) expect(lean.missing.join('\n')).toMatch(/Pantograph not found/);
+    if (!findExecutable('lean')) expect(lean.missing.join('\n')).toMatch(/lean not found on PATH: install Lean 4 with elan/);
+  });
+
+  it('reports every backend in one readable block each', async () => {
+    const all = await detectBackends();
+    expect(all.map((d) => d.backend)).toEqual(['coq', 'eq', 'lean', 'isabelle']);
+    const text = formatDetections(all);
+    expect(text).toMatch(/^coq: (found|NOT FOUND)/m);
+    expect(text).toMatch(/^eq: found/m);
+    expect(text).toMatch(/^lean: /m);
+  });
+});
