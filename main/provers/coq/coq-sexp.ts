@@ -1,0 +1,219 @@
+/**
+ * Print mode 2: converts a term printed by Coq under `Set Printing All` (no notations, explicit
+ * arguments) into seed 000's s-expression form:
+ *   application      f a b        -> (f a b)
+ *   fun (x : T) => B             -> (\<lambda> T B)
+ *   forall (x : T), B  (and A -> B, printed forall (_ : A), B) -> (\<forall> T B)
+ *   let x : T := V in B          -> (\<let> T V B)        (T is _ when Coq omits it)
+ *   match S with | C x y => B .. -> (\<match> S (C B) ..) (the pattern's variables bind in B)
+ * Bound variables become de Bruijn indices `_n` (0 = innermost binder); names of the local context stay
+ * as they are; every other name goes through `resolve` (the session maps it to its full name with
+ * `Locate`). Pure: no prover access here.
+ */
+
+export type CoqTerm =
+  | { k: 'name'; name: string }
+  | { k: 'app'; f: CoqTerm; args: CoqTerm[] }
+  | { k: 'bind'; q: 'forall' | 'lambda'; name: string; type: CoqTerm; body: CoqTerm }
+  | { k: 'let'; name: string; type: CoqTerm | undefined; value: CoqTerm; body: CoqTerm }
+  | { k: 'match'; scrutinee: CoqTerm; cases: { head: string; vars: string[]; body: CoqTerm }[] };
+
+const TOKEN = /\s*(:=|=>|[A-Za-z_\u00C0-\uFFFF][\w'.\u00C0-\uFFFF]*|\d+|\S)/gy;
+const STOP = new Set([')', ',', ':=', ':', '=>', '|', 'with', 'in', 'end', 'return', 'as', ']', '}']);
+
+const tokenize = (s: string): string[] => {
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(s); m; m = TOKEN.exec(s)) out.push(m[1] as string);
+  return out;
+};
+
+class Parser {
+  private i = 0;
+  constructor(private readonly t: string[]) {}
+  peek(): string | undefined {
+    return this.t[this.i];
+  }
+  next(): string {
+    const tok = this.t[this.i++];
+    if (tok === undefined) throw new Error('unexpected end of term');
+    return tok;
+  }
+  expect(tok: string): void {
+    const got = this.next();
+    if (got !== tok) throw new Error(`expected '${tok}', got '${got}'`);
+  }
+  done(): boolean {
+    return this.i >= this.t.length;
+  }
+
+  term(): CoqTerm {
+    const tok = this.peek();
+    if (tok === 'forall' || tok === 'fun') {
+      this.next();
+      const binders = this.binders(tok === 'forall' ? ',' : '=>');
+      this.next();
+      const body = this.term();
+      const q = tok === 'forall' ? 'forall' : 'lambda';
+      return binders.reduceRight<CoqTerm>((b, [name, type]) => ({ k: 'bind', q, name, type, body: b }), body);
+    }
+    if (tok === 'let') {
+      this.next();
+      const name = this.next();
+      let type: CoqTerm | undefined;
+      if (this.peek() === ':') (this.next(), (type = this.term()));
+      this.expect(':=');
+      const value = this.term();
+      this.expect('in');
+      return { k: 'let', name, type, value, body: this.term() };
+    }
+    if (tok === 'match') return this.match();
+    return this.app();
+  }
+
+  private match(): CoqTerm {
+    this.expect('match');
+    const scrutinee = this.term();
+    // `as x`, `in I a`, `return T`: typing annotations, dropped.
+    while (this.peek() !== 'with') {
+      if (this.done()) throw new Error('unterminated match');
+      this.next();
+    }
+    this.expect('with');
+    const cases: { head: string; vars: string[]; body: CoqTerm }[] = [];
+    if (this.peek() === '|') this.next();
+    while (this.peek() !== 'end') {
+      const pat: string[] = [];
+      while (this.peek() !== '=>') {
+        const p = this.next();
+        if (p !== '(' && p !== ')' && p !== '@') pat.push(p);
+      }
+      this.expect('=>');
+      const body = this.term();
+      cases.push({ head: pat[0] ?? '_', vars: pat.slice(1), body });
+      if (this.peek() === '|') this.next();
+      else if (this.peek() !== 'end') throw new Error(`bad match case near '${this.peek() ?? ''}'`);
+    }
+    this.expect('end');
+    return { k: 'match', scrutinee, cases };
+  }
+
+  /** `(x y : T) (z : U)` or `x : T` or `x y`, up to `stop` (not consumed). */
+  private binders(stop: string): [string, CoqTerm][] {
+    const out: [string, CoqTerm][] = [];
+    while (this.peek() !== stop) {
+      if (this.peek() === '(') {
+        this.next();
+        const names: string[] = [];
+        while (this.peek() !== ':') names.push(this.next());
+        this.next();
+        const type = this.term();
+        this.expect(')');
+        for (const n of names) out.push([n, type]);
+      } else {
+        const names: string[] = [];
+        while (this.peek() !== ':' && this.peek() !== stop) names.push(this.next());
+        const type: CoqTerm = this.peek() === ':' ? (this.next(), this.term()) : { k: 'name', name: '_' };
+        for (const n of names) out.push([n, type]);
+      }
+    }
+    return out;
+  }
+
+  private app(): CoqTerm {
+    const parts: CoqTerm[] = [];
+    for (;;) {
+      const tok = this.peek();
+      if (tok === undefined || STOP.has(tok)) break;
+      if (tok === 'forall' || tok === 'fun' || tok === 'let' || tok === 'match') {
+        parts.push(this.term());
+        continue;
+      }
+      this.next();
+      if (tok === '(') {
+        parts.push(this.term());
+        this.expect(')');
+      } else if (tok === '@') {
+        continue; // explicit-arguments marker: the arguments follow anyway
+      } else if (tok === 'Type' && this.peek() === '@') {
+        // universe instance Type@{u}: dropped
+        this.next();
+        this.expect('{');
+        while (this.next() !== '}');
+        parts.push({ k: 'name', name: 'Type' });
+      } else parts.push({ k: 'name', name: tok });
+    }
+    if (parts.length === 0) throw new Error(`expected a term near '${this.peek() ?? 'end'}'`);
+    const [f, ...args] = parts as [CoqTerm, ...CoqTerm[]];
+    return args.length === 0 ? f : { k: 'app', f, args };
+  }
+}
+
+export const parseCoqTerm = (text: string): CoqTerm => {
+  const p = new Parser(tokenize(text));
+  const t = p.term();
+  if (!p.done()) throw new Error(`trailing input near '${p.peek() ?? ''}'`);
+  return t;
+};
+
+const SORTS = new Set(['Prop', 'Set', 'Type', 'SProp', '_']);
+const isGlobal = (name: string, bound: string[], locals: ReadonlySet<string>): boolean =>
+  !bound.includes(name) && !locals.has(name) && !SORTS.has(name) && !/^\d/.test(name);
+
+/** Names that are neither bound nor local: the ones to resolve to full names. */
+export const globalNames = (t: CoqTerm, locals: ReadonlySet<string>): Set<string> => {
+  const out = new Set<string>();
+  const walk = (t: CoqTerm, bound: string[]): void => {
+    switch (t.k) {
+      case 'name':
+        if (isGlobal(t.name, bound, locals)) out.add(t.name);
+        return;
+      case 'app':
+        walk(t.f, bound);
+        t.args.forEach((a) => walk(a, bound));
+        return;
+      case 'bind':
+        walk(t.type, bound);
+        walk(t.body, [t.name, ...bound]);
+        return;
+      case 'let':
+        if (t.type) walk(t.type, bound);
+        walk(t.value, bound);
+        walk(t.body, [t.name, ...bound]);
+        return;
+      case 'match':
+        walk(t.scrutinee, bound);
+        for (const c of t.cases) {
+          if (isGlobal(c.head, bound, locals)) out.add(c.head);
+          walk(c.body, [...[...c.vars].reverse(), ...bound]);
+        }
+    }
+  };
+  walk(t, []);
+  return out;
+};
+
+export const toSexp = (t: CoqTerm, locals: ReadonlySet<string>, resolve: (name: string) => string): string => {
+  const name = (n: string, bound: string[]): string => {
+    const i = bound.indexOf(n);
+    if (i >= 0) return `_${i}`;
+    return isGlobal(n, bound, locals) ? resolve(n) : n;
+  };
+  const go = (t: CoqTerm, bound: string[]): string => {
+    switch (t.k) {
+      case 'name':
+        return name(t.name, bound);
+      case 'app':
+        return `(${[t.f, ...t.args].map((x) => go(x, bound)).join(' ')})`;
+      case 'bind':
+        return `(${t.q === 'forall' ? '\\<forall>' : '\\<lambda>'} ${go(t.type, bound)} ${go(t.body, [t.name, ...bound])})`;
+      case 'let':
+        return `(\\<let> ${t.type ? go(t.type, bound) : '_'} ${go(t.value, bound)} ${go(t.body, [t.name, ...bound])})`;
+      case 'match': {
+        const cases = t.cases.map((c) => `(${name(c.head, bound)} ${go(c.body, [...[...c.vars].reverse(), ...bound])})`);
+        return `(\\<match> ${go(t.scrutinee, bound)} ${cases.join(' ')})`;
+      }
+    }
+  };
+  return go(t, []);
+};

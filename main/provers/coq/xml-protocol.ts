@@ -1,0 +1,98 @@
+import { child, elems, textOf, type XmlElement } from './xml-tree.ts';
+
+/**
+ * Coq 8.16's XML protocol (ide/coqide/protocol/xmlprotocol.ml): encoding of the calls Arbor uses and
+ * decoding of their answers. Pure; the process plumbing is in coqidetop-client.ts.
+ */
+
+export const escapeXml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const str = (s: string): string => `<string>${escapeXml(s)}</string>`;
+const sid = (id: number): string => `<state_id val="${id}"/>`;
+
+export const initCall = (): string => '<call val="Init"><option val="none"/></call>';
+
+/** 8.16 shape: ((((sentence, edit_id), (state_id, verbose)), bp), (line_nb, bol_pos)). */
+export const addCall = (sentence: string, tip: number): string =>
+  `<call val="Add"><pair><pair><pair><pair>${str(sentence)}<int>0</int></pair>` +
+  `<pair>${sid(tip)}<bool val="false"/></pair></pair><int>0</int></pair>` +
+  '<pair><int>0</int><int>0</int></pair></pair></call>';
+
+export const goalCall = (): string => '<call val="Goal"><unit/></call>';
+export const editAtCall = (id: number): string => `<call val="Edit_at">${sid(id)}</call>`;
+export const queryCall = (text: string, at: number): string =>
+  `<call val="Query"><pair><route_id val="0"/><pair>${str(text)}${sid(at)}</pair></pair></call>`;
+export const quitCall = (): string => '<call val="Quit"><unit/></call>';
+
+/** Text of a richpp (or any) element, whitespace normalised: terms never contain line breaks. */
+export const ppText = (e: XmlElement): string => textOf(e).replace(/\s+/g, ' ').trim();
+
+/** A message exactly as Coq printed it (line breaks kept, e.g. CoqHammer's reconstruction hint). */
+export const rawText = (e: XmlElement): string => textOf(e).trim();
+
+export interface CoqMessage {
+  level: string;
+  text: string;
+}
+
+/** The message inside a `<feedback>` element, if it carries one. */
+export const feedbackMessage = (fb: XmlElement): CoqMessage | undefined => {
+  const content = elems(fb).find((c) => c.tag === 'feedback_content');
+  if (content?.attrs.val !== 'message') return undefined;
+  const msg = elems(content).find((c) => c.tag === 'message');
+  if (!msg) return undefined;
+  const level = elems(msg).find((c) => c.tag === 'message_level')?.attrs.val ?? 'notice';
+  const pp = elems(msg).find((c) => c.tag === 'richpp');
+  return { level, text: pp ? rawText(pp) : '' };
+};
+
+/** One goal as coqidetop reports it: hypotheses still grouped (`n, m : nat`). */
+export interface RawGoal {
+  id: string;
+  hyps: string[];
+  goal: string;
+}
+
+const decodeGoal = (g: XmlElement): RawGoal => ({
+  id: textOf(child(g, 0, 'string')),
+  hyps: elems(child(g, 1, 'list')).map(ppText),
+  goal: ppText(child(g, 2, 'richpp')),
+});
+
+/**
+ * `Goal` answers `option goals`; goals = (fg, bg, shelved, given_up). Arbor never focuses, so the
+ * foreground list is the whole proof; `undefined` means no proof is open.
+ */
+export const decodeGoals = (value: XmlElement): RawGoal[] | undefined => {
+  const opt = child(value, 0, 'option');
+  if (opt.attrs.val !== 'some') return undefined;
+  const goals = child(opt, 0, 'goals');
+  return elems(child(goals, 0, 'list')).map(decodeGoal);
+};
+
+export const decodeStateId = (e: XmlElement): number => Number(e.attrs.val);
+
+/** Add answers (state_id, (unit + state_id)); the new state is the first component. */
+export const decodeAdd = (value: XmlElement): number => decodeStateId(child(child(value, 0, 'pair'), 0, 'state_id'));
+
+/** Edit_at answers unit (in_l) or a focus (in_r (start, (stop, tip))): return the new tip if given. */
+export const decodeEditAt = (value: XmlElement): number | undefined => {
+  const u = child(value, 0, 'union');
+  if (u.attrs.val !== 'in_r') return undefined;
+  const ids: number[] = [];
+  const walk = (e: XmlElement): void => {
+    if (e.tag === 'state_id') ids.push(decodeStateId(e));
+    elems(e).forEach(walk);
+  };
+  walk(u);
+  return ids.at(-1);
+};
+
+/** A failed call: `<value val="fail" loc_s loc_e><state_id/><richpp/></value>`. */
+export const decodeFailure = (value: XmlElement): { message: string; stateId?: number } => {
+  const parts = elems(value);
+  const st = parts.find((p) => p.tag === 'state_id');
+  const pp = parts.find((p) => p.tag === 'richpp');
+  return { message: pp ? rawText(pp) : 'unknown error', ...(st ? { stateId: decodeStateId(st) } : {}) };
+};

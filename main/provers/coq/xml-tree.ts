@@ -1,0 +1,59 @@
+import { SaxesParser } from 'saxes';
+
+/** A parsed XML element of coqidetop's output; children keep text and elements in document order. */
+export interface XmlElement {
+  tag: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+}
+export type XmlNode = XmlElement | string;
+
+export const isElement = (n: XmlNode | undefined): n is XmlElement => typeof n === 'object' && n !== null;
+
+/** Element children only (coqidetop's structural tags never carry meaningful text between them). */
+export const elems = (e: XmlElement): XmlElement[] => e.children.filter(isElement);
+
+export const child = (e: XmlElement, i: number, tag?: string): XmlElement => {
+  const c = elems(e)[i];
+  if (!c || (tag !== undefined && c.tag !== tag)) {
+    throw new Error(`coqidetop XML: expected <${tag ?? '*'}> at ${i} in <${e.tag}>`);
+  }
+  return c;
+};
+
+/** All text below `e`, tags stripped (richpp: the highlighting tags only wrap text). */
+export const textOf = (e: XmlNode): string => (typeof e === 'string' ? e : e.children.map(textOf).join(''));
+
+/**
+ * Streaming parser for coqidetop's stdout: a sequence of top-level elements (values and feedback
+ * interleaved) with no enclosing root, so saxes runs in fragment mode. Each complete top-level element
+ * is handed to `onElement`.
+ */
+export class XmlStream {
+  private readonly parser = new SaxesParser({ fragment: true });
+  private readonly stack: XmlElement[] = [];
+
+  constructor(onElement: (e: XmlElement) => void) {
+    // Coq's richpp uses HTML's &nbsp;; it becomes an ordinary blank so terms can be sent back as input.
+    Object.assign(this.parser.ENTITIES, { nbsp: ' ' });
+    this.parser.on('opentag', (tag) => {
+      const attrs: Record<string, string> = {};
+      for (const [k, v] of Object.entries(tag.attributes)) attrs[k] = typeof v === 'string' ? v : v.value;
+      const el: XmlElement = { tag: tag.name, attrs, children: [] };
+      this.stack.at(-1)?.children.push(el);
+      this.stack.push(el);
+    });
+    this.parser.on('text', (t) => {
+      this.stack.at(-1)?.children.push(t);
+    });
+    this.parser.on('closetag', () => {
+      const el = this.stack.pop();
+      if (el && this.stack.length === 0) onElement(el);
+    });
+  }
+
+  /** Throws on malformed XML (the caller treats that as a protocol failure). */
+  write(chunk: string): void {
+    this.parser.write(chunk);
+  }
+}
