@@ -5,6 +5,8 @@ import { Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { createPassThroughFactory } from '../supervisor/pass-through-factory.ts';
+import { detectBackends, formatDetections } from '../supervisor/backend-detection.ts';
 import { serveStdio } from './stdio-server.ts';
 
 const BACKENDS: readonly BackendId[] = ['coq', 'eq', 'lean', 'isabelle'];
@@ -15,6 +17,9 @@ one JSON response per line. Diagnostics go to stderr; exit status 0 at end of in
 
 Options:
   --backend NAME      prover backend: coq (default), eq, lean, isabelle
+  --command "CMD …"   isabelle: the external process that speaks the channel protocol
+                      (one process per channel); lean reads ARBOR_PANTOGRAPH, ARBOR_LEAN_IMPORTS,
+                      ARBOR_LEAN_PROJECT and ARBOR_LEAN_MEMORY_MB from the environment
   --prelude FILE      prelude for every channel (Coq: vernacular such as Require Import;
                       eq: an AIM ARTICLE preamble)
   --timeout SECONDS   default limit of HAMMER, END and CRUSH (default 10)
@@ -30,6 +35,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
       args: argv,
       options: {
         backend: { type: 'string', default: 'coq' },
+        command: { type: 'string' },
         prelude: { type: 'string' },
         timeout: { type: 'string', default: '10' },
         transcript: { type: 'string' },
@@ -65,8 +71,13 @@ export async function runArborShell(argv: string[]): Promise<number> {
 
   let factory: EngineFactory;
   try {
-    const prover = await loadBackend(backend);
-    factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(prelude !== undefined ? { prelude } : {}) });
+    if (backend === 'isabelle') {
+      if (values.command === undefined) return usageError('--backend isabelle needs --command "…" (the external channel-protocol process)');
+      factory = createPassThroughFactory({ commandLine: values.command, timeoutMs: timeoutSeconds * 1000, ...(prelude !== undefined ? { prelude } : {}) });
+    } else {
+      const prover = await loadBackend(backend);
+      factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(prelude !== undefined ? { prelude } : {}) });
+    }
   } catch (err) {
     process.stderr.write(`arbor-shell: backend ${backend}: ${(err as Error).message}\n`);
     return 1;
@@ -88,25 +99,19 @@ export async function runArborShell(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** Which backends are installed, with versions, what is missing and the fix; exit 1 if Coq is missing. */
 async function runCheck(): Promise<number> {
-  let allOk = true;
-  for (const id of BACKENDS) {
-    if (id === 'isabelle') {
-      process.stdout.write(`isabelle: external process speaking the channel protocol (configure its command line)\n`);
-      continue;
-    }
-    try {
-      const backend = await loadBackend(id);
-      const check = await backend.check();
-      process.stdout.write(`${id}: ${check.available ? 'available' : 'NOT AVAILABLE'}\n`);
-      for (const d of check.details) process.stdout.write(`  ${d}\n`);
-      for (const p of check.problems) process.stdout.write(`  problem: ${p}\n`);
-      if (id === 'coq' && !check.available) allOk = false;
-    } catch (err) {
-      process.stdout.write(`${id}: NOT AVAILABLE\n  problem: ${(err as Error).message}\n`);
-    }
+  const detections = await detectBackends();
+  process.stdout.write(`${formatDetections(detections)}\n`);
+  // The Coq backend knows more than its executables: CoqHammer and the ATPs it can use.
+  try {
+    const check = await (await loadBackend('coq')).check();
+    for (const d of check.details) process.stdout.write(`  coq: ${d}\n`);
+    for (const p of check.problems) process.stdout.write(`  coq problem: ${p}\n`);
+  } catch (err) {
+    process.stdout.write(`  coq problem: ${(err as Error).message}\n`);
   }
-  return allOk ? 0 : 1;
+  return detections.find((d) => d.backend === 'coq')?.found ? 0 : 1;
 }
 
 function usageError(message: string): number {

@@ -303,6 +303,8 @@ export class TacticEngine implements ChannelEngine {
     try {
       return await Promise.race([call(session), watchdog]);
     } catch (err) {
+      // A released channel's prover was killed on purpose: nothing to recover.
+      if (this.disposed) throw new ShellError('bad channel');
       if (err instanceof WatchdogExpired) {
         await this.replaceSession();
         throw new ProverError('timeout', 'timeout');
