@@ -1,4 +1,4 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdvisorCommand } from '../../cli/advisor-command.ts';
 import { AdvisorClient } from './advisor-client.ts';
@@ -18,7 +18,7 @@ afterEach(() => {
 });
 const portOf = (s: Server): number => (s.address() as AddressInfo).port;
 
-function peer(onData: (sock: import('node:net').Socket, d: Buffer) => void): Promise<Server> {
+function peer(onData: (sock: Socket, d: Buffer) => void): Promise<Server> {
   const s = createServer((sock) => {
     sock.on('data', (d) => onData(sock, d));
     sock.on('error', () => undefined);
