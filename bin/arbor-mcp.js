@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Runs the TypeScript sources directly through tsx, so `npm ci` is the only set-up step.
+import { register } from 'tsx/esm/api';
+
+register();
+const { runArborMcp } = await import('../main/agent/arbor-mcp-cli.ts');
+process.exitCode = await runArborMcp(process.argv.slice(2));

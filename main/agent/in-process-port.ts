@@ -1,0 +1,15 @@
+import type { Shell } from '../shell/shell.ts';
+import type { PortEvent, ShellPort } from './shell-port.ts';
+
+/** A `ShellPort` over a `Shell` in this process (`arbor-mcp` without `--attach`, or the workbench's own). */
+export function inProcessPort(shell: Shell): ShellPort {
+  return {
+    submit: (line) => Promise.all(shell.submitLine(line)),
+    tree: async (channel) => shell.engine(channel)?.treeView(),
+    onEvent: (listener: (event: PortEvent) => void) => shell.onEvent((event) => {
+      if (event.kind !== 'channels') listener(event);
+    }),
+    // The shell belongs to whoever created it; the port only stops listening.
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,20 @@
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+
+/** What an agent session sees of the shell's traffic (the shell's and the web host's events agree). */
+export type PortEvent =
+  | { kind: 'request'; channel: number; text: string; time: number }
+  | { kind: 'response'; response: ShellResponse; time: number };
+
+/**
+ * The agent session's view of a shell: an in-process `Shell` or a running workbench reached over its
+ * WebSocket API (`--attach`). Every request goes through the shell, so the workbench sees what agents do.
+ */
+export interface ShellPort {
+  /** Submits one request line; resolves with its responses in request order. */
+  submit(line: string): Promise<ShellResponse[]>;
+  /** The channel's tree with statuses (undefined before the first GOAL or for an unknown channel). */
+  tree(channel: number): Promise<TreeView | undefined>;
+  onEvent(listener: (event: PortEvent) => void): () => void;
+  close(): Promise<void>;
+}
