@@ -5,6 +5,7 @@
  * accepts count for Arbor. Results go to bench/results/aim-*.json and a table on stdout.
  *
  *   npm run bench:aim -- [--problems FILE] [--preamble FILE] [--sample N] [--seed S] [--limit SECONDS] [--no-e-in-arbor]
+ *                        [--advisor HOST:PORT]  (AIMLEAP-style search with that advisor first, -abslimit 100 -maxdepth 10)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     limit: { type: 'string', default: '10' },
     'no-e-in-arbor': { type: 'boolean', default: false },
     out: { type: 'string' },
+    advisor: { type: 'string' },
   },
 });
 
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
   progress(0, lines.length, 0, 0);
   for (const line of lines) {
     // Arbor first, then E, one after the other.
-    const r = await solveProblem(preamble, line, limit * 1000, { useE: !values['no-e-in-arbor'] });
+    const r = await solveProblem(preamble, line, limit * 1000, { useE: !values['no-e-in-arbor'], ...(values.advisor ? { advisor: values.advisor } : {}) });
     const arborOk = r.solved && r.ms <= limit * 1000 + 500;
     if (arborOk) arborSolved++;
     const bank = new TermBank();
