@@ -17,9 +17,13 @@ export const splitSentences = (text: string): string[] => {
       let depth = 1;
       i += 2;
       while (i < text.length && depth > 0) {
-        if (text.startsWith('(*', i)) (depth++, (i += 2));
-        else if (text.startsWith('*)', i)) (depth--, (i += 2));
-        else i++;
+        if (text.startsWith('(*', i)) {
+          depth++;
+          i += 2;
+        } else if (text.startsWith('*)', i)) {
+          depth--;
+          i += 2;
+        } else i++;
       }
       cur += ' ';
       continue;

@@ -61,7 +61,10 @@ class Parser {
       this.next();
       const name = this.next();
       let type: CoqTerm | undefined;
-      if (this.peek() === ':') (this.next(), (type = this.term()));
+      if (this.peek() === ':') {
+        this.next();
+        type = this.term();
+      }
       this.expect(':=');
       const value = this.term();
       this.expect('in');

@@ -1,0 +1,472 @@
+import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
+import type { Checkpoint, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
+import { ProverError } from '../../shell/prover-session.ts';
+import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
+import type { CoqMessage, RawGoal } from './xml-protocol.ts';
+import { splitHyp } from './coq-hyps.ts';
+import { fragmentProblem, isIdent, splitSentences } from './coq-sentence.ts';
+import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } from './context-kind.ts';
+import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
+import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
+import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
+
+/** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
+const GRACE_MS = 2000;
+/** Quick closers tried on each subgoal before CoqHammer's `hammer` (seed 000: blast 1 s, fastforce 2 s). */
+const QUICK: { tac: string; secs: number }[] = [
+  { tac: 'solve [congruence]', secs: 1 },
+  { tac: 'solve [lia]', secs: 1 },
+  { tac: 'solve [sfirstorder]', secs: 1 },
+  { tac: 'solve [sauto limit: 1000]', secs: 2 },
+];
+const LOCATE_KINDS = /^(?!Notation|Ltac|Module|ModuleType|No object)\S+\s+(\S+)/;
+
+interface LogEntry {
+  /** As sent (with `Timeout`); replayed after a restart. */
+  sentence: string;
+  stateId: number;
+  /** Set on the last sentence of each step: what a Checkpoint points at. */
+  token?: object;
+}
+
+interface CoqCheckpoint {
+  token: object;
+}
+
+type Attempt = { ok: true; goals: RawGoal[]; messages: CoqMessage[] } | { ok: false; error: unknown };
+
+const secs = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+const guard = (what: string, text: string): string => {
+  const problem = fragmentProblem(text);
+  if (problem !== undefined) throw new ProverError('parse', `parse error: ${what}: ${problem}`);
+  return text.trim();
+};
+const guardName = (name: string): string => {
+  if (!isIdent(name)) throw new ProverError('parse', `parse error: bad name '${name}'`);
+  return name;
+};
+
+/** Coq's answers and our client's failures, as the shell's stable error codes. */
+export const toProverError = (e: unknown): ProverError => {
+  if (e instanceof ProverError) return e;
+  if (e instanceof CoqTimeout) return new ProverError('timeout', 'timeout');
+  if (e instanceof CoqCrash) return new ProverError('crashed', `crashed: ${e.message}`);
+  if (e instanceof CoqFailure) {
+    const msg = flat(e.message);
+    if (msg === 'Timeout!') return new ProverError('timeout', 'timeout');
+    if (/^Syntax error|^Syntax Error|Lexer:/.test(msg)) return new ProverError('parse', `parse error: ${msg}`);
+    return new ProverError('prover', msg);
+  }
+  return new ProverError('prover', e instanceof Error ? e.message : String(e));
+};
+
+const isTimeout = (e: unknown): boolean => toProverError(e).code === 'timeout';
+
+/**
+ * One proof channel over one coqidetop. The document is the prelude followed by a log of the proof's
+ * sentences; every step extends the log on the tip, forces execution with `Goal`, and on failure
+ * `Edit_at`s back, so a failed step leaves Coq where it was.
+ *
+ * Crash policy: when coqidetop dies (or must be killed after a runaway tactic), the session itself
+ * starts a new coqidetop, replays the prelude and its log up to the last good step, and then throws
+ * `crashed` (or `timeout`). The session stays usable: the next call continues from that step.
+ */
+export class CoqSession implements ProverSession {
+  readonly backend = 'coq' as const;
+  private client!: CoqideTopClient;
+  private preludeTip = 0;
+  private log: LogEntry[] = [];
+  private current: RawGoal[] = [];
+  private mode: PrintMode;
+  private readonly kinds = new Map<string, EntryKind>();
+  private readonly fullNames = new Map<string, string>();
+  private readonly preludeSentences: string[];
+  private readonly timeoutMs: number;
+
+  private constructor(
+    private readonly channelPrelude: string,
+    options: SessionOptions,
+    private readonly clientOptions: ClientOptions,
+  ) {
+    this.timeoutMs = options.timeoutMs;
+    this.mode = options.printMode ?? 1;
+    this.preludeSentences = [...SESSION_ONLY_PRELUDE, ...splitSentences(arborPrelude()), ...splitSentences(channelPrelude)];
+  }
+
+  static async open(options: SessionOptions, clientOptions: ClientOptions = {}): Promise<CoqSession> {
+    const s = new CoqSession(options.prelude ?? '', options, clientOptions);
+    await s.boot();
+    return s;
+  }
+
+  get pid(): number | undefined {
+    return this.client.pid;
+  }
+
+  /** Start coqidetop and run the preludes; throws `unavailable` when that is impossible. */
+  private async boot(): Promise<void> {
+    try {
+      this.client = await CoqideTopClient.start(this.clientOptions);
+    } catch (e) {
+      throw new ProverError('unavailable', `coqidetop: ${(e as Error).message}`);
+    }
+    try {
+      for (const s of this.preludeSentences) await this.client.add(s);
+      await this.client.goals();
+    } catch (e) {
+      await this.client.dispose();
+      throw new ProverError('prover', `prelude: ${toProverError(e).message}`);
+    }
+    this.preludeTip = this.client.tip;
+  }
+
+  /** A fresh coqidetop with the prelude and the log's first `len` sentences. */
+  private async restart(len: number): Promise<void> {
+    if (this.client.alive) this.client.kill();
+    await this.client.exited;
+    this.log.length = len;
+    await this.boot();
+    for (const entry of this.log) entry.stateId = await this.client.add(entry.sentence);
+    this.current = (await this.client.goals()).goals ?? [];
+  }
+
+  private stateAt(len: number): number {
+    return len === 0 ? this.preludeTip : (this.log[len - 1] as LogEntry).stateId;
+  }
+
+  /** Back to the log's first `len` sentences, restarting coqidetop if it is gone. */
+  private async rewind(len: number): Promise<void> {
+    if (this.client.alive) {
+      try {
+        this.log.length = len;
+        await this.client.editAt(this.stateAt(len));
+        return;
+      } catch (e) {
+        if (this.client.alive && !(e instanceof CoqTimeout)) throw e;
+      }
+    }
+    await this.restart(len);
+  }
+
+  /**
+   * Add sentences on the tip and execute them. A Coq failure or an interrupted timeout is an answer
+   * (`ok: false`, document restored); a dead process is thrown for the enclosing step to recover.
+   */
+  private async attempt(sentences: string[], limitMs: number): Promise<Attempt> {
+    const len = this.log.length;
+    const before = this.client.tip;
+    try {
+      for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence) });
+      const r = await this.client.goals(limitMs + GRACE_MS);
+      this.current = r.goals ?? [];
+      return { ok: true, goals: this.current, messages: r.messages };
+    } catch (error) {
+      this.log.length = len;
+      if (error instanceof CoqCrash || (error instanceof CoqTimeout && error.killed) || !this.client.alive) throw error;
+      await this.client.editAt(before);
+      return { ok: false, error };
+    }
+  }
+
+  private async run(sentence: string, limitMs: number): Promise<RawGoal[]> {
+    const r = await this.attempt([sentence], limitMs);
+    if (!r.ok) throw r.error;
+    return r.goals;
+  }
+
+  /** Run a step: on any error the document goes back to where the step began (restarting if needed). */
+  private async transaction(body: () => Promise<{ script: string[]; messages?: string[] }>): Promise<StepOutcome> {
+    const len = this.log.length;
+    try {
+      const { script, messages } = await body();
+      const last = this.log.at(-1);
+      if (!last || this.log.length === len) throw new ProverError('prover', 'internal error: the step sent nothing');
+      const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
+      const outcome: StepOutcome = { goals: await this.render(this.current), script, checkpoint };
+      if (messages && messages.length > 0) outcome.messages = messages;
+      return outcome;
+    } catch (e) {
+      const err = toProverError(e);
+      try {
+        await this.rewind(len);
+      } catch (again) {
+        throw toProverError(again);
+      }
+      throw err;
+    }
+  }
+
+  async start(goal: string): Promise<StepOutcome> {
+    const g = guard('goal', goal);
+    this.kinds.clear();
+    return this.transaction(async () => {
+      await this.rewind(0);
+      await this.run(`Theorem arbor_goal : (${g}).`, this.timeoutMs);
+      return { script: [] };
+    });
+  }
+
+  async step(step: ProofStep): Promise<StepOutcome> {
+    if (this.log.length === 0) throw new ProverError('prover', 'no goal');
+    switch (step.kind) {
+      case 'have':
+        return this.tactic(`assert (${guardName(step.name)} : ${guard('term', step.expr)})`);
+      case 'obtain':
+        return this.tactic(obtainTactic(step));
+      case 'apply':
+        return this.tactic(`(${guard('tactic', step.tactic)})`);
+      case 'crush':
+        return this.transaction(async () => ({ script: [await this.crush(step.rules.map((r) => guard('rule', r)), this.timeoutMs)] }));
+      case 'rule':
+        return this.rule(guard('rule', step.rule));
+      case 'unfold':
+        return this.unfold(guard('rule', step.rule));
+      case 'hammer':
+        return this.transaction(() => this.hammer(step.timeoutMs));
+    }
+  }
+
+  /** One tactic, run under `Timeout`, recorded without it. */
+  private tactic(tac: string): Promise<StepOutcome> {
+    return this.transaction(async () => {
+      await this.run(`Timeout ${secs(this.timeoutMs)} (${tac}).`, this.timeoutMs);
+      return { script: [`${tac}.`] };
+    });
+  }
+
+  /** CRUSH: arbor_crush, else (on timeout) the weak simplifier; `fail` when nothing changes. */
+  private async crush(rules: string[], limitMs: number): Promise<string> {
+    const rewrites = rules.map((r) => `try rewrite ${r} in *`).join('; ');
+    const strong = rules.length === 0 ? 'arbor_crush' : `(intros; ${rewrites}; arbor_crush; try solve [eauto using ${rules.join(', ')}])`;
+    const first = await this.attempt([`Timeout ${secs(limitMs)} (progress ${strong}).`], limitMs);
+    if (first.ok) return `progress ${strong}.`;
+    if (!isTimeout(first.error)) throw new ProverError('fail', 'fail');
+    const weak = await this.attempt([`Timeout ${secs(limitMs)} (progress arbor_weak).`], limitMs);
+    if (weak.ok) return 'progress arbor_weak.';
+    throw isTimeout(weak.error) ? new ProverError('timeout', 'timeout') : new ProverError('fail', 'fail');
+  }
+
+  /** RULE: resolution (apply, eapply), then elimination on a hypothesis of the current goal. */
+  private rule(r: string): Promise<StepOutcome> {
+    return this.transaction(async () => {
+      const hyps = (this.current[0]?.hyps ?? []).flatMap(splitHyp).map((h) => h.name).filter(isIdent);
+      const variants = [`apply ${r}`, `eapply ${r}`, ...hyps.map((h) => `eapply ${r} in ${h}`)];
+      let firstError: unknown;
+      for (const v of variants) {
+        const a = await this.attempt([`Timeout ${secs(this.timeoutMs)} (${v}).`], this.timeoutMs);
+        if (a.ok) return { script: [`${v}.`] };
+        firstError ??= a.error;
+        if (/not found in the current environment/.test(toProverError(a.error).message)) break;
+      }
+      throw firstError;
+    });
+  }
+
+  /** UNFOLD: `unfold` for definitions, `rewrite` for equations, `bad rule` otherwise. */
+  private unfold(r: string): Promise<StepOutcome> {
+    return this.transaction(async () => {
+      const t = secs(this.timeoutMs);
+      const u = await this.attempt([`Timeout ${t} (unfold ${r}).`], this.timeoutMs);
+      if (u.ok) return { script: [`unfold ${r}.`] };
+      const um = toProverError(u.error).message;
+      if (/not found in the current environment/.test(um)) throw u.error;
+      const w = await this.attempt([`Timeout ${t} (rewrite ${r}).`], this.timeoutMs);
+      if (w.ok) return { script: [`rewrite ${r}.`] };
+      const wm = toProverError(w.error).message;
+      if (/Cannot find a relation to rewrite|setoid rewrite failed|not a rewriting relation|homogeneous relation/.test(wm))
+        throw new ProverError('bad rule', 'bad rule: not an equation');
+      throw w.error;
+    });
+  }
+
+  /** HAMMER: CRUSH, then per new subgoal quick closers, then CoqHammer with the remaining budget. */
+  private async hammer(budgetMs: number): Promise<{ script: string[]; messages: string[] }> {
+    const deadline = Date.now() + budgetMs;
+    const left = (): number => deadline - Date.now();
+    const others = this.current.length - 1;
+    const script: string[] = [];
+    const messages: string[] = [];
+    try {
+      script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4))));
+    } catch (e) {
+      if (!(e instanceof ProverError) || (e.code !== 'fail' && e.code !== 'timeout')) throw e;
+    }
+    while (this.current.length > others) {
+      if (left() <= 0) throw new ProverError('timeout', 'timeout');
+      const tac = await this.closeFirst(left, messages);
+      if (tac === undefined) throw new ProverError(left() <= 0 ? 'timeout' : 'fail', left() <= 0 ? 'timeout' : 'fail');
+      script.push(`${tac}.`);
+    }
+    return { script, messages };
+  }
+
+  /** Closes the first goal; returns the tactic that did it as it goes into the script. */
+  private async closeFirst(left: () => number, messages: string[]): Promise<string | undefined> {
+    const count = this.current.length;
+    for (const q of QUICK) {
+      if (left() < q.secs * 1000) break;
+      const a = await this.attempt([`Timeout ${q.secs} (${q.tac}).`], q.secs * 1000);
+      if (a.ok && this.current.length < count) return q.tac;
+    }
+    const budget = left();
+    if (budget < 2000) return undefined;
+    const total = secs(budget) - 1;
+    const len = this.log.length;
+    const h = await this.attempt(
+      [
+        `Set Hammer ATPLimit ${Math.max(1, Math.floor(total / 2))}.`,
+        `Set Hammer ReconstrLimit ${Math.max(1, Math.min(5, Math.floor(total / 4)))}.`,
+        `Timeout ${total} hammer.`,
+      ],
+      total * 1000,
+    );
+    // The hammer's own run never stays in the document: only its checked reconstruction does.
+    if (!h.ok) return undefined;
+    const texts = h.messages.map((m) => m.text);
+    messages.push(...texts.filter((m) => /succeeded|dependencies|Replace the hammer/.test(m)).map(flat));
+    await this.rewind(len);
+    const found = reconstructionFrom(texts);
+    if (found === undefined) return undefined;
+    for (const v of reconstructionVariants(found)) {
+      const a = await this.attempt([`Timeout ${secs(Math.max(left(), 5000))} (${v}).`], Math.max(left(), 5000));
+      if (a.ok && this.current.length < count) return v;
+      if (a.ok) await this.rewind(len);
+    }
+    return undefined;
+  }
+
+  async restore(checkpoint: Checkpoint): Promise<void> {
+    const token = (checkpoint as CoqCheckpoint | undefined)?.token;
+    const at = this.log.findIndex((e) => e.token === token);
+    if (at < 0) throw new ProverError('prover', 'unknown checkpoint');
+    try {
+      await this.rewind(at + 1);
+      this.current = (await this.client.goals()).goals ?? [];
+    } catch (e) {
+      throw toProverError(e);
+    }
+  }
+
+  async goals(): Promise<OpenGoal[]> {
+    try {
+      this.current = (await this.client.goals()).goals ?? [];
+      return await this.render(this.current);
+    } catch (e) {
+      if (e instanceof CoqCrash) await this.restart(this.log.length).catch(() => undefined);
+      throw toProverError(e);
+    }
+  }
+
+  async setPrintMode(mode: PrintMode): Promise<void> {
+    this.mode = mode;
+  }
+
+  // ---- goals as Arbor wants them ----
+
+  private async render(goals: RawGoal[]): Promise<OpenGoal[]> {
+    const open = await this.classify(goals);
+    return this.mode === 2 ? this.asSexp(open) : open;
+  }
+
+  /** var/hyp for every entry: by shape, from the per-proof cache, else one `Check` for all new types. */
+  private async classify(goals: RawGoal[]): Promise<OpenGoal[]> {
+    const split = goals.map((g) => ({ g, entries: g.hyps.flatMap(splitHyp) }));
+    const unknown = [...new Set((split[0]?.entries ?? []).map((e) => e.type).filter((t) => !looksLikeProp(t) && !this.kinds.has(t)))];
+    if (unknown.length > 0) {
+      try {
+        const out = await this.client.query(sortQuery(unknown));
+        const kinds = kindsFromCheck(out.map((m) => m.text).join('\n'), unknown.length);
+        kinds?.forEach((k, i) => this.kinds.set(unknown[i] as string, k));
+      } catch (e) {
+        if (!(e instanceof CoqFailure)) throw e;
+      }
+    }
+    return split.map(({ g, entries }) => ({
+      goal: g.goal,
+      context: entries.map(
+        (e): ContextEntry => ({
+          kind: looksLikeProp(e.type) ? 'hyp' : (this.kinds.get(e.type) ?? guessKind(e.name, e.type)),
+          name: e.name,
+          text: e.type,
+        }),
+      ),
+    }));
+  }
+
+  /** Print mode 2: the same goals printed under `Set Printing All`, then converted to s-expressions. */
+  private async asSexp(open: OpenGoal[]): Promise<OpenGoal[]> {
+    if (open.length === 0) return open;
+    const tip = this.client.tip;
+    await this.client.add('Set Printing All.');
+    let all: RawGoal[];
+    try {
+      all = (await this.client.goals()).goals ?? [];
+    } finally {
+      await this.client.editAt(tip);
+    }
+    const parsed = all.map((g) => {
+      const entries = g.hyps.flatMap(splitHyp);
+      const locals = new Set(entries.map((e) => e.name));
+      const terms = [g.goal, ...entries.map((e) => e.type)].map((t) => {
+        try {
+          return parseCoqTerm(t);
+        } catch {
+          return undefined;
+        }
+      });
+      return { g, entries, locals, terms };
+    });
+    const wanted = new Set<string>();
+    for (const p of parsed) for (const t of p.terms) if (t) for (const n of globalNames(t, p.locals)) if (!this.fullNames.has(n)) wanted.add(n);
+    for (const n of wanted) {
+      const out = await this.client.query(`Locate ${n}.`).catch(() => []);
+      const line = out.flatMap((m) => m.text.split('\n')).find((l) => LOCATE_KINDS.test(l));
+      this.fullNames.set(n, LOCATE_KINDS.exec(line ?? '')?.[1] ?? n);
+    }
+    const resolve = (n: string): string => this.fullNames.get(n) ?? n;
+    return open.map((o, i) => {
+      const p = parsed[i];
+      if (!p) return o;
+      const show = (j: number, fallback: string): string => {
+        const t = p.terms[j];
+        return t ? toSexp(t, p.locals, resolve) : fallback;
+      };
+      return {
+        goal: show(0, p.g.goal),
+        context: o.context.map((e, j) => ({ ...e, text: show(j + 1, p.entries[j]?.type ?? e.text) })),
+      };
+    });
+  }
+
+  renderScript(goal: string, steps: string[][], openGoals: number): string {
+    const body = steps.flat().map((s) => `  ${s}`);
+    const end = openGoals > 0 ? [`  (* ${openGoals} open goal${openGoals === 1 ? '' : 's'} *)`, 'Admitted.'] : ['Qed.'];
+    const channel = this.channelPrelude.trim() === '' ? [] : ['(* channel prelude *)', this.channelPrelude.trim(), ''];
+    return [arborPrelude().trimEnd(), '', ...channel, `Theorem arbor_goal : (${goal}).`, 'Proof.', ...body, ...end, ''].join('\n');
+  }
+
+  async dispose(): Promise<void> {
+    await this.client.dispose();
+  }
+
+  /** For tests: kill coqidetop as a crash would. */
+  killProcessForTest(): void {
+    this.client.kill();
+  }
+}
+
+/** OBTAIN: an existential assert, destructed in the second goal so the witnesses and conditions are named. */
+export const obtainTactic = (step: Extract<ProofStep, { kind: 'obtain' }>): string => {
+  const vars = step.vars.map(guardName);
+  const conds = step.conds.map((c) => ({ name: guardName(c.name), expr: guard('term', c.expr) }));
+  const name = guardName(step.name);
+  const body = conds.length === 0 ? 'True' : conds.map((c) => `(${c.expr})`).join(' /\\ ');
+  const type = step.type === undefined ? undefined : guard('type', step.type);
+  const binder = vars.length === 0 ? '' : type === undefined ? `exists ${vars.join(' ')}, ` : `exists (${vars.join(' ')} : ${type}), `;
+  const pattern = [...vars, ...conds.map((c) => c.name)];
+  if (pattern.length === 1 && vars.length === 0) return `assert (${pattern[0] ?? name} : ${body})`;
+  const destruct = pattern.length === 0 ? `clear ${name}` : `destruct ${name} as ${pattern.length === 1 ? `[${pattern[0] ?? ''} _]` : `(${pattern.join(' & ')})`}`;
+  return `assert (${name} : ${binder}${body}); [| ${destruct}]`;
+};
