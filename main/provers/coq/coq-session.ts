@@ -201,8 +201,11 @@ export class CoqSession implements ProverSession {
   async start(goal: string): Promise<StepOutcome> {
     const g = guard('goal', goal);
     this.kinds.clear();
+    // GOAL discards any proof in progress, even when the new goal then fails.
+    await this.rewind(0).catch((e: unknown) => {
+      throw toProverError(e);
+    });
     return this.transaction(async () => {
-      await this.rewind(0);
       await this.run(`Theorem arbor_goal : (${g}).`, this.timeoutMs);
       return { script: [] };
     });
@@ -314,10 +317,13 @@ export class CoqSession implements ProverSession {
     if (budget < 2000) return undefined;
     const total = secs(budget) - 1;
     const len = this.log.length;
+    const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, Math.floor(x)));
     const h = await this.attempt(
       [
-        `Set Hammer ATPLimit ${Math.max(1, Math.floor(total / 2))}.`,
-        `Set Hammer ReconstrLimit ${Math.max(1, Math.min(5, Math.floor(total / 4)))}.`,
+        // 4 strategies instead of CoqHammer's 8: on two cores 8 ATP processes mostly wait for each other.
+        'Set Hammer GSMode 4.',
+        `Set Hammer ATPLimit ${clamp(total / 3, 2, 10)}.`,
+        `Set Hammer ReconstrLimit ${clamp(total / 6, 1, 5)}.`,
         `Timeout ${total} hammer.`,
       ],
       total * 1000,
