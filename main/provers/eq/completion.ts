@@ -7,11 +7,13 @@
  * Only selected equations get chains; critical pairs wait in the passive queue as their two raw
  * sides plus the overlap, and are renormalised, with recording, when selected.
  */
-import { DiscriminationTree } from './discrimination-tree.ts';
-import { type Comparison, kboCompare, kboGreater } from './kbo.ts';
+import { fingerprint, unifiableFp } from './fingerprint.ts';
+import { type Comparison, kboCompare, kboGreater, type TermOrder } from './kbo.ts';
+import { PassiveQueue, type Queued } from './passive-queue.ts';
+import { PerfectIndex } from './perfect-index.ts';
 import { lpoCompare, lpoGreater } from './lpo.ts';
 import { type ChainStep, type Direction, type EqProof, flip, type Lemma, reverseChain } from './proof.ts';
-import { applySubst, match, normalizeVars, shiftVars, unify } from './substitution.ts';
+import { applySubst, match, normalizeVars, shiftVars, type Subst, unify } from './substitution.ts';
 import { type Position, replaceAt, subtermAt, type Term, TermBank } from './term.ts';
 
 export interface CompletionAxiom {
@@ -26,12 +28,16 @@ export interface CompletionOptions {
   signal?: AbortSignal;
   /** Critical pairs with a side larger than this are dropped (incompleteness traded for speed). */
   maxSideSize?: number;
-  /** Every n-th selection takes the oldest pair instead of the lightest (fairness). */
+  /** Every n-th selection takes the oldest pair instead of the best (fairness; 0 = never). */
   fifoEvery?: number;
   /** Hand the event loop back this often (ms), so a shell stays responsive. */
   sliceMs?: number;
-  /** Term order: size-based KBO (default) or LPO with the defined operations on top. */
-  order?: 'kbo' | 'lpo';
+  /** Term order: size-based KBO (default), KBO with another precedence, or LPO with the defined operations on top. */
+  order?: 'kbo' | 'lpo' | TermOrder;
+  /** Priority factor for a pair one of whose sides matches a subterm of the goal (goal direction; 1 = off). */
+  goalFactor?: number;
+  /** Stop after this many selections (deterministic probes). */
+  maxSelections?: number;
 }
 
 export interface CompletionStats {
@@ -49,6 +55,7 @@ interface Eqn {
   oriented: boolean;
   alive: boolean;
   steps: ChainStep[];
+  views: View[];
 }
 
 interface View {
@@ -58,20 +65,28 @@ interface View {
   r: Term;
   /** Unorientable equation: an instance may be used only where it decreases. */
   check: boolean;
+  /** Insertion number: terms stamped irreducible up to `seq` never need this view. */
+  seq: number;
+  /** l and r with variables shifted by SHIFT, for overlaps into other equations. */
+  l2: Term;
+  r2: Term;
+  fp: Int32Array;
+  /** Non-variable subterms of l with their positions and fingerprints (overlap sites). */
+  sites: { pos: number[]; term: Term; fp: Int32Array }[];
 }
+
+/** Variables of the equation overlapped into stay below this; the other's are shifted above it. */
+const SHIFT = 64;
 
 type Origin =
   | { kind: 'axiom'; name: string }
   | { kind: 'cp'; v1: View; v2: View; pos: Position; peak: Term }
   | { kind: 'reduced'; from: Eqn };
 
-interface Passive {
+interface Passive extends Queued {
   rawS: Term;
   rawT: Term;
   origin: Origin;
-  weight: number;
-  age: number;
-  done: boolean;
 }
 
 interface RecStep {
@@ -80,128 +95,70 @@ interface RecStep {
   sub: Term;
 }
 
-class Heap {
-  private readonly a: Passive[] = [];
-  get size(): number {
-    return this.a.length;
-  }
-  private less(x: Passive, y: Passive): boolean {
-    return x.weight < y.weight || (x.weight === y.weight && x.age < y.age);
-  }
-  push(p: Passive): void {
-    const a = this.a;
-    a.push(p);
-    let i = a.length - 1;
-    while (i > 0) {
-      const j = (i - 1) >> 1;
-      if (!this.less(a[i] as Passive, a[j] as Passive)) break;
-      [a[i], a[j]] = [a[j] as Passive, a[i] as Passive];
-      i = j;
-    }
-  }
-  pop(): Passive | undefined {
-    const a = this.a;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l] as Passive, a[m] as Passive)) m = l;
-        if (r < a.length && this.less(a[r] as Passive, a[m] as Passive)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m] as Passive, a[i] as Passive];
-        i = m;
-      }
-    }
-    return top;
-  }
-}
-
 export class Completion {
   readonly bank = new TermBank();
-  private readonly index = new DiscriminationTree<View>();
+  private readonly index = new PerfectIndex<View>();
   private readonly active: Eqn[] = [];
   private readonly eqns = new Map<string, Eqn>();
-  private readonly heap = new Heap();
-  private readonly fifo: Passive[] = [];
-  private fifoHead = 0;
+  private readonly queue: PassiveQueue<Passive>;
   private age = 0;
   private nextId = 0;
-  private nfCache = new Map<number, Term>();
+  /** Views inserted so far (the irreducibility stamp). */
+  private seq = 0;
   private goalS: Term;
   private goalT: Term;
   private goalStepsS: ChainStep[] = [];
   private goalStepsT: ChainStep[] = [];
   private readonly goalS0: Term;
   private readonly goalT0: Term;
+  private goalSubterms: Term[] = [];
   private selections = 0;
   private generated = 0;
   private readonly maxSide: number;
-  private readonly fifoEvery: number;
+  private readonly goalFactor: number;
   private readonly greater: (s: Term, t: Term) => boolean;
   private readonly compare: (s: Term, t: Term) => Comparison;
+  private readonly fpCache = new Map<number, Int32Array>();
 
   constructor(sourceBank: TermBank, axioms: readonly CompletionAxiom[], goal: { lhs: Term; rhs: Term }, private readonly options: CompletionOptions) {
     this.goalS0 = this.goalS = this.bank.import(goal.lhs, sourceBank);
     this.goalT0 = this.goalT = this.bank.import(goal.rhs, sourceBank);
     this.maxSide = options.maxSideSize ?? Math.max(24, Math.max(this.goalS.size, this.goalT.size) + 8);
-    this.fifoEvery = options.fifoEvery ?? 7;
-    this.greater = options.order === 'lpo' ? lpoGreater : kboGreater;
-    this.compare = options.order === 'lpo' ? lpoCompare : kboCompare;
+    this.queue = new PassiveQueue<Passive>(options.fifoEvery ?? 7);
+    this.goalFactor = options.goalFactor ?? 1;
+    const order = options.order ?? 'kbo';
+    const o: TermOrder = order === 'lpo' ? { greater: lpoGreater, compare: lpoCompare } : order === 'kbo' ? { greater: kboGreater, compare: kboCompare } : order;
+    this.greater = o.greater;
+    this.compare = o.compare;
+    this.refreshGoalSubterms();
     for (const ax of axioms) {
       const lhs = this.bank.import(ax.lhs, sourceBank);
       const rhs = this.bank.import(ax.rhs, sourceBank);
-      this.pushPassive({ rawS: lhs, rawT: rhs, origin: { kind: 'axiom', name: ax.name }, weight: 0, age: this.age++, done: false });
+      this.queue.push({ rawS: lhs, rawT: rhs, origin: { kind: 'axiom', name: ax.name }, priority: 0, age: this.age++, done: false });
     }
   }
 
   stats(start: number): CompletionStats {
-    return { selected: this.selections, active: this.active.filter((e) => e.alive).length, generated: this.generated, ms: Date.now() - start };
+    return { selected: this.selections, active: this.liveCount(), generated: this.generated, ms: Date.now() - start };
   }
 
-  private pushPassive(p: Passive): void {
-    this.heap.push(p);
-    this.fifo.push(p);
-  }
-
-  private select(): Passive | undefined {
-    this.selections++;
-    if (this.selections % this.fifoEvery === 0) {
-      while (this.fifoHead < this.fifo.length) {
-        const p = this.fifo[this.fifoHead++] as Passive;
-        if (!p.done) {
-          p.done = true;
-          return p;
-        }
-      }
+  private fp(t: Term): Int32Array {
+    let f = this.fpCache.get(t.id);
+    if (!f) {
+      f = fingerprint(t);
+      this.fpCache.set(t.id, f);
     }
-    for (;;) {
-      const p = this.heap.pop();
-      if (!p) return undefined;
-      if (!p.done) {
-        p.done = true;
-        if (this.fifoHead > 4096 && this.fifoHead * 2 > this.fifo.length) {
-          this.fifo.splice(0, this.fifoHead);
-          this.fifoHead = 0;
-        }
-        return p;
-      }
-    }
+    return f;
   }
 
   // ---- rewriting -------------------------------------------------------------------------
 
-  private rewriteRoot(t: Term): { view: View; result: Term } | undefined {
+  /** One root step with a live view inserted at or after `minSeq`. */
+  private rewriteRoot(t: Term, minSeq: number): { view: View; result: Term } | undefined {
     let found: { view: View; result: Term } | undefined;
-    this.index.retrieve(t, (view) => {
-      if (!view.eq.alive) return false;
-      const s = match(view.l, t);
-      if (!s) return false;
-      const result = applySubst(this.bank, view.r, s);
+    this.index.retrieve(t, (view, s) => {
+      if (!view.eq.alive || view.seq < minSeq) return false;
+      const result = applySubst(this.bank, view.r, s as Subst);
       if (view.check && !this.greater(t, result)) return false;
       found = { view, result };
       return true;
@@ -209,32 +166,77 @@ export class Completion {
     return found;
   }
 
-  /** Innermost normal form; with `rec`, every step is recorded with its position. */
-  private nf(t: Term, rec: RecStep[] | null, path: number[]): Term {
-    const cached = this.nfCache.get(t.id);
-    if (cached !== undefined && (rec === null || cached === t)) return cached;
-    const start = t;
-    let cur = t;
+  /**
+   * Innermost normal form without a record, memoised on the term. A stale memo (made before newer
+   * rules) is a valid reduct to continue from; `irred` stamps skip subterms known irreducible.
+   */
+  private nfq(t: Term): Term {
+    const seq = this.seq;
+    if (t.irred >= seq) return t;
+    if (t.memoAt === seq) return t.memo as Term;
+    let cur = t.memo ?? t;
     for (;;) {
-      if (cur.args.length > 0) {
-        let changed = false;
-        const args = cur.args.map((a, i) => {
-          path.push(i + 1);
-          const b = this.nf(a, rec, path);
-          path.pop();
-          if (b !== a) changed = true;
-          return b;
-        });
-        if (changed) cur = this.bank.app(cur.f, args);
+      if (cur.irred >= seq) break;
+      const n = cur.args.length;
+      if (n > 0) {
+        let args: Term[] | undefined;
+        for (let k = 0; k < n; k++) {
+          const a = cur.args[k] as Term;
+          const b = this.nfq(a);
+          if (b !== a) {
+            args ??= cur.args.slice();
+            args[k] = b;
+          }
+        }
+        if (args) {
+          cur = this.bank.app(cur.f, args);
+          if (cur.irred >= seq) break;
+        }
       }
-      const step = this.rewriteRoot(cur);
-      if (!step) break;
-      if (rec) rec.push({ pos: path.slice(), view: step.view, sub: step.result });
+      const step = this.rewriteRoot(cur, cur.irred);
+      if (!step) {
+        cur.irred = seq;
+        break;
+      }
       cur = step.result;
     }
-    this.nfCache.set(start.id, cur);
-    this.nfCache.set(cur.id, cur);
+    t.memo = cur;
+    t.memoAt = seq;
     return cur;
+  }
+
+  /** Innermost normal form recording every step with its position. */
+  private nfRec(t: Term, rec: RecStep[], path: number[]): Term {
+    const seq = this.seq;
+    let cur = t;
+    for (;;) {
+      if (cur.irred >= seq) return cur;
+      const n = cur.args.length;
+      if (n > 0) {
+        let args: Term[] | undefined;
+        for (let k = 0; k < n; k++) {
+          const a = cur.args[k] as Term;
+          path.push(k + 1);
+          const b = this.nfRec(a, rec, path);
+          path.pop();
+          if (b !== a) {
+            args ??= cur.args.slice();
+            args[k] = b;
+          }
+        }
+        if (args) {
+          cur = this.bank.app(cur.f, args);
+          if (cur.irred >= seq) return cur;
+        }
+      }
+      const step = this.rewriteRoot(cur, cur.irred);
+      if (!step) {
+        cur.irred = seq;
+        return cur;
+      }
+      rec.push({ pos: path.slice(), view: step.view, sub: step.result });
+      cur = step.result;
+    }
   }
 
   private recordedChain(start: Term, rec: RecStep[]): ChainStep[] {
@@ -249,28 +251,58 @@ export class Completion {
 
   private normalizeRecorded(t: Term): { term: Term; steps: ChainStep[] } {
     const rec: RecStep[] = [];
-    const term = this.nf(t, rec, []);
-    return { term, steps: this.recordedChain(t, rec) };
+    const term = this.nfRec(t, rec, []);
+    return { term, steps: rec.length ? this.recordedChain(t, rec) : [] };
   }
 
   // ---- activation ------------------------------------------------------------------------
 
-  private viewsOf(eq: Eqn): View[] {
-    const views: View[] = [{ eq, dir: 'lr', l: eq.lhs, r: eq.rhs, check: !eq.oriented }];
-    if (!eq.oriented) views.push({ eq, dir: 'rl', l: eq.rhs, r: eq.lhs, check: true });
-    // A view whose right side has variables its left side lacks cannot rewrite.
-    return views.filter((v) => v.l.f >= 0 && v.r.maxVar <= v.l.maxVar && varsSubset(v.r, v.l));
+  private makeViews(eq: Eqn): View[] {
+    const raw: [Direction, Term, Term, boolean][] = [['lr', eq.lhs, eq.rhs, !eq.oriented]];
+    if (!eq.oriented) raw.push(['rl', eq.rhs, eq.lhs, true]);
+    const views: View[] = [];
+    for (const [dir, l, r, check] of raw) {
+      // A view whose right side has variables its left side lacks cannot rewrite.
+      if (l.f < 0 || r.maxVar > l.maxVar || !varsSubset(r, l)) continue;
+      const sites: View['sites'] = [];
+      const walk = (u: Term, path: number[]): void => {
+        if (u.f < 0) return;
+        sites.push({ pos: path.slice(), term: u, fp: this.fp(u) });
+        u.args.forEach((a, i) => {
+          path.push(i + 1);
+          walk(a, path);
+          path.pop();
+        });
+      };
+      walk(l, []);
+      views.push({ eq, dir, l, r, check, seq: -1, l2: shiftVars(this.bank, l, SHIFT), r2: shiftVars(this.bank, r, SHIFT), fp: this.fp(l), sites });
+    }
+    return views;
   }
 
+  /** s = t is an instance of a live equation (either way round). */
+  private instanceOfActive(s: Term, t: Term): boolean {
+    const hit = (a: Term, b: Term): boolean =>
+      this.index.retrieve(a, (view, sub) => view.eq.alive && applySubst(this.bank, view.r, sub as Subst) === b);
+    return hit(s, t) || hit(t, s);
+  }
+
+  /** Subsumption modulo congruence: s = t follows from one live equation's instance at one position. */
   private subsumed(s: Term, t: Term): boolean {
-    let hit = false;
-    this.index.retrieve(s, (view) => {
-      if (!view.eq.alive) return false;
-      const m = match(view.l, s);
-      if (m && applySubst(this.bank, view.r, m) === t) hit = true;
-      return hit;
-    });
-    return hit;
+    for (;;) {
+      if (s === t) return true;
+      if (this.instanceOfActive(s, t)) return true;
+      if (s.f < 0 || s.f !== t.f) return false;
+      let diff = -1;
+      for (let k = 0; k < s.args.length; k++) {
+        if (s.args[k] !== t.args[k]) {
+          if (diff >= 0) return false;
+          diff = k;
+        }
+      }
+      s = s.args[diff] as Term;
+      t = t.args[diff] as Term;
+    }
   }
 
   private rawChain(p: Passive): ChainStep[] {
@@ -288,7 +320,7 @@ export class Completion {
     const ns = this.normalizeRecorded(p.rawS);
     const nt = this.normalizeRecorded(p.rawT);
     if (ns.term === nt.term) return undefined;
-    if (p.origin.kind !== 'axiom' && (this.subsumed(ns.term, nt.term) || this.subsumed(nt.term, ns.term))) return undefined;
+    if (p.origin.kind !== 'axiom' && this.subsumed(ns.term, nt.term)) return undefined;
     let chain = [...reverseChain(p.rawS, ns.steps), ...this.rawChain(p), ...nt.steps];
     let lhs = ns.term;
     let rhs = nt.term;
@@ -307,42 +339,50 @@ export class Completion {
       oriented: cmp !== '?',
       alive: true,
       steps: chain.map((c, k) => ({ ...c, term: terms[k + 2] as Term })),
+      views: [],
     };
+    eq.views = this.makeViews(eq);
     this.eqns.set(eq.name, eq);
     this.active.push(eq);
-    for (const v of this.viewsOf(eq)) this.index.insert(v.l, v);
-    this.nfCache = new Map();
+    for (const v of eq.views) {
+      v.seq = this.seq++;
+      this.index.insert(v.l, v);
+    }
     return eq;
   }
 
+  /** Older equations the new one simplifies go back to the passive set (they return simplified). */
   private interreduce(eq: Eqn): void {
-    const views = this.viewsOf(eq);
     for (const a of this.active) {
       if (!a.alive || a === eq) continue;
-      if (reducibleBy(this.bank, a.lhs, views, this.greater) || reducibleBy(this.bank, a.rhs, views, this.greater)) {
+      if (this.reducibleBy(a.lhs, eq.views) || this.reducibleBy(a.rhs, eq.views)) {
         a.alive = false;
-        this.pushPassive({ rawS: a.lhs, rawT: a.rhs, origin: { kind: 'reduced', from: a }, weight: 0, age: this.age++, done: false });
+        this.queue.push({ rawS: a.lhs, rawT: a.rhs, origin: { kind: 'reduced', from: a }, priority: 0, age: this.age++, done: false });
       }
     }
   }
 
-  private overlaps(v1: View, v2: View, sameEq: boolean): void {
-    // v2's left side into non-variable positions of v1's left side.
-    const n1 = Math.max(v1.l.maxVar, v1.r.maxVar) + 1;
-    const l2 = shiftVars(this.bank, v2.l, n1);
-    const r2 = shiftVars(this.bank, v2.r, n1);
-    const walk = (u: Term, path: number[]): void => {
-      if (u.f < 0) return;
-      if (!(sameEq && path.length === 0 && v1.dir === v2.dir)) {
-        if (u.f === l2.f || l2.f < 0) this.tryOverlap(v1, v2, path, u, l2, r2);
+  private reducibleBy(t: Term, views: readonly View[]): boolean {
+    if (t.f < 0) return false;
+    for (const v of views) {
+      if (v.l.f === t.f && v.l.size <= t.size) {
+        const s = match(v.l, t);
+        if (s && (!v.check || this.greater(t, applySubst(this.bank, v.r, s)))) return true;
       }
-      u.args.forEach((a, i) => {
-        path.push(i + 1);
-        walk(a, path);
-        path.pop();
-      });
-    };
-    walk(v1.l, []);
+    }
+    for (const a of t.args) if (this.reducibleBy(a, views)) return true;
+    return false;
+  }
+
+  private overlaps(v1: View, v2: View, sameEq: boolean): void {
+    // v2's left side (variables shifted) into non-variable positions of v1's left side.
+    if (v1.l.maxVar >= SHIFT || v1.r.maxVar >= SHIFT) return;
+    const fp2 = v2.fp;
+    for (const site of v1.sites) {
+      if (sameEq && site.pos.length === 0 && v1.dir === v2.dir) continue;
+      if (!unifiableFp(site.fp, fp2)) continue;
+      this.tryOverlap(v1, v2, site.pos, site.term, v2.l2, v2.r2);
+    }
   }
 
   private tryOverlap(v1: View, v2: View, path: number[], u: Term, l2: Term, r2: Term): void {
@@ -356,20 +396,40 @@ export class Completion {
     const rawT = replaceAt(this.bank, peak, path, inner);
     if (rawS === rawT) return;
     this.generated++;
-    const a = this.nf(rawS, null, []);
-    const b = this.nf(rawT, null, []);
+    const a = this.nfq(rawS);
+    const b = this.nfq(rawT);
     if (a === b) return;
     if (a.size > this.maxSide || b.size > this.maxSide) return;
-    const weight = a.size + b.size;
-    this.pushPassive({ rawS, rawT, origin: { kind: 'cp', v1, v2, pos: path.slice(), peak }, weight, age: this.age++, done: false });
+    let priority = a.size + b.size;
+    if (this.goalFactor !== 1 && (this.touchesGoal(a) || this.touchesGoal(b))) priority *= this.goalFactor;
+    this.queue.push({ rawS, rawT, origin: { kind: 'cp', v1, v2, pos: path.slice(), peak }, priority, age: this.age++, done: false });
+  }
+
+  /** The term (as a pattern) matches a subterm of the goal's current sides. */
+  private touchesGoal(t: Term): boolean {
+    if (t.f < 0) return false;
+    for (const g of this.goalSubterms) if (g.f === t.f && g.size >= t.size && match(t, g)) return true;
+    return false;
+  }
+
+  private refreshGoalSubterms(): void {
+    const out = new Set<Term>();
+    const walk = (u: Term): void => {
+      if (u.args.length === 0 || out.has(u)) return;
+      out.add(u);
+      u.args.forEach(walk);
+    };
+    walk(this.goalS);
+    walk(this.goalT);
+    this.goalSubterms = [...out];
   }
 
   private criticalPairs(eq: Eqn): void {
-    const mine = this.viewsOf(eq);
+    const mine = eq.views;
     for (const a of this.active) {
       if (!a.alive) continue;
       if (Date.now() > this.options.deadline) return;
-      const theirs = a === eq ? mine : this.viewsOf(a);
+      const theirs = a.views;
       for (const v1 of mine) {
         for (const v2 of theirs) {
           this.overlaps(v1, v2, a === eq);
@@ -384,8 +444,10 @@ export class Completion {
     const t = this.normalizeRecorded(this.goalT);
     this.goalStepsS.push(...s.steps);
     this.goalStepsT.push(...t.steps);
+    const changed = s.term !== this.goalS || t.term !== this.goalT;
     this.goalS = s.term;
     this.goalT = t.term;
+    if (changed) this.refreshGoalSubterms();
     const back = reverseChain(this.goalT0, this.goalStepsT);
     if (this.goalS === this.goalT) return this.extract([...this.goalStepsS, ...back]);
     for (const [l, r, dir] of [[eq.lhs, eq.rhs, 'lr'], [eq.rhs, eq.lhs, 'rl']] as const) {
@@ -396,7 +458,6 @@ export class Completion {
     }
     return undefined;
   }
-
   private extract(goalSteps: ChainStep[]): EqProof {
     const needed = new Set<Eqn>();
     const visit = (steps: ChainStep[]): void => {
@@ -442,7 +503,9 @@ export class Completion {
         await new Promise((r) => setTimeout(r, 0));
         sliceStart = Date.now();
       }
-      const p = this.select();
+      if (this.options.maxSelections !== undefined && this.selections >= this.options.maxSelections) return undefined;
+      this.selections++;
+      const p = this.queue.pop();
       if (!p) return undefined;
       const eq = this.activate(p);
       if (!eq) continue;
@@ -478,21 +541,6 @@ function occurs(v: Term, t: Term): boolean {
   if (t === v) return true;
   if (t.ground) return false;
   return t.args.some((a) => occurs(v, a));
-}
-
-function reducibleBy(bank: TermBank, t: Term, views: readonly View[], greater: (s: Term, t: Term) => boolean): boolean {
-  for (const v of views) {
-    const f = v.l.f;
-    const go = (u: Term): boolean => {
-      if (u.f === f) {
-        const s = match(v.l, u);
-        if (s && (!v.check || greater(u, applySubst(bank, v.r, s)))) return true;
-      }
-      return u.args.some(go);
-    };
-    if (go(t)) return true;
-  }
-  return false;
 }
 
 export async function proveByCompletion(sourceBank: TermBank, axioms: readonly CompletionAxiom[], goal: { lhs: Term; rhs: Term }, options: CompletionOptions): Promise<{ proof: EqProof | undefined; bank: TermBank; stats: CompletionStats }> {

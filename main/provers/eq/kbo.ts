@@ -5,11 +5,17 @@
  */
 import { FIRST_CONSTANT, SYM, type Term, varIndex } from './term.ts';
 
-/** Higher is bigger. Skolem constants sit below `e`; among themselves by code. */
-const PRECEDENCE: number[] = [];
-[SYM.e, SYM.mul, SYM.ldiv, SYM.rdiv, SYM.K, SYM.T, SYM.L, SYM.R, SYM.a].forEach((f, i) => {
-  PRECEDENCE[f] = 1000 + i;
-});
+/** The default precedence, lowest first. Skolem constants sit below `e`; among themselves by code. */
+export const DEFAULT_KBO_PRECEDENCE: readonly number[] = [SYM.e, SYM.mul, SYM.ldiv, SYM.rdiv, SYM.K, SYM.T, SYM.L, SYM.R, SYM.a];
+
+const precedenceTable = (order: readonly number[]): number[] => {
+  const table: number[] = [];
+  order.forEach((f, i) => {
+    table[f] = 1000 + i;
+  });
+  return table;
+};
+let PRECEDENCE = precedenceTable(DEFAULT_KBO_PRECEDENCE);
 const prec = (f: number): number => (f >= FIRST_CONSTANT ? f - FIRST_CONSTANT : (PRECEDENCE[f] ?? 0));
 
 function countVars(t: Term, delta: number, counts: number[]): void {
@@ -70,4 +76,28 @@ export function kboCompare(s: Term, t: Term): Comparison {
   if (kboGreater(s, t)) return '>';
   if (kboGreater(t, s)) return '<';
   return '?';
+}
+
+export interface TermOrder {
+  greater: (s: Term, t: Term) => boolean;
+  compare: (s: Term, t: Term) => Comparison;
+}
+
+/**
+ * KBO (unit weights) with another precedence over the built-in symbols, lowest first. The table is
+ * swapped in around each call, so orders with different precedences can coexist in one process
+ * (one prover runs at a time on the event loop; calls never interleave).
+ */
+export function kboWithPrecedence(order: readonly number[]): TermOrder {
+  const table = precedenceTable(order);
+  const wrap = <R>(fn: (s: Term, t: Term) => R) => (s: Term, t: Term): R => {
+    const saved = PRECEDENCE;
+    PRECEDENCE = table;
+    try {
+      return fn(s, t);
+    } finally {
+      PRECEDENCE = saved;
+    }
+  };
+  return { greater: wrap(kboGreater), compare: wrap(kboCompare) };
 }

@@ -26,6 +26,14 @@ export interface Term {
   readonly maxVar: number;
   /** Scratch for provers: rewriting stamp up to which this term is known irreducible. */
   irred: number;
+  /** Scratch for provers: a known reduct of this term (a normal form when `memoAt` is current). */
+  memo: Term | undefined;
+  memoAt: number;
+}
+
+interface ChainedTerm extends Term {
+  /** Next term in the same hash bucket. */
+  readonly hnext: ChainedTerm | undefined;
 }
 
 export const isVar = (t: Term): boolean => t.f < 0;
@@ -33,7 +41,9 @@ export const varIndex = (t: Term): number => -t.f - 1;
 export const isInfix = (f: number): boolean => f === SYM.mul || f === SYM.ldiv || f === SYM.rdiv;
 
 export class TermBank {
-  private readonly table = new Map<string, Term>();
+  private readonly table = new Map<number, ChainedTerm>();
+  private readonly vars: Term[] = [];
+  private count = 0;
   private readonly names: string[] = [...BUILTIN_NAMES];
   private readonly arities: number[] = [...BUILTIN_ARITY];
   private readonly constantCodes = new Map<string, number>();
@@ -47,7 +57,7 @@ export class TermBank {
   }
 
   get termCount(): number {
-    return this.table.size;
+    return this.count;
   }
 
   /** The code of the named constant, created on first use. */
@@ -75,31 +85,46 @@ export class TermBank {
   }
 
   v(i: number): Term {
-    const key = `v${i}`;
-    let t = this.table.get(key);
+    let t = this.vars[i];
     if (!t) {
-      t = { id: this.nextId++, f: -(i + 1), args: [], size: 1, ground: false, maxVar: i, irred: -1 };
-      this.table.set(key, t);
+      t = { id: this.nextId++, f: -(i + 1), args: [], size: 1, ground: false, maxVar: i, irred: -1, memo: undefined, memoAt: -1 };
+      this.vars[i] = t;
+      this.count++;
     }
     return t;
   }
 
+  /**
+   * Hash-consing on a numeric hash with chaining (a string key per lookup made `app` and the garbage
+   * collector the top two entries of the completion profile).
+   */
   app(f: number, args: readonly Term[]): Term {
-    let key = `${f}`;
-    for (const a of args) key += `,${a.id}`;
-    let t = this.table.get(key);
-    if (!t) {
-      let size = 1;
-      let ground = true;
-      let maxVar = -1;
-      for (const a of args) {
-        size += a.size;
-        ground &&= a.ground;
-        if (a.maxVar > maxVar) maxVar = a.maxVar;
+    let h = Math.imul(f + 1, 0x9e3779b1);
+    for (let k = 0; k < args.length; k++) h = Math.imul(h ^ (args[k] as Term).id, 0x85ebca6b) + k;
+    h |= 0;
+    const head = this.table.get(h);
+    for (let c = head; c !== undefined; c = c.hnext) {
+      if (c.f !== f || c.args.length !== args.length) continue;
+      let same = true;
+      for (let k = 0; k < args.length; k++) {
+        if (c.args[k] !== args[k]) {
+          same = false;
+          break;
+        }
       }
-      t = { id: this.nextId++, f, args, size, ground, maxVar, irred: -1 };
-      this.table.set(key, t);
+      if (same) return c;
     }
+    let size = 1;
+    let ground = true;
+    let maxVar = -1;
+    for (const a of args) {
+      size += a.size;
+      ground &&= a.ground;
+      if (a.maxVar > maxVar) maxVar = a.maxVar;
+    }
+    const t: ChainedTerm = { id: this.nextId++, f, args, size, ground, maxVar, irred: -1, memo: undefined, memoAt: -1, hnext: head };
+    this.table.set(h, t);
+    this.count++;
     return t;
   }
 
