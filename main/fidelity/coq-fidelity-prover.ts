@@ -3,8 +3,8 @@ import { beqPlusBundle, bundleTactic, hammerReconstruction, s3LiteBundle, s3Lite
 import type { BundleEntry } from './coq-tactic-bundles.ts';
 import { coqErrorLine, coqErrorMessage, runCoqc } from './run-coqc.ts';
 
-export const coqHeader = 'From Hammer Require Import Tactics Hammer.\nRequire Import Arith Lia ZArith List Bool.\nImport ListNotations.';
-const plainHeader = 'Require Import Arith Lia ZArith List Bool.\nImport ListNotations.';
+export const coqHeader = 'From Hammer Require Import Tactics Hammer.\nRequire Import Utf8 Arith Lia ZArith List Bool.\nImport ListNotations.';
+const plainHeader = 'Require Import Utf8 Arith Lia ZArith List Bool.\nImport ListNotations.';
 
 export interface CoqProverOptions {
   coqc?: string;
@@ -20,9 +20,10 @@ export function createCoqFidelityProver(opts: CoqProverOptions = {}): FidelityPr
   const limit = makeLimiter(opts.parallel ?? 2);
   const run = (src: string, killAfterMs: number) => limit(() => runCoqc(src, { killAfterMs, ...(opts.coqc ? { coqc: opts.coqc } : {}) }));
   const secs = (task: ProverTask): number => Math.max(1, Math.ceil(task.request.timeoutMs / 1000));
-  const header = (task: ProverTask): string => `${coqHeader}${task.request.classical ? '\nRequire Import Classical.' : ''}\nSet Hammer ATPLimit ${secs(task)}.\nSet Hammer ReconstrLimit ${secs(task)}.`;
+  const header = (task: ProverTask): string => `${coqHeader}${task.request.classical ? '\nRequire Import Classical.' : ''}\nSet Hammer ATPLimit ${secs(task)}.\nSet Hammer ReconstrLimit ${secs(task)}.\nSet Hammer GSMode 1.`;
   const section = (task: ProverTask, body: string): string => `Section arbor_ctx.\n${task.context.text}\n${body}\nEnd arbor_ctx.\n`;
-  const wall = (task: ProverTask, entries: number): number => (entries * 2 + 4) * secs(task) * 1000 + 15_000;
+  // Generous: every entry may use its timeout, hammer three times it, plus coqc start-up.
+  const wall = (task: ProverTask, entries: number): number => (entries + 6) * secs(task) * 1000 + 20_000;
 
   /** Prove `hyp -> target` (or `target` alone when hyp is null) with a bundle; return the checked script. */
   const attempt = async (task: ProverTask, hyp: string | null, target: string, bundle: BundleEntry[]): Promise<string | null> => {

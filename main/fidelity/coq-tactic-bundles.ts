@@ -29,7 +29,7 @@ export const beqPlusBundle: BundleEntry[] = [
   { label: 'lia', tactic: (t) => `timeout ${t} (intros; lia)` },
   { label: 'apply+lia', tactic: (t) => `timeout ${t} (intros; apply arbor_h; lia)` },
   { label: 'sauto', tactic: (t) => `timeout ${t} sauto` },
-  { label: 'hammer', tactic: (t) => `timeout ${2 * t} hammer` },
+  { label: 'hammer', tactic: (t) => `timeout ${3 * t} hammer` },
 ];
 
 /** The guard's bundle (a statement alone): every entry of either tier that does not use `arbor_h`. */
@@ -40,7 +40,7 @@ export const standaloneBundle: BundleEntry[] = [
   { label: 'congruence', tactic: (t) => `timeout ${t} (intros; congruence)` },
   { label: 'lia', tactic: (t) => `timeout ${t} (intros; lia)` },
   { label: 'sauto', tactic: (t) => `timeout ${t} sauto` },
-  { label: 'hammer', tactic: (t) => `timeout ${2 * t} hammer` },
+  { label: 'hammer', tactic: (t) => `timeout ${3 * t} hammer` },
 ];
 
 /** `first [ (idtac "MARK i"; solve [ tac_i ]) | … ]`. */

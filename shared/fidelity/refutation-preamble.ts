@@ -22,12 +22,13 @@ export function refutationTactics(unfold: string[], timeoutS: number): string {
   const unfoldTac = unfold.length > 0 ? `cbv beta delta [${unfold.join(' ')}] in *` : 'idtac';
   return `Set Hammer ATPLimit ${t}.
 Set Hammer ReconstrLimit ${t}.
+Set Hammer GSMode 1.
 Ltac arbor_unfold := ${unfoldTac}.
 Ltac arbor_close := arbor_unfold; first [ exact I | solve [ reflexivity ] | solve [ discriminate ] | solve [ lia ] | solve [ easy ]
   | solve [ simpl; lia ] | solve [ vm_compute; reflexivity ] | solve [ intro; discriminate ] | solve [ simpl; intuition (try discriminate; try lia) ]
   | solve [ intro arbor_e; inversion arbor_e ] | solve [ cbv; intuition discriminate ] ].
 Ltac arbor_auto := arbor_unfold; first [ solve [ timeout ${t} (intuition lia) ] | solve [ timeout ${t} (firstorder lia) ]
   | solve [ intros; simpl in *; timeout ${t} lia ] | solve [ timeout ${t} sauto ] | solve [ intros; timeout ${t} (simpl in *; intuition (try discriminate; try lia)) ]
-  | solve [ timeout ${2 * t + 2} hammer ] ].
+  | solve [ timeout ${3 * t} hammer ] ].
 `;
 }

@@ -22,7 +22,7 @@ const truthIn = (t: Term, env: EvalEnv): boolean => truthOf(evaluate(t, env));
 const withVar = (env: EvalEnv, name: string, v: Value): EvalEnv => {
   const vars = new Map(env.vars);
   vars.set(name, v);
-  return { ...env, vars };
+  return { ...env, vars, depth: (env.depth ?? 0) + 1 };
 };
 
 function gen(t: Term, env: EvalEnv, truth: boolean, inst: string[]): string {

@@ -28,6 +28,8 @@ export interface EvalEnv {
   zScope: boolean;
   /** Shared step budget: evaluation stops (unsupported) when it runs out. */
   budget: { steps: number };
+  /** Number of enclosing quantified variables: inner quantifiers range wider (see `domainOf`). */
+  depth?: number;
 }
 
 const nat = (v: bigint): Value => ({ t: 'nat', v: v < 0n ? 0n : v });
@@ -126,22 +128,26 @@ export const builtins: Record<string, Value> = {
   not: fn(1, (a) => prop(!truthOf(a0(a)))),
 };
 
-/** Instance sets per type; `null` when the type is outside the fragment. */
+/**
+ * Instance sets per type; `null` when the type is outside the fragment. Inner quantifiers range over wider
+ * sets than outer ones, so both `∀ a, ∃ b, a < b` (true) and `∃ b, ∀ a, a < b` (false) come out as in ℕ.
+ */
 export function domainOf(type: Term | null, env: EvalEnv): Domain | null {
   if (type === null) return domainOf({ kind: 'ident', name: env.zScope ? 'Z' : 'nat' }, env);
+  const level = Math.min(env.depth ?? 0, 2);
   if (type.kind === 'ident') {
     const abstract = env.types.get(type.name);
     if (abstract) return abstract;
     switch (type.name) {
-      case 'nat': return { name: 'nat', values: [0n, 1n, 2n, 3n, 4n, 5n].map((v) => ({ value: nat(v), coq: String(v) })) };
-      case 'Z': return { name: 'Z', values: [0n, 1n, -1n, 2n, -2n, 3n, -3n].map((v) => ({ value: int(v), coq: coqOfValue(int(v)) })) };
+      case 'nat': return { name: 'nat', values: range(0, [5, 11, 23][level] as number).map((v) => ({ value: nat(v), coq: String(v) })) };
+      case 'Z': return { name: 'Z', values: zRange([3, 7, 15][level] as number).map((v) => ({ value: int(v), coq: coqOfValue(int(v)) })) };
       case 'bool': return { name: 'bool', values: [true, false].map((v) => ({ value: bool(v), coq: String(v) })) };
       case 'Prop': return { name: 'Prop', values: [true, false].map((v) => ({ value: prop(v), coq: v ? 'True' : 'False' })) };
     }
     return null;
   }
   if (type.kind === 'app' && type.fn.kind === 'ident' && type.fn.name === 'list' && type.args.length === 1) {
-    const elem = domainOf(type.args[0] as Term, env);
+    const elem = domainOf(type.args[0] as Term, { ...env, depth: 0 });
     if (!elem) return null;
     const small = elem.values.slice(0, 3);
     const lists: Value[][] = [[]];
@@ -151,6 +157,10 @@ export function domainOf(type: Term | null, env: EvalEnv): Domain | null {
   }
   return null;
 }
+
+const range = (lo: number, hi: number): bigint[] => Array.from({ length: hi - lo + 1 }, (_, i) => BigInt(lo + i));
+/** 0, 1, -1, 2, -2, …: small magnitudes first, so witnesses are the simplest ones. */
+const zRange = (m: number): bigint[] => [0n, ...range(1, m).flatMap((v) => [v, -v])];
 
 const tick = (env: EvalEnv): void => {
   if (--env.budget.steps < 0) throw new EvalUnsupported('evaluation budget exhausted');
@@ -223,7 +233,7 @@ function evalQuant(q: 'forall' | 'exists', binders: Binder[], body: Term, env: E
   for (const { value } of dom.values) {
     const vars = new Map(env.vars);
     vars.set(first.name, value);
-    const r = evalQuant(q, rest, body, { ...env, vars });
+    const r = evalQuant(q, rest, body, { ...env, vars, depth: (env.depth ?? 0) + 1 });
     if (q === 'forall' && !r) return false;
     if (q === 'exists' && r) return true;
   }
