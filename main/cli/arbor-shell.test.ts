@@ -122,11 +122,12 @@ describe('arbor-shell (real coqidetop)', () => {
       expect(await shell.request('42 STATE', 42)).toEqual({ CHANNEL: 42, RESPONSE: null, ERR: 'bad channel' });
       expect((await shell.request('GOAL "unclosed')).ERR).toBe('parse error: unclosed quote');
       await shell.request('GOAL "forall n : nat, n = n + 1"');
-      expect((await shell.request('APPLY intros n; lia')).ERR).not.toBe('');
-      expect((await shell.request('CRUSH')).ERR).toMatch(/^(fail|timeout)/);
+      expect((await shell.request('APPLY (intros n; lia)')).ERR).not.toBe('');
+      expect(await shell.request('APPLY intro n')).toMatchObject({ ERR: '', STEP: 2 });
+      expect((await shell.request('CRUSH')).ERR).toBe('fail');
       expect((await shell.request('HAMMER 2')).ERR).toMatch(/^(fail|timeout)/);
       expect((await shell.request('APPLY no_such_tactic_xyz')).ERR).toMatch(/no_such_tactic_xyz/);
-      expect(await shell.request('STATE')).toMatchObject({ ERR: '', RESPONSE: { goal: 'forall n : nat, n = n + 1' } });
+      expect(await shell.request('STATE')).toMatchObject({ ERR: '', STEP: 2, RESPONSE: { goal: 'n = n + 1' } });
     }, 60_000);
 
     it('refuses sentence-ending injection in terms and tactics with a parse error', async () => {
@@ -138,9 +139,10 @@ describe('arbor-shell (real coqidetop)', () => {
         'GOAL "True. Cd \\"/tmp\\"."',
         'RULE I. Declare ML Module "evil"',
         'HAVE "True (* comment"',
-        'APPLY Redirect "/tmp/arbor-pwned" Print nat',
       ];
-      for (const attempt of attempts) expect((await shell.request(attempt)).ERR, attempt).toMatch(/^parse error|Syntax error/);
+      for (const attempt of attempts) expect((await shell.request(attempt)).ERR, attempt).toMatch(/^parse error/);
+      // Without a sentence end, a vernacular keyword is only ever read as (failing) tactic text.
+      expect((await shell.request('APPLY Redirect "/tmp/arbor-pwned" Print nat')).ERR).not.toBe('');
       expect((await shell.request('PRELUDE "Redirect \\"/tmp/arbor-pwned\\" Print nat."')).ERR).toMatch(/^parse error/);
       await expect(readFile('/tmp/arbor-pwned')).rejects.toThrow();
       expect(await shell.request('STATE')).toMatchObject({ ERR: '', RESPONSE: { goal: 'True' } });

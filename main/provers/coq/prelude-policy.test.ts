@@ -18,6 +18,12 @@ describe('checkCoqPrelude', () => {
     expect(checkCoqPrelude('Set Extraction Output Directory "/tmp".')).toMatch(/^parse error: prelude option not allowed/);
   });
 
+  it('refuses assumptions, so reproduction scripts stay closed under the global context', () => {
+    expect(checkCoqPrelude('Axiom cheat : False.')).toBe('parse error: prelude sentence not allowed: Axiom');
+    expect(checkCoqPrelude('Parameter x : nat.')).toBe('parse error: prelude sentence not allowed: Parameter');
+    expect(checkCoqPrelude('Definition x : nat. admit.')).toBe('parse error: prelude may not admit anything');
+  });
+
   it('refuses unfinished text', () => {
     expect(checkCoqPrelude('Require Import Arith')).toBe('parse error: prelude does not end with "."');
     expect(checkCoqPrelude('Definition x := 1. (* open')).toBe('parse error: unclosed comment in prelude');

@@ -1,22 +1,27 @@
+import { splitSentences } from './coq-sentence.ts';
+
 /**
  * Which vernacular a channel prelude set through the protocol (`PRELUDE "…"`) may contain. A prelude comes
  * from a client (possibly an agent), so it may declare things but never touch files, the load path or the
- * process: only sentences starting with these keywords pass (after `Local`/`Global`/`#[…]` prefixes).
+ * process, and never assume anything (a reproduction script must stay closed under the global context):
+ * only sentences starting with these keywords pass (after `Local`/`Global`/`#[…]` prefixes).
  */
 const ALLOWED = new Set([
   'Require', 'From', 'Import', 'Export', 'Open', 'Close', 'Definition', 'Fixpoint', 'CoFixpoint',
   'Inductive', 'CoInductive', 'Variant', 'Record', 'Structure', 'Class', 'Instance', 'Existing', 'Notation',
-  'Infix', 'Arguments', 'Implicit', 'Hint', 'Create', 'Ltac', 'Parameter', 'Parameters', 'Axiom', 'Axioms',
-  'Variable', 'Variables', 'Hypothesis', 'Hypotheses', 'Context', 'Let', 'Set', 'Unset', 'Scheme', 'Coercion',
-  'Section', 'End', 'Module', 'Opaque', 'Transparent', 'Abbreviation',
+  'Infix', 'Arguments', 'Implicit', 'Hint', 'Create', 'Ltac', 'Let', 'Set', 'Unset', 'Scheme', 'Coercion',
+  'Opaque', 'Transparent',
 ]);
 const PREFIXES = new Set(['Local', 'Global', 'Polymorphic', 'Monomorphic', 'Program']);
 const FORBIDDEN_OPTIONS = /^(Set|Unset)\s+(Extraction|Printing\s+Width)/;
 
 /** Returns why the prelude is refused, or undefined when every sentence is allowed. */
 export function checkCoqPrelude(text: string): string | undefined {
+  const unclosed = unclosedDelimiter(text);
+  if (unclosed) return unclosed;
+  if (/\badmit\b|\bAdmitted\b/.test(text)) return 'parse error: prelude may not admit anything';
   const sentences = splitSentences(text);
-  if (typeof sentences === 'string') return sentences;
+  if (sentences.length > 0 && !(sentences[sentences.length - 1] as string).endsWith('.')) return 'parse error: prelude does not end with "."';
   for (const sentence of sentences) {
     const words = sentence.replace(/^#\[[^\]]*\]\s*/, '').split(/\s+/);
     let i = 0;
@@ -28,38 +33,22 @@ export function checkCoqPrelude(text: string): string | undefined {
   return undefined;
 }
 
-/** Coq sentences end with `.` followed by a blank or the end; strings and comments are skipped. */
-function splitSentences(text: string): string[] | string {
-  const sentences: string[] = [];
-  let current = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') {
-      const end = text.indexOf('"', i + 1);
-      if (end < 0) return 'parse error: unclosed string in prelude';
-      current += text.slice(i, end + 1);
-      i = end + 1;
-      continue;
-    }
-    if (text.startsWith('(*', i)) {
-      let depth = 0;
-      let j = i;
-      do {
-        if (text.startsWith('(*', j)) { depth++; j += 2; } else if (text.startsWith('*)', j)) { depth--; j += 2; } else j++;
-      } while (depth > 0 && j < text.length);
-      if (depth > 0) return 'parse error: unclosed comment in prelude';
-      current += ' ';
-      i = j;
-      continue;
-    }
-    current += c;
-    i++;
-    if (c === '.' && (i >= text.length || /\s/.test(text[i] as string))) {
-      if (current.trim() !== '.') sentences.push(current.trim());
-      current = '';
-    }
+/** The shared sentence splitter forgives unclosed strings and comments; a prelude must not have any. */
+function unclosedDelimiter(text: string): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    if (inString) {
+      if (text[i] === '"') inString = false;
+    } else if (text.startsWith('(*', i)) {
+      depth++;
+      i++;
+    } else if (depth > 0 && text.startsWith('*)', i)) {
+      depth--;
+      i++;
+    } else if (depth === 0 && text[i] === '"') inString = true;
   }
-  if (current.trim() !== '') return 'parse error: prelude does not end with "."';
-  return sentences;
+  if (depth > 0) return 'parse error: unclosed comment in prelude';
+  if (inString) return 'parse error: unclosed string in prelude';
+  return undefined;
 }
