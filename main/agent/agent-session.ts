@@ -9,12 +9,14 @@ import { formatGoalStructure } from './format-goal-structure.ts';
 import { formatProofContext } from './format-proof-context.ts';
 import { formatProofState } from './format-proof-state.ts';
 import type { TryOutcome } from './label-outcome.ts';
-import { labelOutcome } from './label-outcome.ts';
+import { labelOutcome, responseTree } from './label-outcome.ts';
 import type { GoalInContext } from './open-goals.ts';
 import { currentGoal } from './open-goals.ts';
 import { ScratchChannels } from './scratch-channels.ts';
 import type { ScratchOptions } from './scratch-channels.ts';
 import { ScriptTracker, stripChannel } from './script-tracker.ts';
+import type { ReplayPlan } from './script-tracker.ts';
+import { currentGoalPlan } from './current-goal-plan.ts';
 import type { PortEvent, ShellPort } from './shell-port.ts';
 import type { SourceContext, SuggestionSource } from './sources/suggestion-source.ts';
 import { SuggestionQueue } from './suggestion-queue.ts';
@@ -105,7 +107,7 @@ export class AgentSession {
   async proofContextText(linesBefore = 20, includeTheorems = true): Promise<string> {
     const tree = await this.tree();
     const current = tree ? currentGoal(tree) : undefined;
-    return formatProofContext({
+    const text = formatProofContext({
       channel: this.channel,
       lines: this.tracker.lines(),
       linesBefore,
@@ -113,6 +115,8 @@ export class AgentSession {
       ...(current ? { current } : {}),
       ...(this.options.prelude !== undefined ? { prelude: this.options.prelude } : {}),
     });
+    return this.tracker.isComplete() || !tree ? text
+      : `${text}\n\n(This session attached after the proof started: script lines before that are not shown.)`;
   }
 
   editHistoryText(): string {
@@ -126,6 +130,10 @@ export class AgentSession {
   /** The reproduction script (`SCRIPT` on the channel) or the Arbor script the session has tracked. */
   async script(format: 'prover' | 'arbor' = 'prover'): Promise<string> {
     if (format === 'arbor') {
+      if (!this.tracker.isComplete()) {
+        const current = await this.requireCurrentGoal();
+        return `// attached after this proof started: its earlier commands are unknown; the current goal as a proof of its own:\n${currentGoalPlan(current).join('\n')}\n`;
+      }
       const plan = this.tracker.replayPlan();
       const lines = [plan.prelude, plan.printMode, ...plan.lines].filter((l): l is string => l !== undefined);
       if (lines.length === 0) throw new ToolError('no_goal', 'no proof on this channel yet');
@@ -150,7 +158,7 @@ export class AgentSession {
     // A proposition is checked as itself; any other term as `t = t`, which is well typed iff t is.
     const prop = check.kind === 'assertion' ? check.prop : `(${check.term}) = (${check.term})`;
     const name = freshName('arbor_check', current);
-    const response = await this.scratch.with(this.plan(), this.toolTimeoutMs, async (s) => {
+    const response = await this.scratch.with(await this.plan(current), this.toolTimeoutMs, async (s) => {
       this.scratchIds.add(s.id);
       return s.run(`HAVE ${name} ${quoteTerm(prop)}`);
     });
@@ -182,7 +190,7 @@ export class AgentSession {
     const kind = { kind: 'hypothesis-edit' as const, hypothesisName: edit.hypothesisName, originalValue: edit.originalValue, suggestedValue: edit.suggestedValue, newName };
     const duplicate = this.queue.findPendingDuplicate(kind);
     if (duplicate) return { suggestion: duplicate, duplicate: true };
-    const responses = await this.scratch.with(this.plan(), this.toolTimeoutMs, async (s) => {
+    const responses = await this.scratch.with(await this.plan(current), this.toolTimeoutMs, async (s) => {
       this.scratchIds.add(s.id);
       const out: ShellResponse[] = [];
       for (const command of apply) {
@@ -213,13 +221,16 @@ export class AgentSession {
   /** Tries each alternative on its own copy (two at a time unless `sequential`) and labels what it did. */
   async tryCommands(alternatives: readonly (readonly string[])[], options: { sequential?: boolean } = {}): Promise<TryResult[]> {
     alternatives.forEach((commands) => commands.forEach((c) => this.checkCommand(c, NOT_IN_TRIES)));
-    const before = await this.requireTree();
-    await this.requireCurrentGoal(before);
-    const plan = this.plan();
+    await this.requireCurrentGoal();
+    const plan = await this.plan();
     const one = async (commands: readonly string[], index: number): Promise<TryResult> => {
       try {
+        let before: TreeView | undefined;
         const responses = await this.scratch.with(plan, this.toolTimeoutMs, async (s) => {
           this.scratchIds.add(s.id);
+          // The copy's own state is the reference (a copy rebuilt from the current goal alone has only that goal).
+          const base = await s.run('STATE');
+          before = base.ERR === '' ? responseTree(base) : undefined;
           const out: ShellResponse[] = [];
           for (const command of commands) {
             const r = await s.run(command);
@@ -228,6 +239,7 @@ export class AgentSession {
           }
           return out;
         });
+        if (!before) throw new ToolError('prover_error', 'the scratch copy has no proof state');
         const { tree: _tree, ...outcome } = labelOutcome(before, commands, responses);
         const lastGood = [...responses].reverse().find((r) => r.ERR === '');
         return { alternative: index + 1, commands: [...commands], ...outcome, ...(lastGood ? { state: lastGood.RESPONSE } : {}) };
@@ -345,10 +357,14 @@ export class AgentSession {
     if (this.transcriptLog.length > this.transcriptLimit) this.transcriptLog.splice(0, this.transcriptLog.length - this.transcriptLimit);
   }
 
-  private plan(): ReturnType<ScriptTracker['replayPlan']> {
-    const plan = this.tracker.replayPlan();
-    if (plan.lines.length === 0) throw new ToolError('no_goal', 'no proof on this channel yet (start one with run_command GOAL "…")');
-    return plan;
+  /** How to rebuild the state on a scratch channel: the script, or (attached mid-proof) the current goal alone. */
+  private async plan(current?: GoalInContext): Promise<ReplayPlan> {
+    if (this.tracker.isComplete()) {
+      const plan = this.tracker.replayPlan();
+      if (plan.lines.length === 0) throw new ToolError('no_goal', 'no proof on this channel yet (start one with run_command GOAL "…")');
+      return plan;
+    }
+    return { lines: currentGoalPlan(current ?? await this.requireCurrentGoal()) };
   }
 
   private async requireTree(): Promise<TreeView> {

@@ -57,3 +57,17 @@ describe('ScriptTracker', () => {
     expect(t.step()).toBe(1);
   });
 });
+
+describe('ScriptTracker attached mid-proof', () => {
+  it('knows it has no script until it sees a GOAL', () => {
+    const t = new ScriptTracker(0);
+    t.observe(req(0, 'APPLY intros'));
+    t.observe(res(ok(0, 5)));
+    expect(t.isComplete()).toBe(false);
+    expect(t.lines()).toEqual([]);
+    t.observe(req(0, 'GOAL "True"'));
+    t.observe(res(ok(0, 1)));
+    expect(t.isComplete()).toBe(true);
+    expect(t.lines()).toEqual([{ step: 1, text: 'GOAL "True"' }]);
+  });
+});

@@ -26,6 +26,8 @@ export class ScriptTracker {
   private script: ScriptLine[] = [];
   private prelude: string | undefined;
   private printMode: string | undefined;
+  /** Whether the tracker saw the proof start (a session that attached mid-proof did not). */
+  private known = false;
   /** Requests of this channel still waiting for their response, in order (the shell keeps that order). */
   private readonly queued: string[] = [];
   /** Requests the shell answers at once (parse errors, NEW_CHANNEL): their response is the next event. */
@@ -61,6 +63,11 @@ export class ScriptTracker {
     return plan;
   }
 
+  /** True once the tracker has seen the channel's proof start, so its script is the whole script. */
+  isComplete(): boolean {
+    return this.known;
+  }
+
   /** The step of the channel's latest state (0 before any GOAL). */
   step(): number {
     return this.script[this.script.length - 1]?.step ?? 0;
@@ -80,8 +87,10 @@ export class ScriptTracker {
       // A new prelude restarts the channel's prover: the proof in progress is gone.
       this.prelude = text;
       this.script = [];
+      this.known = true;
     } else if (name === 'RELEASE_CHANNEL') {
       this.script = [];
+      this.known = true;
     } else if (name === 'PRINT_MODE') {
       this.printMode = text;
       return;
@@ -89,6 +98,10 @@ export class ScriptTracker {
       return;
     } else if (name === 'GOAL') {
       this.script = [{ step: response.STEP, text }];
+      this.known = true;
+    } else if (!this.known) {
+      // Attached mid-proof: steps without their beginning are no script.
+      return;
     } else if (response.STEP > this.step()) {
       this.script.push({ step: response.STEP, text });
     } else {

@@ -5,7 +5,7 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { PortEvent, ShellPort } from './shell-port.ts';
 
 export interface AttachOptions {
-  /** The web host's token; sent as `Authorization: Bearer …` (a `token` query parameter in the URL also works). */
+  /** The web host's token, when the URL does not carry it (`?token=`). */
   token?: string;
   /** Milliseconds to wait for the connection. */
   connectTimeoutMs?: number;
@@ -17,13 +17,12 @@ export interface AttachOptions {
  * `{event}`). Agents then work on the proof the user has open, and the workbench sees every request.
  */
 export async function attachPort(url: string, options: AttachOptions = {}): Promise<ShellPort> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const socket = new WebSocket(url, { headers });
+  const target = attachTarget(url, options.token);
+  const socket = new WebSocket(target.ws, { origin: target.origin, headers: { authorization: `Bearer ${target.token}` } });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.terminate();
-      reject(new Error(`cannot attach to ${url}: no connection within ${options.connectTimeoutMs ?? 10_000} ms`));
+      reject(new Error(`cannot attach to ${target.origin}: no connection within ${options.connectTimeoutMs ?? 10_000} ms`));
     }, options.connectTimeoutMs ?? 10_000);
     socket.once('open', () => {
       clearTimeout(timer);
@@ -31,7 +30,7 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
     });
     socket.once('error', (err) => {
       clearTimeout(timer);
-      reject(new Error(`cannot attach to ${url}: ${err.message}`));
+      reject(new Error(`cannot attach to ${target.origin}: ${err.message}`));
     });
   });
   let nextId = 1;
@@ -82,4 +81,25 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
       });
     },
   };
+}
+
+/**
+ * The web host's API socket for a workbench URL as `npm run web` prints it (`http://127.0.0.1:PORT/?token=…`)
+ * or as a `ws://…/api` URL: path `/api`, the token as a query parameter, and the host's own origin (the
+ * host accepts no other).
+ */
+export function attachTarget(url: string, token?: string): { ws: string; origin: string; token: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`not a URL: ${url}`);
+  }
+  const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol)) throw new Error(`not an http or ws URL: ${url}`);
+  const key = parsed.searchParams.get('token') ?? token;
+  if (!key) throw new Error('the workbench token is missing: pass the URL the workbench printed (with ?token=) or --token');
+  const ws = new URL(`${secure ? 'wss' : 'ws'}://${parsed.host}/api`);
+  ws.searchParams.set('token', key);
+  return { ws: ws.toString(), origin: `${secure ? 'https' : 'http'}://${parsed.host}`, token: key };
 }
