@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Shell } from '../shell/shell.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { AgentSession } from './agent-session.ts';
 import { EditHistory } from './edit-history.ts';
+import { inProcessPort } from './in-process-port.ts';
 import { createArborMcpHttpServer } from './mcp-http-server.ts';
 import type { ArborMcpHttpServer } from './mcp-http-server.ts';
 
@@ -96,6 +98,9 @@ describe.skipIf(!hasBackend)(title('arbor-mcp over stdio (node bin/arbor-mcp.js,
     expect(suggested.text).toMatch(/edit: APPLY lia\n {2}label: closes_goal/);
     expect(suggested.text).toMatch(/edit: APPLY reflexivity\n {2}label: invalid — APPLY reflexivity: /);
     expect(suggested.text).toContain('from source:quick-tactics');
+    const hammered = await call(client, 'suggest_tactics', { sources: ['hammer-portfolio'] });
+    expect(hammered.text).toMatch(/edit: HAMMER 10\n {2}label: closes_goal/);
+    expect(hammered.text).toContain('from source:hammer-portfolio');
   }, 300_000);
 
   it('run_command finishes the proof; get_script and get_transcript report it', async () => {
@@ -175,4 +180,21 @@ describe.skipIf(!hasBackend)(title('MCP over streamable HTTP on a shared in-proc
     expect(EditHistory.parse(session.history.serialize()).list()).toHaveLength(2);
     expect((await call(alpha, 'run_command', { command: 'END' })).text).toContain('"goal":[]');
   }, 240_000);
+
+  it('a try that runs past the tool deadline is cut off with timeout and its scratch channel released', async () => {
+    const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 3000 });
+    try {
+      await Promise.all(shell.submitLine('GOAL "forall n : nat, n = n"'));
+      const before = shell.channelIds().length;
+      const [spin] = await session.tryCommands([['APPLY (let rec spin x := spin x in spin tt)']], { sequential: true });
+      expect(spin).toMatchObject({ label: 'invalid' });
+      expect(spin?.error).toMatch(/^timeout: /);
+      const ok = await session.tryCommands([['APPLY (intro n; reflexivity)']]);
+      expect(ok[0]?.label).toBe('closes_goal');
+      // The spinning copy is gone; at most the idle copies remain.
+      expect(shell.channelIds().length).toBeLessThanOrEqual(before + 2);
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
 });

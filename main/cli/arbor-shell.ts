@@ -25,6 +25,7 @@ Options:
   --timeout SECONDS   default limit of HAMMER, END and CRUSH (default 10)
   --transcript FILE   append every request and response to FILE as JSON lines
   --pool N            prover sessions kept warm for NEW_CHANNEL (default 1)
+  --advisor HOST:PORT eq: an AIMLEAP advisor (TCP) that HAMMER consults first, with timeouts
   --check             report which backends are installed, what is missing and how to fix it
   -h, --help          this text`;
 
@@ -40,6 +41,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
         timeout: { type: 'string', default: '10' },
         transcript: { type: 'string' },
         pool: { type: 'string', default: '1' },
+        advisor: { type: 'string' },
         check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -60,6 +62,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
   if (!(timeoutSeconds > 0)) return usageError(`--timeout must be a positive number of seconds`);
   const poolSize = Number(values.pool);
   if (!Number.isInteger(poolSize) || poolSize < 0 || poolSize > 16) return usageError('--pool must be an integer from 0 to 16');
+  if (values.advisor !== undefined && !/^[^:\s]+:\d{1,5}$/.test(values.advisor)) return usageError('--advisor expects HOST:PORT');
   let prelude: string | undefined;
   if (values.prelude !== undefined) {
     try {
@@ -76,7 +79,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
       factory = createPassThroughFactory({ commandLine: values.command, timeoutMs: timeoutSeconds * 1000, ...(prelude !== undefined ? { prelude } : {}) });
     } else {
       const prover = await loadBackend(backend);
-      factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(prelude !== undefined ? { prelude } : {}) });
+      factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(prelude !== undefined ? { prelude } : {}), ...(values.advisor !== undefined ? { backendOptions: { advisor: values.advisor } } : {}) });
     }
   } catch (err) {
     process.stderr.write(`arbor-shell: backend ${backend}: ${(err as Error).message}\n`);

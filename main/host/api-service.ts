@@ -1,4 +1,4 @@
-import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo , apiParamSchemas} from '../../shared/api/api-contract.ts';
+import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSchemas } from '../../shared/api/api-contract.ts';
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { z } from 'zod';
 import type { Shell, ShellEvent } from '../shell/shell.ts';

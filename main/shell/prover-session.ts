@@ -86,6 +86,8 @@ export interface SessionOptions {
   /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */
   timeoutMs: number;
   printMode?: PrintMode;
+  /** Backend-specific settings from the command line (eq: `advisor` = `HOST:PORT`); backends ignore keys they do not know. */
+  backendOptions?: Record<string, string>;
 }
 
 /** What `arbor-shell --check` and the provers settings page report for a backend. */

@@ -101,6 +101,11 @@ export class TacticEngine implements ChannelEngine {
     if (err instanceof ProverError) {
       switch (err.code) {
         case 'timeout': return 'timeout';
+        case 'crashed': {
+          // Stable prefix; the detail says what died. By now the prover has been restarted and replayed.
+          const detail = err.message.replace(/^(prover )?crashed:?\s*/, '');
+          return `prover crashed: ${detail || 'restarted'}; restarted at step ${this.history.length}`;
+        }
         case 'fail': return err.message && err.message !== 'fail' ? `fail: ${err.message}` : 'fail';
         default: return err.message;
       }

@@ -10,6 +10,8 @@ export interface EngineConfig {
   timeoutMs: number;
   /** Sessions kept ready for NEW_CHANNEL. */
   poolSize: number;
+  /** Passed to every session as `SessionOptions.backendOptions`. */
+  backendOptions?: Record<string, string>;
 }
 
 /** Thrown by `createEngine` when a channel prelude is not allowed; its message is the protocol's ERR. */
@@ -35,6 +37,7 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
   const options = (prelude?: string): SessionOptions => {
     const o: SessionOptions = { timeoutMs: config.timeoutMs };
     if (prelude !== undefined) o.prelude = prelude;
+    if (config.backendOptions !== undefined) o.backendOptions = config.backendOptions;
     return o;
   };
   const pool = new WarmPool(backend, options(config.prelude), config.poolSize);

@@ -200,6 +200,13 @@ describe('CoqSession', () => {
     expect((await s.goals())[0]?.goal).toBe('exists k : nat, k = length l');
   });
 
+  it('check() reports coqidetop, CoqHammer and the usable ATPs', async () => {
+    const c = await coqBackend.check();
+    expect(c.available).toBe(true);
+    expect(c.details.join('\n')).toMatch(/8\.16/);
+    expect(c.details.join('\n')).toMatch(/ATPs CoqHammer can use: E .*CVC4/);
+  });
+
   it('refuses fragments that could end the sentence or run a vernacular', async () => {
     await start('True');
     expect(await code(s.step({ kind: 'apply', tactic: 'auto. Redirect "x" Print nat' }))).toBe('parse');
@@ -233,6 +240,16 @@ describe('CoqSession under failure', () => {
     expect(r.goals).toEqual([]);
     await s.restore(i.checkpoint);
     expect((await s.goals()).map((g) => g.goal)).toEqual(['n = n']);
+  });
+
+  it('a coqidetop that ignores the interrupt is killed, restarted and replayed: timeout, then usable', async () => {
+    await s.start('forall n : nat, n = n');
+    await s.step({ kind: 'apply', tactic: 'intros n' });
+    const pid = s.pid as number;
+    process.kill(pid, 'SIGSTOP'); // a wedged process: SIGINT cannot help, only SIGKILL
+    expect(await code(s.step({ kind: 'apply', tactic: 'idtac' }))).toBe('timeout');
+    expect(s.pid).not.toBe(pid);
+    expect((await s.step({ kind: 'apply', tactic: 'reflexivity' })).goals).toEqual([]);
   });
 
   it('a killed coqidetop gives crashed, then the session continues from the last good step', async () => {

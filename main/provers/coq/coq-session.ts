@@ -79,6 +79,8 @@ export class CoqSession implements ProverSession {
   private preludeTip = 0;
   private log: LogEntry[] = [];
   private current: RawGoal[] = [];
+  /** After `restore` the goals are re-read only when a step needs them (keeps REVERT at one round trip). */
+  private stale = false;
   private mode: PrintMode;
   private readonly kinds = new Map<string, EntryKind>();
   private readonly fullNames = new Map<string, string>();
@@ -161,6 +163,7 @@ export class CoqSession implements ProverSession {
       for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence) });
       const r = await this.client.goals(limitMs + GRACE_MS);
       this.current = r.goals ?? [];
+      this.stale = false;
       return { ok: true, goals: this.current, messages: r.messages };
     } catch (error) {
       this.log.length = len;
@@ -213,6 +216,7 @@ export class CoqSession implements ProverSession {
 
   async step(step: ProofStep): Promise<StepOutcome> {
     if (this.log.length === 0) throw new ProverError('prover', 'no goal');
+    if (this.stale && (step.kind === 'rule' || step.kind === 'hammer')) await this.goals();
     switch (step.kind) {
       case 'have':
         return this.tactic(`assert (${guardName(step.name)} : ${guard('term', step.expr)})`);
@@ -349,7 +353,7 @@ export class CoqSession implements ProverSession {
     if (at < 0) throw new ProverError('prover', 'unknown checkpoint');
     try {
       await this.rewind(at + 1);
-      this.current = (await this.client.goals()).goals ?? [];
+      this.stale = true;
     } catch (e) {
       throw toProverError(e);
     }
@@ -358,6 +362,7 @@ export class CoqSession implements ProverSession {
   async goals(): Promise<OpenGoal[]> {
     try {
       this.current = (await this.client.goals()).goals ?? [];
+      this.stale = false;
       return await this.render(this.current);
     } catch (e) {
       if (e instanceof CoqCrash) await this.restart(this.log.length).catch(() => undefined);

@@ -28,23 +28,36 @@ export interface ERunResult {
 
 export const EPROVER = process.env.ARBOR_EPROVER ?? '/usr/bin/eprover';
 
-/** Runs E on a TPTP problem with a CPU limit; the wall-clock guard kills it if it overruns. */
-export function runEprover(tptp: string, limitSeconds: number, extraArgs: string[] = ['--auto']): Promise<ERunResult> {
+/**
+ * Runs E on a TPTP problem with a CPU limit; the wall-clock guard (by default the limit + 1.5 s)
+ * kills it if it overruns, and so does `signal` (the portfolio stops E once it has a proof).
+ */
+export function runEprover(tptp: string, limitSeconds: number, extraArgs: string[] = ['--auto'], guard: { wallMs?: number; signal?: AbortSignal } = {}): Promise<ERunResult> {
   const start = Date.now();
   return new Promise((resolve) => {
+    if (guard.signal?.aborted) {
+      resolve({ status: 'unknown', output: '', ms: 0 });
+      return;
+    }
     const child = spawn(EPROVER, [...extraArgs, '--proof-object', '-s', `--cpu-limit=${Math.max(1, Math.ceil(limitSeconds))}`], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let done = false;
+    const onAbort = (): void => {
+      child.kill('SIGKILL');
+      finish('unknown');
+    };
+    guard.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (status: ERunResult['status']): void => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      guard.signal?.removeEventListener('abort', onAbort);
       resolve({ status, output: out, ms: Date.now() - start });
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       finish('timeout');
-    }, limitSeconds * 1000 + 1500);
+    }, guard.wallMs ?? limitSeconds * 1000 + 1500);
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
     });
@@ -208,8 +221,8 @@ export async function reconstructEProof(bank: TermBank, axioms: readonly EAxiom[
 
 const lastOf = (p: EqProof): Term => (p.steps.length ? (p.steps[p.steps.length - 1] as ChainStep).term : p.lhs);
 
-export async function proveWithEprover(bank: TermBank, axioms: readonly EAxiom[], goal: { lhs: Term; rhs: Term }, limitSeconds: number, replayDeadline: number): Promise<{ proof?: EqProof; status: ERunResult['status']; ms: number; error?: string }> {
-  const r = await runEprover(problemToTptp(bank, axioms, goal), limitSeconds);
+export async function proveWithEprover(bank: TermBank, axioms: readonly EAxiom[], goal: { lhs: Term; rhs: Term }, limitSeconds: number, replayDeadline: number, guard: { wallMs?: number; signal?: AbortSignal } = {}): Promise<{ proof?: EqProof; status: ERunResult['status']; ms: number; error?: string }> {
+  const r = await runEprover(problemToTptp(bank, axioms, goal), limitSeconds, ['--auto'], guard);
   if (r.status !== 'proved') return { status: r.status, ms: r.ms };
   try {
     const proof = await reconstructEProof(bank, axioms, goal, r.output, replayDeadline);

@@ -7,7 +7,7 @@
  * rewrites everywhere with a named equation); `CRUSH` normalises both sides with the equations that
  * decrease in KBO; `HAVE name "u = v"` proves a universally quantified lemma first, then offers it
  * as a rule; `APPLY trans "k"` splits `s = t` into `s = k` and `k = t`; `APPLY sym` swaps the sides;
- * `HAMMER` runs the portfolio (E prover replayed, then completion).
+ * `HAMMER` runs the portfolio (the advisor when configured, E prover replayed, own completion).
  *
  * Each step's script fragment is a JSON comment; `renderScript` assembles them into one rewrite
  * chain (checked by `checkProof`) and prints it as a Coq script.
@@ -15,7 +15,7 @@
 import { parseArticle, type Article } from './article.ts';
 import { renderCoq } from './coq-script.ts';
 import { DEFAULT_PRELUDE } from './default-prelude.ts';
-import { hammer } from './hammer.ts';
+import { type AdvisorSettings, hammer, parseAdvisorAddress } from './hammer.ts';
 import { parseEquation, TermSyntaxError } from './parse-term.ts';
 import type { ChainStep, Direction, ProofJson, StepJson } from './proof.ts';
 import { importProof } from './proof-import.ts';
@@ -124,8 +124,13 @@ export class EqSession implements ProverSession {
   private readonly article: Article;
   private readonly articleText: string;
   private state: State = { goals: [], lemmas: new Map(), nextId: 1 };
+  /** `backendOptions.advisor` (HOST:PORT): HAMMER asks this AIMLEAP advisor first. */
+  private readonly advisor: AdvisorSettings | undefined;
 
   constructor(private readonly options: SessionOptions) {
+    const advisor = options.backendOptions?.['advisor'];
+    this.advisor = advisor === undefined ? undefined : parseAdvisorAddress(advisor);
+    if (advisor !== undefined && !this.advisor) throw new ProverError('parse', `parse error: advisor must be HOST:PORT, got '${advisor}'`);
     this.articleText = options.prelude && options.prelude.trim() ? options.prelude : DEFAULT_PRELUDE;
     try {
       this.article = parseArticle(this.bank, this.articleText);
@@ -306,7 +311,7 @@ export class EqSession implements ProverSession {
           const l = this.state.lemmas.get(h) as RuleEq;
           return `Known ${h}: ${this.print(l.lhs)} = ${this.print(l.rhs)}.`;
         });
-        const r = await hammer(this.bank, axioms, { lhs: g.lhs, rhs: g.rhs }, { timeoutMs: step.timeoutMs || this.options.timeoutMs, articleText: this.articleText, extraKnown });
+        const r = await hammer(this.bank, axioms, { lhs: g.lhs, rhs: g.rhs }, { timeoutMs: step.timeoutMs || this.options.timeoutMs, articleText: this.articleText, extraKnown, ...(this.advisor ? { advisor: this.advisor } : {}) });
         if (!r.proof) throw new ProverError('timeout', r.messages.length ? `timeout (${r.messages.join('; ')})` : 'timeout');
         const proof = proofToJson(this.bank, importProof(r.proof, this.bank, this.bank, { lemmaPrefix: `g${g.id}_` }));
         this.state = { ...this.state, goals: this.state.goals.slice(1) };

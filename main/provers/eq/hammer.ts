@@ -1,13 +1,17 @@
 /**
- * The eq backend's automation (`HAMMER`/`END`): a portfolio run one prover at a time, so it never
- * uses more than one core. First rewriting with the terminating laws, then E prover briefly (most of
- * its proofs come within a second) with its proof replayed as a rewrite chain, then unfailing
- * completion for the rest of the budget. Every proof is checked by the independent checker before
- * it is returned.
+ * The eq backend's automation (`HAMMER`/`END`): a portfolio of
+ *  - an AIMLEAP advisor, when one is configured (AIMLEAP-style search, a share of the budget first);
+ *  - E prover in a child process, its refutation replayed as a rewrite chain;
+ *  - Arbor's own completion (a time-sliced schedule of orders, see own-schedule.ts).
+ * In `parallel` mode (default) E runs on the second core while own completion runs in-process; the
+ * first checked proof wins and stops the other. In `sequential` mode E gets a share first, then own
+ * completion the rest (one core). Every proof is checked by the independent checker before it counts.
  */
+import { AdvisorClient } from './advisor-client.ts';
+import { aimleapSearch } from './aimleap-search.ts';
 import { checkProof } from './check-proof.ts';
-import { proveByCompletion } from './completion.ts';
 import { proveWithEprover } from './eprover.ts';
+import { proveOwn } from './own-schedule.ts';
 import type { EqProof } from './proof.ts';
 import { importProof } from './proof-import.ts';
 import { proofToJson } from './proof-json.ts';
@@ -19,23 +23,53 @@ export interface HammerAxiom {
   rhs: Term;
 }
 
+export interface AdvisorSettings {
+  host: string;
+  port: number;
+  connectTimeoutMs?: number;
+  replyTimeoutMs?: number;
+  /** Share of the budget the advisor-guided search may use first (default 0.25). */
+  share?: number;
+}
+
+/** `HOST:PORT` → settings, or undefined when malformed. */
+export function parseAdvisorAddress(text: string): AdvisorSettings | undefined {
+  const m = /^([^:\s]+):(\d{1,5})$/.exec(text.trim());
+  if (!m) return undefined;
+  const port = Number(m[2]);
+  return port > 0 && port < 65536 ? { host: m[1] as string, port } : undefined;
+}
+
 export interface HammerOptions {
   timeoutMs: number;
   /** ARTICLE text the checker reads (lemmas in `extraLemmaText` form are added by the caller). */
   articleText: string;
   /** Use E prover (when installed). */
   useE?: boolean;
-  /** Share of the budget E gets first (default 0.3, at most 3 s). */
+  /** `parallel`: E beside own completion (two cores); `sequential`: E first, then own completion (one core). */
+  mode?: 'parallel' | 'sequential';
+  /** Sequential mode: share of the budget E gets first (default 0.3, 1–3 s). */
   eShare?: number;
+  /** Keep own completion running after E's proof, to measure own-only results in the same run (bench). */
+  ownToEnd?: boolean;
+  advisor?: AdvisorSettings;
   signal?: AbortSignal;
   /** Extra lemmas (HAVE) as Known lines appended to the article text for the checker. */
   extraKnown?: string[];
 }
 
+export type HammerBy = 'completion' | 'eprover' | 'aimleap-search';
+
 export interface HammerResult {
   proof?: EqProof;
-  by?: 'completion' | 'eprover';
+  by?: HammerBy;
+  /** When the winning (checked) proof was ready, from the start. */
+  ms?: number;
   messages: string[];
+  /** Own completion alone: whether and when it found a checked proof (with `ownToEnd`, even after E won). */
+  own?: { solved: boolean; ms: number; config?: string };
+  /** E alone: its status, time, and whether its proof was replayed and checked. */
+  e?: { status: string; ms: number; replayed: boolean };
 }
 
 export async function hammer(bank: TermBank, axioms: readonly HammerAxiom[], goal: { lhs: Term; rhs: Term }, options: HammerOptions): Promise<HammerResult> {
@@ -48,23 +82,88 @@ export async function hammer(bank: TermBank, axioms: readonly HammerAxiom[], goa
     if (!r.ok) messages.push(`proof rejected by the checker: ${r.error}`);
     return r.ok;
   };
-  if (options.useE !== false) {
-    const eSeconds = Math.min(3, Math.max(1, (options.timeoutMs / 1000) * (options.eShare ?? 0.3)));
-    const e = await proveWithEprover(bank, axioms, goal, eSeconds, deadline);
-    if (e.proof && checked(e.proof)) {
-      messages.push(`E prover found a proof in ${e.ms} ms; replayed as a rewrite chain`);
-      return { proof: e.proof, by: 'eprover', messages };
+  const result: HammerResult = { messages };
+  const win = (proof: EqProof, by: HammerBy): void => {
+    if (result.proof) return;
+    result.proof = proof;
+    result.by = by;
+    result.ms = Date.now() - start;
+  };
+
+  if (options.advisor) {
+    const found = await adviseFirst(bank, axioms, goal, options.advisor, start + options.timeoutMs * (options.advisor.share ?? 0.25), messages);
+    if (found && checked(found)) {
+      messages.push('AIMLEAP-style search with the advisor found a proof');
+      win(found, 'aimleap-search');
+      return result;
     }
+  }
+
+  const stopOwn = new AbortController();
+  const stopE = new AbortController();
+  const outer = options.signal;
+  const onOuter = (): void => {
+    stopOwn.abort();
+    stopE.abort();
+  };
+  outer?.addEventListener('abort', onOuter, { once: true });
+  const runE = async (seconds: number, wallMs: number): Promise<void> => {
+    const e = await proveWithEprover(bank, axioms, goal, seconds, deadline, { wallMs, signal: stopE.signal });
+    const replayed = e.proof !== undefined && checked(e.proof);
+    result.e = { status: e.status, ms: e.ms, replayed };
     if (e.error) messages.push(`E proof not replayed: ${e.error}`);
-  }
-  if (options.signal?.aborted || Date.now() >= deadline) return { messages };
-  const c = await proveByCompletion(bank, axioms, goal, { deadline, ...(options.signal ? { signal: options.signal } : {}) });
-  if (c.proof) {
-    const proof = importProof(c.proof, c.bank, bank);
-    if (checked(proof)) {
-      messages.push(`completion found a proof (${c.stats.selected} selected, ${c.stats.generated} pairs)`);
-      return { proof, by: 'completion', messages };
+    if (replayed) {
+      messages.push(`E prover found a proof in ${e.ms} ms; replayed as a rewrite chain`);
+      win(e.proof as EqProof, 'eprover');
+      if (!options.ownToEnd) stopOwn.abort();
     }
+  };
+  const runOwn = async (): Promise<void> => {
+    const o = await proveOwn(bank, axioms, goal, deadline, { signal: stopOwn.signal });
+    const ms = Date.now() - start;
+    let solved = false;
+    if (o.proof && o.bank) {
+      const proof = importProof(o.proof, o.bank, bank);
+      solved = checked(proof);
+      if (solved) {
+        const last = o.stats[o.stats.length - 1];
+        messages.push(`completion (${o.config}) found a proof (${last?.selected ?? 0} selected, ${last?.generated ?? 0} pairs)`);
+        win(proof, 'completion');
+        stopE.abort();
+      }
+    }
+    result.own = { solved, ms, ...(o.config ? { config: o.config } : {}) };
+  };
+
+  try {
+    const useE = options.useE !== false;
+    if (useE && (options.mode ?? 'parallel') === 'parallel') {
+      const remaining = Math.max(0, deadline - Date.now());
+      await Promise.all([runE(remaining / 1000, remaining), runOwn()]);
+    } else {
+      if (useE) {
+        const eSeconds = Math.min(3, Math.max(1, (options.timeoutMs / 1000) * (options.eShare ?? 0.3)));
+        await runE(eSeconds, Math.min(eSeconds * 1000 + 1500, Math.max(0, deadline - Date.now())));
+      }
+      if ((!result.proof || options.ownToEnd) && !outer?.aborted && Date.now() < deadline) await runOwn();
+    }
+  } finally {
+    outer?.removeEventListener('abort', onOuter);
+    stopE.abort();
   }
-  return { messages };
+  return result;
+}
+
+/** AIMLEAP-style search with a remote advisor; any advisor failure only costs its share of time. */
+async function adviseFirst(bank: TermBank, axioms: readonly HammerAxiom[], goal: { lhs: Term; rhs: Term }, a: AdvisorSettings, until: number, messages: string[]): Promise<EqProof | undefined> {
+  let client: AdvisorClient | undefined;
+  try {
+    client = await AdvisorClient.connect(bank, a.host, a.port, { connectTimeoutMs: a.connectTimeoutMs ?? 2000, replyTimeoutMs: a.replyTimeoutMs ?? 1000 });
+    return await aimleapSearch(bank, axioms, goal, { advisor: client, abslimit: 100, maxdepth: 10, deadline: until, onAdvisorError: (e) => messages.push(`advisor: ${e}`) });
+  } catch (err) {
+    messages.push(`advisor: ${(err as Error).message}; continuing without advice`);
+    return undefined;
+  } finally {
+    client?.close();
+  }
 }

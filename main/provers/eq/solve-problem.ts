@@ -1,9 +1,7 @@
-/** One AIM problem end to end: parse the ARTICLE, prove its theorem, check the proof. */
-import { AdvisorClient } from './advisor-client.ts';
-import { aimleapSearch } from './aimleap-search.ts';
+/** One AIM problem end to end: parse the ARTICLE, prove its theorem with the hammer, check the proof. */
 import { parseArticle } from './article.ts';
 import { checkProof } from './check-proof.ts';
-import { hammer } from './hammer.ts';
+import { type AdvisorSettings, hammer, type HammerBy, type HammerResult } from './hammer.ts';
 import { parseEquation } from './parse-term.ts';
 import type { ProofJson } from './proof.ts';
 import { proofToJson } from './proof-json.ts';
@@ -12,49 +10,51 @@ import { TermBank } from './term.ts';
 export interface SolveResult {
   name: string;
   solved: boolean;
-  by?: 'completion' | 'eprover' | 'aimleap-search';
+  by?: HammerBy;
+  /** Time to the first checked proof (or the whole run when unsolved). */
   ms: number;
   proofSteps?: number;
   proof?: ProofJson;
   messages: string[];
+  own?: HammerResult['own'];
+  e?: HammerResult['e'];
 }
 
-export async function solveProblem(preamble: string, theoremLine: string, limitMs: number, options: { useE?: boolean; advisor?: string } = {}): Promise<SolveResult> {
+export interface SolveOptions {
+  useE?: boolean;
+  mode?: 'parallel' | 'sequential';
+  ownToEnd?: boolean;
+  advisor?: AdvisorSettings;
+}
+
+export async function solveProblem(preamble: string, theoremLine: string, limitMs: number, options: SolveOptions = {}): Promise<SolveResult> {
   const start = Date.now();
   const bank = new TermBank();
   const article = parseArticle(bank, `${preamble}\n${theoremLine}\n`);
   const theorem = article.theorems[0];
   if (!theorem) throw new Error('no Theorem line');
   const goal = parseEquation(bank, theorem.statement, { names: 'constants' });
-  if (options.advisor) {
-    // As the prover side of the AIMLEAP protocol: one connection per problem, as AIMLEAP does.
-    const [host, port] = options.advisor.split(':');
-    const messages: string[] = [];
-    try {
-      const client = await AdvisorClient.connect(bank, host ?? '127.0.0.1', Number(port));
-      const found = await aimleapSearch(bank, article.equations, goal, { advisor: client, abslimit: 100, maxdepth: 10, deadline: start + limitMs / 2, onAdvisorError: (e) => messages.push(`advisor: ${e}`) });
-      client.close();
-      if (found) {
-        const proof = proofToJson(bank, found);
-        const check = checkProof(preamble, proof, theorem.statement);
-        if (check.ok) return { name: theorem.name, solved: true, by: 'aimleap-search', ms: Date.now() - start, proofSteps: check.steps, proof, messages };
-      }
-    } catch (err) {
-      messages.push(`advisor: ${(err as Error).message}; continuing without advice`);
-    }
-  }
-  const r = await hammer(bank, article.equations, goal, { timeoutMs: limitMs, articleText: preamble, ...(options.useE === undefined ? {} : { useE: options.useE }) });
-  const ms = Date.now() - start;
-  if (!r.proof) return { name: theorem.name, solved: false, ms, messages: r.messages };
+  const r = await hammer(bank, article.equations, goal, {
+    timeoutMs: limitMs,
+    articleText: preamble,
+    ...(options.useE === undefined ? {} : { useE: options.useE }),
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.ownToEnd ? { ownToEnd: true } : {}),
+    ...(options.advisor ? { advisor: options.advisor } : {}),
+  });
+  const extra = { ...(r.own ? { own: r.own } : {}), ...(r.e ? { e: r.e } : {}) };
+  if (!r.proof) return { name: theorem.name, solved: false, ms: Date.now() - start, messages: r.messages, ...extra };
   const proof = proofToJson(bank, r.proof);
+  // Checked once more against the theorem as stated (the hammer checked the chain itself).
   const check = checkProof(preamble, proof, theorem.statement);
   return {
     name: theorem.name,
     solved: check.ok,
     ...(r.by ? { by: r.by } : {}),
-    ms,
+    ms: r.ms ?? Date.now() - start,
     ...(check.ok ? { proofSteps: check.steps } : {}),
     proof,
     messages: check.ok ? r.messages : [...r.messages, `checker: ${check.error}`],
+    ...extra,
   };
 }
