@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +35,12 @@ export async function rendererIsStale(): Promise<boolean> {
 export async function ensureRendererBuilt(log: (line: string) => void = () => undefined): Promise<void> {
   if (!(await rendererIsStale())) return;
   log('building the renderer (vite)…');
-  const { build } = await import('vite');
-  await build({ configFile: join(REPO_ROOT, 'vite.renderer.config.ts'), logLevel: 'warn' });
+  // A child process with NODE_ENV=production: inside vitest NODE_ENV is `test`, which would make the
+  // React plugin and React itself pick their development builds.
+  const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+  await new Promise<void>((resolveBuild, reject) => {
+    execFile(process.execPath, [viteBin, 'build', '--config', join(REPO_ROOT, 'vite.renderer.config.ts'), '--logLevel', 'warn'],
+      { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 << 20 },
+      (err, _stdout, stderr) => (err ? reject(new Error(`renderer build failed: ${stderr || err.message}`)) : resolveBuild()));
+  });
 }

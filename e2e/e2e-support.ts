@@ -1,0 +1,52 @@
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { TestDoubleProverSession } from '../main/host/testing/test-double-prover.ts';
+import type { WebWorkbench } from '../main/host/web-workbench.ts';
+import { startWebWorkbench } from '../main/host/web-workbench.ts';
+import { TacticEngine } from '../main/shell/tactic-engine.ts';
+import { loadBackend } from '../main/supervisor/engine-factory.ts';
+
+export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+export const CHROMIUM = process.env.ARBOR_CHROMIUM ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** Is the real Coq backend installed and loadable? (Else the e2e tests run over the test double.) */
+export async function coqAvailable(): Promise<boolean> {
+  if (process.env.ARBOR_E2E_BACKEND === 'double') return false;
+  try {
+    const backend = await loadBackend('coq');
+    return (await backend.check()).available;
+  } catch {
+    return false;
+  }
+}
+
+/** The web workbench on a fresh workspace and user dir; the renderer is built if missing or stale. */
+export async function startE2eWorkbench(useCoq: boolean): Promise<{ workbench: WebWorkbench; workspace: string; userDir: string }> {
+  const base = await mkdtemp(join(tmpdir(), 'arbor-e2e-'));
+  const workspace = join(base, 'work');
+  const userDir = join(base, 'user');
+  await mkdir(workspace, { recursive: true });
+  await mkdir(ARTIFACTS, { recursive: true });
+  const workbench = await startWebWorkbench({
+    backend: 'coq',
+    workspace,
+    userDir,
+    timeoutMs: 20_000,
+    log: (l) => process.stderr.write(`[e2e] ${l}\n`),
+    ...(useCoq ? {} : {
+      // TEST DOUBLE: only when coqidetop/the Coq backend is missing; the UI flow is the same.
+      createEngine: () => new TacticEngine({ backend: 'coq', timeoutMs: 5000, openSession: async () => new TestDoubleProverSession(30) }),
+    }),
+  });
+  return { workbench, workspace, userDir };
+}

@@ -1,0 +1,137 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLES_DIR } from '../main/host/renderer-build.ts';
+import type { WebWorkbench } from '../main/host/web-workbench.ts';
+import { ARTIFACTS, coqAvailable, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+
+let browser: Browser;
+let page: Page;
+let workbench: WebWorkbench;
+let workspace: string;
+let useCoq = false;
+const consoleErrors: string[] = [];
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+const requests = () => page.locator('[data-testid="tx-request"]').allTextContents();
+const nodes = () => page.locator('[data-testid="tree-node"]');
+
+beforeAll(async () => {
+  useCoq = await coqAvailable();
+  process.stderr.write(`[e2e] backend: ${useCoq ? 'real Coq' : 'TEST DOUBLE (Coq backend not available)'}\n`);
+  ({ workbench, workspace } = await startE2eWorkbench(useCoq));
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1500, height: 920 }, acceptDownloads: true });
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workbench?.close();
+});
+
+describe('workbench in Chromium via the web host', () => {
+  it('opens an example, runs it all, and shows the tree with statuses', async () => {
+    await page.goto(`${workbench.url}&open=${encodeURIComponent(join(EXAMPLES_DIR, '02-fold-left-right.arbor'))}`);
+    await page.waitForSelector('.monaco-editor .view-line');
+    await expect.poll(() => page.locator('[data-testid="doc-tab"]').allTextContents()).toContain('02-fold-left-right.arbor×');
+    await page.click('[data-testid="tab-transcript"]');
+    await page.click('[data-testid="run-all"]');
+    // The proof finishes: the root is the empty bundle, shown proved.
+    await expect.poll(async () => nodes().first().getAttribute('data-status'), { timeout: 120_000 }).toBe('proved');
+    await expect.poll(() => page.locator('.arbor-checked').count()).toBeGreaterThan(0);
+    await page.click('[data-testid="tab-transcript"]');
+    const sent = await requests();
+    expect(sent.filter((t) => /APPLY|HAVE|END|NEXT|GOAL/.test(t)).length).toBe(8);
+    await shot('01-run-all-finished');
+  });
+
+  it('walks history: the slider shows an earlier step with open and current nodes', async () => {
+    const slider = page.locator('[data-testid="history-slider"]');
+    await slider.fill('3'); // the 4th recorded step: inside the HAVE block
+    await expect.poll(() => nodes().count()).toBeGreaterThan(1);
+    const statuses = await nodes().evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    expect(statuses).toContain('open');
+    expect(await page.locator('[data-testid="tree-node"][data-current="goal"]').count()).toBe(1);
+    await page.waitForTimeout(500); // let the step animation finish
+    await shot('02-history-step');
+  });
+
+  it('clicking a node shows its full context and goal and highlights its editor line', async () => {
+    // Click the current goal on the canvas itself, where the painter drew it.
+    const id = Number(await page.locator('[data-testid="tree-node"][data-current="goal"]').getAttribute('data-id'));
+    const rect = await page.evaluate((nodeId) => (window as unknown as { __arborTree: { screenRect(id: number): { x: number; y: number; w: number; h: number } | null } }).__arborTree.screenRect(nodeId), id);
+    expect(rect).not.toBeNull();
+    await page.mouse.click(rect!.x + rect!.w / 2, rect!.y + rect!.h / 2);
+    await expect.poll(() => page.locator('[data-testid="inspector"] h3').textContent()).toContain(`#${id}`);
+    await expect.poll(() => page.locator('[data-testid="inspector-goal"]').textContent()).toBeTruthy();
+    await expect.poll(() => page.locator('.arbor-origin-line').count()).toBeGreaterThan(0);
+    const ctx = await page.locator('[data-testid="inspector"]').textContent();
+    expect(ctx).toContain('Context');
+    await shot('03-inspector');
+    // Double-click collapses a bundle; back to the live tree afterwards.
+    await page.click('text=Live');
+  });
+
+  it('editing a checked line reverts to the step before it and re-sends only the later lines', async () => {
+    await page.click('[data-testid="tab-transcript"]');
+    const before = (await requests()).length;
+    // Line 6 is `APPLY (intros a; simpl; rewrite IH)`: append a harmless tactic.
+    await page.click('.monaco-editor .view-lines');
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft'); // inside the closing parenthesis
+    await page.keyboard.type('; auto');
+    await expect.poll(async () => (await requests()).slice(before).join('\n'), { timeout: 60_000 }).toMatch(/END[\s\S]*$/);
+    await expect.poll(async () => nodes().first().getAttribute('data-status'), { timeout: 120_000 }).toBe('proved');
+    const after = (await requests()).slice(before);
+    const cmds = after.map((t) => t.replace(/^\d+ ▸ /, ''));
+    expect(cmds[0]).toMatch(/^\d+ REVERT \d+$|^REVERT/);
+    const resent = cmds.slice(1).filter((c) => !/REVERT/.test(c));
+    expect(resent.map((c) => c.replace(/^\d+ /, ''))).toEqual(['APPLY (intros a; simpl; rewrite IH; auto)', 'END', 'APPLY (intros l; rewrite G)', 'END']);
+    await shot('04-after-edit-recheck');
+  });
+
+  it('exports the tree as SVG', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-svg"]')]);
+    const path = join(ARTIFACTS, 'tree-export.svg');
+    await download.saveAs(path);
+    const svg = await readFile(path, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('data-status="proved"');
+  });
+
+  it('steps through a transcript file without a prover', async () => {
+    const empty = { vars: [], hyps: [] };
+    const lines = [
+      { time: 1, channel: 0, request: 'GOAL "A /\\ B"' },
+      { time: 2, response: { CHANNEL: 0, RESPONSE: { ctxt: empty, goal: 'A /\\ B' }, ERR: '', STEP: 1 } },
+      { time: 3, channel: 0, request: 'APPLY split' },
+      { time: 4, response: { CHANNEL: 0, RESPONSE: { ctxt: empty, goal: [{ ctxt: empty, goal: 'A' }, { ctxt: { vars: [], hyps: [{ name: 'HA', expr: 'A' }] }, goal: 'B' }] }, ERR: '', STEP: 2 } },
+      { time: 5, channel: 0, request: 'HAMMER' },
+      { time: 6, response: { CHANNEL: 0, RESPONSE: { ctxt: empty, goal: [{ ctxt: empty, goal: 'True' }, { ctxt: { vars: [], hyps: [{ name: 'HA', expr: 'A' }] }, goal: 'B' }] }, ERR: '', STEP: 3 } },
+    ];
+    const file = join(workspace, 'session.jsonl');
+    await writeFile(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    await page.click('[data-testid="tab-transcript"]');
+    await page.setInputFiles('[data-testid="transcript-file"]', file);
+    await expect.poll(() => page.locator('[data-testid="loaded-transcript"] li').count()).toBe(6);
+    await page.click('[data-testid="tx-next"]');
+    await expect.poll(() => nodes().count()).toBe(1);
+    await page.click('[data-testid="tx-next"]');
+    await page.click('[data-testid="tx-next"]');
+    await expect.poll(() => nodes().count()).toBe(3);
+    await page.click('[data-testid="tx-next"]');
+    await page.click('[data-testid="tx-next"]');
+    await expect.poll(() => nodes().evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['bundle', 'proved', 'open']);
+    await page.waitForTimeout(500);
+    await shot('05-transcript-stepping');
+  });
+
+  it('raised no console errors or CSP violations', () => {
+    expect(consoleErrors.filter((e) => !/favicon/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,149 @@
+import { useEffect } from 'react';
+import { COMMAND_DOCS } from '../../shared/language/command-docs.ts';
+import { EditorPane } from '../editor/editor-pane.tsx';
+import { ChannelsPanel } from '../panels/channels-panel.tsx';
+import { FileDialog } from '../panels/file-dialog.tsx';
+import { Inspector } from '../panels/inspector.tsx';
+import { MessagesPanel } from '../panels/messages-panel.tsx';
+import { SuggestionsPanel } from '../panels/suggestions-panel.tsx';
+import { TranscriptPanel } from '../panels/transcript-panel.tsx';
+import { onMenuCommand } from '../services/arbor-api.ts';
+import { closeDocument } from '../services/workbench.ts';
+import { selectAppInfo } from '../store/channels-slice.ts';
+import { selectActiveCheck } from '../store/checking-slice.ts';
+import { selectActiveUri, selectDocumentOrder, selectDocuments } from '../store/documents-slice.ts';
+import { useArbor } from '../store/store.ts';
+import { selectPendingSuggestions } from '../store/suggestions-slice.ts';
+import type { BottomTab } from '../store/ui-slice.ts';
+import { selectBottomTab, selectShowHelp } from '../store/ui-slice.ts';
+import { TreePane } from '../tree/tree-pane.tsx';
+import { runCommand } from './commands.ts';
+
+const TABS: { id: BottomTab; label: string }[] = [
+  { id: 'messages', label: 'Messages' }, { id: 'transcript', label: 'Transcript' },
+  { id: 'channels', label: 'Channels' }, { id: 'suggestions', label: 'Suggestions' },
+];
+
+function Toolbar() {
+  const check = useArbor(selectActiveCheck);
+  const info = useArbor(selectAppInfo);
+  const b = (label: string, title: string, run: () => void, testid?: string) => (
+    <button type="button" title={title} onClick={run} {...(testid ? { 'data-testid': testid } : {})}>{label}</button>
+  );
+  return (
+    <header className="toolbar">
+      <span className="brand">Arbor</span>
+      {b('New', 'New (Ctrl+N)', () => void runCommand('file.new'))}
+      {b('Open…', 'Open (Ctrl+O)', () => void runCommand('file.open'), 'open')}
+      {b('Save', 'Save (Ctrl+S)', () => void runCommand('file.save'), 'save')}
+      <span className="sep" />
+      {b('Restart', 'Restart the proof on a fresh channel', () => void runCommand('proof.restart'))}
+      {b('▲ Back', 'Step back (Ctrl+Alt+↑)', () => void runCommand('proof.stepBack'), 'step-back')}
+      {b('▼ Step', 'Step forward (Ctrl+Alt+↓)', () => void runCommand('proof.stepForward'), 'step-forward')}
+      {b('▶| To cursor', 'Run to cursor (Ctrl+Alt+Enter)', () => void runCommand('proof.runToCursor'), 'run-to-cursor')}
+      {b('▶▶ Run all', 'Run all (Ctrl+Alt+End)', () => void runCommand('proof.runAll'), 'run-all')}
+      {check.running && b('■ Cancel', 'Cancel the running command', () => void runCommand('proof.cancel'))}
+      <span className="spacer" />
+      <span className={`backend ${info?.backendAvailable ? 'ok' : 'missing'}`} title={info?.problems.join('\n')}>{info ? `${info.backend}${info.backendAvailable ? '' : ' (unavailable)'}` : 'connecting…'}</span>
+      {b('?', 'Commands (F1)', () => void runCommand('help.commands'))}
+    </header>
+  );
+}
+
+function DocumentTabs() {
+  const order = useArbor(selectDocumentOrder);
+  const docs = useArbor(selectDocuments);
+  const active = useArbor(selectActiveUri);
+  return (
+    <nav className="doc-tabs">
+      {order.map((uri) => {
+        const d = docs[uri];
+        if (!d) return null;
+        return (
+          <span key={uri} className={`doc-tab${uri === active ? ' active' : ''}`} data-testid="doc-tab">
+            <button type="button" onClick={() => useArbor.getState().setActiveDocument(uri)}>{d.dirty ? '● ' : ''}{d.title}</button>
+            <button type="button" className="close" aria-label={`close ${d.title}`} onClick={() => void closeDocument(uri)}>×</button>
+          </span>
+        );
+      })}
+    </nav>
+  );
+}
+
+function BottomPanels() {
+  const tab = useArbor(selectBottomTab);
+  const pending = useArbor(selectPendingSuggestions);
+  return (
+    <section className="bottom">
+      <div className="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'active' : ''} onClick={() => useArbor.getState().setBottomTab(t.id)} data-testid={`tab-${t.id}`}>
+            {t.label}{t.id === 'suggestions' && pending ? ` (${pending})` : ''}
+          </button>
+        ))}
+      </div>
+      <div className="tab-body">
+        {tab === 'messages' && <MessagesPanel />}
+        {tab === 'transcript' && <TranscriptPanel />}
+        {tab === 'channels' && <ChannelsPanel />}
+        {tab === 'suggestions' && <SuggestionsPanel />}
+      </div>
+    </section>
+  );
+}
+
+function Help() {
+  const show = useArbor(selectShowHelp);
+  if (!show) return null;
+  return (
+    <div className="dialog-backdrop" onClick={() => useArbor.getState().setShowHelp(false)}>
+      <div className="dialog help" role="dialog" aria-label="Commands">
+        <h3>Proof shell commands</h3>
+        <table>
+          <tbody>{Object.entries(COMMAND_DOCS).map(([name, d]) => <tr key={name}><td><code>{d.syntax}</code></td><td>{d.summary}</td></tr>)}</tbody>
+        </table>
+        <p className="muted">Keys: Ctrl+Alt+↓ step · Ctrl+Alt+↑ back · Ctrl+Alt+Enter to cursor · Ctrl+Alt+End run all · Ctrl+S save · Ctrl+O open · F fit tree · double-click a node to collapse it.</p>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    const off = onMenuCommand((c, arg) => void runCommand(c, arg));
+    const onKey = (e: KeyboardEvent): void => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && !e.altKey && e.key.toLowerCase() === 's') { e.preventDefault(); void runCommand(e.shiftKey ? 'file.saveAs' : 'file.save'); }
+      else if (mod && !e.altKey && e.key.toLowerCase() === 'o') { e.preventDefault(); void runCommand('file.open'); }
+      else if (mod && e.altKey && e.key.toLowerCase() === 'n') { e.preventDefault(); void runCommand('file.new'); }
+      else if (e.key === 'F1') { e.preventDefault(); void runCommand('help.commands'); }
+      else if (e.key === 'Escape') { useArbor.getState().setShowHelp(false); useArbor.getState().setOpenDialog(null); }
+      else if (e.key.toLowerCase() === 'f' && !mod && (e.target as HTMLElement).tagName === 'CANVAS') fitTreeKey();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      off();
+      window.removeEventListener('keydown', onKey);
+    };
+  }, []);
+  return (
+    <div className="app">
+      <Toolbar />
+      <main className="workspace">
+        <section className="left">
+          <DocumentTabs />
+          <EditorPane />
+        </section>
+        <section className="center"><TreePane /></section>
+        <Inspector />
+      </main>
+      <BottomPanels />
+      <FileDialog />
+      <Help />
+    </div>
+  );
+}
+
+function fitTreeKey(): void {
+  void runCommand('view.fit');
+}

@@ -1,0 +1,116 @@
+import * as monaco from 'monaco-editor/editor/editor.api.js';
+import { useEffect, useRef } from 'react';
+import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
+import { selectActiveUri } from '../store/documents-slice.ts';
+import { selectSelectedId } from '../store/proof-slice.ts';
+import { useArbor } from '../store/store.ts';
+import { selectShownTree } from '../store/tree-selectors.ts';
+import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
+import { getModel } from '../services/monaco-models.ts';
+import { checker } from '../services/workbench.ts';
+import './monaco-setup.ts';
+import { registerShellLanguage, setCompletionContext } from './shell-language.ts';
+
+let editorInstance: monaco.editor.IStandaloneCodeEditor | undefined;
+
+/** The editor's cursor line (for run-to-cursor from toolbar and menus). */
+export function cursorLine(): number {
+  return editorInstance?.getPosition()?.lineNumber ?? 1;
+}
+
+export function focusEditor(): void {
+  editorInstance?.focus();
+}
+
+/**
+ * The Monaco editor on the active document's model, with the checking state as decorations: checked
+ * region, running line, the failing line with its ERR inline, and the line that created the selected node.
+ */
+export function EditorPane() {
+  const host = useRef<HTMLDivElement>(null);
+  const decorations = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
+  const uri = useArbor(selectActiveUri);
+  const check = useArbor(selectActiveCheck);
+  const tree = useArbor(selectShownTree);
+  const selected = useArbor(selectSelectedId);
+
+  useEffect(() => {
+    registerShellLanguage();
+    const editor = monaco.editor.create(host.current as HTMLDivElement, {
+      model: null,
+      theme: 'arbor-light',
+      automaticLayout: true,
+      minimap: { enabled: false },
+      fontSize: 13,
+      lineNumbersMinChars: 3,
+      glyphMargin: true,
+      renderLineHighlight: 'line',
+      scrollBeyondLastLine: false,
+      matchBrackets: 'always',
+      bracketPairColorization: { enabled: true },
+      fixedOverflowWidgets: true,
+    });
+    editorInstance = editor;
+    decorations.current = editor.createDecorationsCollection();
+    const withUri = (run: (u: string) => void) => () => {
+      const u = useArbor.getState().documents.activeUri;
+      if (u) run(u);
+    };
+    // Proof General's keys, in Monaco's chord notation: Ctrl+Alt+↓/↑ step, Ctrl+Alt+Enter to cursor, Ctrl+Alt+End all.
+    editor.addAction({ id: 'arbor.stepForward', label: 'Arbor: Step forward', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyMod.Alt | monaco.KeyCode.DownArrow], run: withUri((u) => void checker.stepForward(u)) });
+    editor.addAction({ id: 'arbor.stepBack', label: 'Arbor: Step back', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyMod.Alt | monaco.KeyCode.UpArrow], run: withUri((u) => void checker.stepBack(u)) });
+    editor.addAction({ id: 'arbor.runToCursor', label: 'Arbor: Run to cursor', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyMod.Alt | monaco.KeyCode.Enter], run: withUri((u) => void checker.runTo(u, cursorLine())) });
+    editor.addAction({ id: 'arbor.runAll', label: 'Arbor: Run all', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyMod.Alt | monaco.KeyCode.End], run: withUri((u) => void checker.runAll(u)) });
+    return () => {
+      editor.dispose();
+      editorInstance = undefined;
+    };
+  }, []);
+
+  useEffect(() => {
+    const model = uri ? getModel(uri) ?? null : null;
+    if (editorInstance && editorInstance.getModel() !== model) editorInstance.setModel(model);
+  }, [uri]);
+
+  // Completion and hover know the current goal's names.
+  useEffect(() => {
+    const goal = tree ? currentGoal(tree) : undefined;
+    setCompletionContext(tree && goal ? accumulatedContext(tree, goal.id) : []);
+  }, [tree]);
+
+  useEffect(() => {
+    const model = uri ? getModel(uri) : undefined;
+    if (!model || !decorations.current) return;
+    const list: monaco.editor.IModelDeltaDecoration[] = [];
+    const last = check.entries.at(-1)?.line ?? 0;
+    if (last > 0) {
+      list.push({ range: new monaco.Range(1, 1, last, 1), options: { isWholeLine: true, className: 'arbor-checked', marginClassName: 'arbor-checked-margin' } });
+    }
+    if (check.running) {
+      list.push({ range: new monaco.Range(check.running.line, 1, check.running.line, 1), options: { isWholeLine: true, className: 'arbor-running', glyphMarginClassName: 'arbor-running-glyph' } });
+    }
+    const markers: monaco.editor.IMarkerData[] = [];
+    if (check.error && check.error.line <= model.getLineCount()) {
+      const line = check.error.line;
+      list.push({
+        range: new monaco.Range(line, 1, line, model.getLineMaxColumn(line)),
+        options: {
+          isWholeLine: true, className: 'arbor-error-line', glyphMarginClassName: 'arbor-error-glyph',
+          after: { content: `  ⟵ ${check.error.message.length > 160 ? `${check.error.message.slice(0, 160)}…` : check.error.message}`, inlineClassName: 'arbor-inline-error' },
+        },
+      });
+      markers.push({ severity: monaco.MarkerSeverity.Error, message: check.error.message, startLineNumber: line, startColumn: model.getLineFirstNonWhitespaceColumn(line) || 1, endLineNumber: line, endColumn: model.getLineMaxColumn(line) });
+    }
+    monaco.editor.setModelMarkers(model, 'arbor', markers);
+    // The line that created the selected node.
+    const node = tree && selected !== null ? findNode(tree, selected) : undefined;
+    const origin = node ? lineOfStep(check, node.step) : undefined;
+    if (origin !== undefined) {
+      list.push({ range: new monaco.Range(origin, 1, origin, 1), options: { isWholeLine: true, className: 'arbor-origin-line', linesDecorationsClassName: 'arbor-origin-bar' } });
+    }
+    decorations.current.set(list);
+    if (origin !== undefined) editorInstance?.revealLineInCenterIfOutsideViewport(origin);
+  }, [uri, check, tree, selected]);
+
+  return <div className="editor-host" ref={host} data-testid="editor" />;
+}

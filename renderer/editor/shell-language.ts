@@ -1,0 +1,113 @@
+import * as monaco from 'monaco-editor/editor/editor.api.js';
+import { COMMAND_DOCS } from '../../shared/language/command-docs.ts';
+import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
+import { COMMAND_NAMES } from '../../shared/protocol/shell-command.ts';
+
+export const SHELL_LANGUAGE_ID = 'arbor-shell';
+
+/** Names in the current goal's context, for completion and hover (set by the editor pane). */
+let contextNames: ContextEntry[] = [];
+export function setCompletionContext(entries: ContextEntry[]): void {
+  contextNames = entries;
+}
+
+let registered = false;
+
+/** The proof-shell language: Monarch tokens, brackets and quotes, hover docs, completion. */
+export function registerShellLanguage(): void {
+  if (registered) return;
+  registered = true;
+  monaco.languages.register({ id: SHELL_LANGUAGE_ID, extensions: ['.arbor'], aliases: ['Arbor shell'] });
+  monaco.languages.setMonarchTokensProvider(SHELL_LANGUAGE_ID, {
+    commands: [...COMMAND_NAMES],
+    keywords: ['where', 'and'],
+    tokenizer: {
+      root: [
+        [/^\s*\/\/.*$/, 'comment'],
+        [/^\s*[0-9]+(?=\s)/, 'number.channel'],
+        [/[A-Z_]+(?=\s|$|;)/, { cases: { '@commands': 'keyword', '@default': 'identifier' } }],
+        [/\?[A-Za-z_][\w']*/, 'variable.abbrev'],
+        [/"/, { token: 'string.quote', next: '@string' }],
+        [/‹/, { token: 'string.quote', next: '@cartouche' }],
+        [/\\<open>/, { token: 'string.quote', next: '@cartoucheAscii' }],
+        [/[()[\]{}]/, '@brackets'],
+        [/;/, 'delimiter'],
+        [/::/, 'operator'],
+        [/[0-9]+(\.[0-9]+)?/, 'number'],
+        [/[A-Za-z_][\w'.]*/, { cases: { '@keywords': 'keyword.other', '@default': 'identifier' } }],
+      ],
+      string: [
+        [/\\"/, 'string.escape'],
+        [/"/, { token: 'string.quote', next: '@pop' }],
+        [/[^"\\]+/, 'string'],
+        [/./, 'string'],
+      ],
+      cartouche: [[/›/, { token: 'string.quote', next: '@pop' }], [/[^›]+/, 'string']],
+      cartoucheAscii: [[/\\<close>/, { token: 'string.quote', next: '@pop' }], [/./, 'string']],
+    },
+  } as monaco.languages.IMonarchLanguage);
+  monaco.languages.setLanguageConfiguration(SHELL_LANGUAGE_ID, {
+    comments: { lineComment: '//' },
+    brackets: [['(', ')'], ['[', ']'], ['{', '}']],
+    autoClosingPairs: [
+      { open: '(', close: ')' }, { open: '[', close: ']' }, { open: '{', close: '}' },
+      { open: '"', close: '"', notIn: ['string'] }, { open: '‹', close: '›' },
+    ],
+    surroundingPairs: [{ open: '(', close: ')' }, { open: '"', close: '"' }, { open: '[', close: ']' }],
+    indentationRules: { increaseIndentPattern: /^\s*(HAVE|OBTAIN|GOAL)\b/, decreaseIndentPattern: /^\s*END\b/ },
+  });
+  monaco.languages.registerHoverProvider(SHELL_LANGUAGE_ID, {
+    provideHover(model, position) {
+      const word = model.getWordAtPosition(position);
+      if (!word) return null;
+      const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
+      const doc = (COMMAND_DOCS as Record<string, (typeof COMMAND_DOCS)[keyof typeof COMMAND_DOCS] | undefined>)[word.word];
+      if (doc) return { range, contents: [{ value: `**${word.word}** — \`${doc.syntax}\`` }, { value: doc.summary }] };
+      const entry = contextNames.find((e) => e.name === word.word);
+      if (entry) return { range, contents: [{ value: `\`${entry.name} : ${entry.text}\`` }, { value: entry.kind === 'var' ? 'variable of the current goal' : 'hypothesis of the current goal' }] };
+      return null;
+    },
+  });
+  monaco.languages.registerCompletionItemProvider(SHELL_LANGUAGE_ID, {
+    triggerCharacters: [' ', '"'],
+    provideCompletionItems(model, position) {
+      const word = model.getWordUntilPosition(position);
+      const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
+      const before = model.getLineContent(position.lineNumber).slice(0, word.startColumn - 1);
+      // A command goes first on a line or after `;` (optionally after a channel number).
+      const commandPosition = /(^|;)\s*([0-9]+\s+)?$/.test(before);
+      const suggestions: monaco.languages.CompletionItem[] = [];
+      if (commandPosition) {
+        for (const name of COMMAND_NAMES) {
+          const doc = COMMAND_DOCS[name];
+          suggestions.push({
+            label: name, kind: monaco.languages.CompletionItemKind.Keyword, detail: doc.syntax,
+            documentation: doc.summary, insertText: doc.snippet, range,
+            insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet,
+          });
+        }
+      } else {
+        for (const e of contextNames) {
+          suggestions.push({
+            label: e.name, kind: e.kind === 'var' ? monaco.languages.CompletionItemKind.Variable : monaco.languages.CompletionItemKind.Reference,
+            detail: e.text, insertText: e.name, range,
+          });
+        }
+      }
+      return { suggestions };
+    },
+  });
+  monaco.editor.defineTheme('arbor-light', {
+    base: 'vs', inherit: true,
+    rules: [
+      { token: 'keyword', foreground: '7a3eb1', fontStyle: 'bold' },
+      { token: 'keyword.other', foreground: '7a3eb1' },
+      { token: 'string', foreground: '1f6f43' },
+      { token: 'string.quote', foreground: '1f6f43' },
+      { token: 'variable.abbrev', foreground: 'b3541e' },
+      { token: 'number.channel', foreground: '888888' },
+      { token: 'comment', foreground: '8a8f98', fontStyle: 'italic' },
+    ],
+    colors: {},
+  });
+}

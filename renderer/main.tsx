@@ -1,0 +1,7 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+import { startWorkbench } from './services/workbench.ts';
+import './styles.css';
+
+createRoot(document.getElementById('root') as HTMLElement).render(<App />);
+void startWorkbench();

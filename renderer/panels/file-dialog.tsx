@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import type { DirEntry } from '../../shared/api/api-contract.ts';
+import { selectAppInfo } from '../store/channels-slice.ts';
+import { selectActiveUri } from '../store/documents-slice.ts';
+import { useArbor } from '../store/store.ts';
+import { selectOpenDialog } from '../store/ui-slice.ts';
+import { listDir } from '../services/arbor-api.ts';
+import { openPath, saveTo } from '../services/workbench.ts';
+
+/** The in-app open/save dialog (the web host has no native dialogs): browses the workspace and examples. */
+export function FileDialog() {
+  const mode = useArbor(selectOpenDialog);
+  const info = useArbor(selectAppInfo);
+  const active = useArbor(selectActiveUri);
+  const [dir, setDir] = useState<string | undefined>(undefined);
+  const [listing, setListing] = useState<{ dir: string; parent: string | null; entries: DirEntry[] } | null>(null);
+  const [name, setName] = useState('proof.arbor');
+  const [error, setError] = useState('');
+  useEffect(() => {
+    if (!mode) return;
+    listDir(dir).then(setListing, (e: Error) => setError(e.message));
+  }, [mode, dir]);
+  if (!mode) return null;
+  const close = (): void => useArbor.getState().setOpenDialog(null);
+  return (
+    <div className="dialog-backdrop" onClick={close}>
+      <div className="dialog" role="dialog" aria-label={mode === 'open' ? 'Open file' : 'Save file'} onClick={(e) => e.stopPropagation()}>
+        <h3>{mode === 'open' ? 'Open' : 'Save as'}</h3>
+        <div className="dialog-places">
+          <button type="button" onClick={() => setDir(undefined)}>Workspace</button>
+          {info?.examplesDir && <button type="button" onClick={() => setDir(info.examplesDir)} data-testid="examples">Examples</button>}
+        </div>
+        <div className="muted">{listing?.dir}</div>
+        {error && <div className="message error">{error}</div>}
+        <ul className="file-list">
+          {listing?.parent && <li><button type="button" onClick={() => setDir(listing.parent ?? undefined)}>..</button></li>}
+          {listing?.entries.map((e) => (
+            <li key={e.path}>
+              <button
+                type="button" data-testid="file-entry" className={e.kind}
+                onClick={async () => {
+                  if (e.kind === 'dir') setDir(e.path);
+                  else if (mode === 'open') {
+                    close();
+                    await openPath(e.path);
+                  } else setName(e.name);
+                }}
+              >{e.kind === 'dir' ? '📁 ' : ''}{e.name}</button>
+            </li>
+          ))}
+        </ul>
+        {mode === 'save' && (
+          <form onSubmit={async (ev) => {
+            ev.preventDefault();
+            if (!active || !listing) return;
+            close();
+            await saveTo(active, `${listing.dir}/${name}`);
+          }}>
+            <input value={name} onChange={(e) => setName(e.target.value)} aria-label="file name" />
+            <button type="submit">Save</button>
+          </form>
+        )}
+        <button type="button" onClick={close}>Close</button>
+      </div>
+    </div>
+  );
+}

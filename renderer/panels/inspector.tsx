@@ -1,0 +1,78 @@
+import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
+import { stepDiff } from '../../shared/tree-diff/goal-diff.ts';
+import type { TextPart } from '../../shared/tree-diff/goal-diff.ts';
+import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
+import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
+import { selectSelectedId, selectShownStep } from '../store/proof-slice.ts';
+import { useArbor } from '../store/store.ts';
+import { selectPreviousTree, selectShownTree } from '../store/tree-selectors.ts';
+import { useMemo } from 'react';
+
+function Entry({ e, mark }: { e: ContextEntry; mark?: 'added' | 'changed' }) {
+  return (
+    <li className={`ctx-entry ${e.kind}${mark ? ` ${mark}` : ''}`}>
+      <span className="ctx-name">{e.name}</span> <span className="ctx-colon">:</span> <span className="ctx-text">{e.text}</span>
+    </li>
+  );
+}
+
+function Parts({ parts }: { parts: TextPart[] }) {
+  return <>{parts.map((p, i) => <span key={i} className={`diff-${p.kind}`}>{p.text}</span>)}</>;
+}
+
+/**
+ * The selected node (else the current goal): its full accumulated context and goal, where it came from,
+ * and what the last step changed (hypotheses added/removed/changed, changed goal parts highlighted).
+ */
+export function Inspector() {
+  const tree = useArbor(selectShownTree);
+  const previous = useArbor(selectPreviousTree);
+  const step = useArbor(selectShownStep);
+  const selected = useArbor(selectSelectedId);
+  const check = useArbor(selectActiveCheck);
+  const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoal(tree) : undefined;
+  const context = useMemo(() => (tree && node ? accumulatedContext(tree, node.id) : []), [tree, node]);
+  const diff = useMemo(() => (tree && step !== undefined ? stepDiff(previous, tree, step) : undefined), [previous, tree, step]);
+  if (!tree || !node) return <aside className="inspector" data-testid="inspector"><h3>Inspector</h3><p className="muted">Select a node in the tree.</p></aside>;
+  const change = diff?.produced.find((p) => p.id === node.id);
+  const added = new Set(change?.context.added.map((e) => `${e.kind}:${e.name}`));
+  const changed = new Set(change?.context.changed.map((e) => `${e.kind}:${e.name}`));
+  const line = lineOfStep(check, node.step);
+  return (
+    <aside className="inspector" data-testid="inspector">
+      <h3>{node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{node.id}</span> <span className={`status-badge ${node.status}`}>{node.status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>
+      <div className="origin">made by step {node.step}{line !== undefined ? <> — <button type="button" className="link" data-testid="origin-line">line {line}</button></> : null}</div>
+      <h4>Context ({context.length})</h4>
+      {context.length === 0 ? <p className="muted">empty</p> : (
+        <ul className="ctx-list" data-testid="inspector-context">
+          {context.map((e) => {
+            const key = `${e.kind}:${e.name}`;
+            const mark = added.has(key) ? 'added' : changed.has(key) ? 'changed' : undefined;
+            return <Entry key={key} e={e} {...(mark ? { mark } : {})} />;
+          })}
+        </ul>
+      )}
+      <h4>{node.kind === 'leaf' ? 'Goal' : 'Subgoals'}</h4>
+      {node.kind === 'leaf'
+        ? <pre className="goal-text" data-testid="inspector-goal">{change ? <Parts parts={change.goal.filter((p) => p.kind !== 'removed')} /> : node.goal}</pre>
+        : <ol className="subgoals">{(node.children ?? []).map((c) => <li key={c.id}>{c.kind === 'leaf' ? c.goal : `bundle of ${c.children?.length ?? 0}`}</li>)}</ol>}
+      {diff && (
+        <>
+          <h4>Last step (step {step})</h4>
+          <div className="step-diff" data-testid="step-diff">
+            {diff.actedOn && <div>acted on: <code>{diff.actedOn.goal}</code></div>}
+            {diff.closed ? <div className="muted">closed or proved that goal</div> : <div>produced {diff.produced.length} goal{diff.produced.length === 1 ? '' : 's'}</div>}
+            {change && (
+              <>
+                {change.context.added.map((e) => <div key={`a${e.name}`} className="diff-added">+ {e.name} : {e.text}</div>)}
+                {change.context.removed.map((e) => <div key={`r${e.name}`} className="diff-removed">− {e.name} : {e.text}</div>)}
+                {change.context.changed.map((e) => <div key={`c${e.name}`} className="diff-changed">~ {e.name} : {e.before} → {e.after}</div>)}
+                <div className="goal-diff">goal: <Parts parts={change.goal} /></div>
+              </>
+            )}
+          </div>
+        </>
+      )}
+    </aside>
+  );
+}

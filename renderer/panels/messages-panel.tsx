@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import { selectActiveCheck } from '../store/checking-slice.ts';
+import { selectActiveUri } from '../store/documents-slice.ts';
+import { selectMessages } from '../store/messages-slice.ts';
+import { useArbor } from '../store/store.ts';
+import { checker } from '../services/workbench.ts';
+
+/** Messages, and the running command with its elapsed time and a Cancel button. */
+export function MessagesPanel() {
+  const messages = useArbor(selectMessages);
+  const check = useArbor(selectActiveCheck);
+  const uri = useArbor(selectActiveUri);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!check.running) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [check.running]);
+  return (
+    <div className="messages-panel">
+      {check.running && (
+        <div className="progress" data-testid="progress">
+          <span className="spinner" /> line {check.running.line}{check.target ? ` (to line ${check.target})` : ''} — {((now - check.running.since) / 1000).toFixed(1)} s
+          <button type="button" onClick={() => uri && void checker.cancel(uri)} data-testid="cancel">Cancel</button>
+        </div>
+      )}
+      <ul className="message-list">
+        {messages.slice().reverse().map((m) => (
+          <li key={m.id} className={`message ${m.level}`}><time>{new Date(m.time).toLocaleTimeString()}</time> {m.text}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}

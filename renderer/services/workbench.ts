@@ -1,0 +1,220 @@
+import type { ApiEvent } from '../../shared/api/api-contract.ts';
+import { parseTranscript } from '../../shared/transcript/parse-transcript.ts';
+import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
+import { syntheticTree } from '../../shared/tree-layout/synthetic-tree.ts';
+import { treeToSvg } from '../../shared/tree-layout/tree-svg.ts';
+import { useArbor } from '../store/store.ts';
+import { selectShownTree } from '../store/tree-selectors.ts';
+import * as api from './arbor-api.ts';
+import { Checker } from './checker.ts';
+import { createModel, disposeModel, getModel, modelLines } from './monaco-models.ts';
+import { renderFullTree } from '../tree/tree-painter.ts';
+
+/** The checker of every document (one instance; it reads the store and the Monaco models). */
+export const checker = new Checker({ store: useArbor, submit: api.submitLine, lines: modelLines });
+
+const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
+
+/** Connects host events to the store and restores the session (recovered buffers, else an example). */
+export async function startWorkbench(): Promise<void> {
+  api.onHostEvent(handleEvent);
+  const params = new URLSearchParams(location.search);
+  const synthetic = Number(params.get('synthetic') ?? 0);
+  if (synthetic > 0) {
+    // Performance mode: a synthetic tree, no host needed.
+    const t0 = performance.now();
+    const tree = syntheticTree(Math.min(synthetic, 200_000));
+    perf().generateMs = performance.now() - t0;
+    store().setSynthetic(tree);
+    return;
+  }
+  try {
+    store().setAppInfo(await api.appInfo());
+    store().setConnected(true);
+    store().setChannels(await api.listChannels());
+  } catch (err) {
+    store().addMessage('error', `host: ${(err as Error).message}`);
+    return;
+  }
+  const info = store().host.info;
+  if (info && !info.backendAvailable) store().addMessage('error', `prover backend ${info.backend} not available: ${info.problems.join('; ')}`);
+  const recovered = await api.listRecovery().catch(() => []);
+  for (const r of recovered) {
+    const uri = r.uri;
+    createModel(uri, r.text);
+    store().addDocument({ uri, title: r.path ? baseName(r.path) : uri.replace('untitled:', 'Untitled '), dirty: true, ...(r.path ? { path: r.path } : {}) });
+    watchModel(uri);
+  }
+  if (recovered.length > 0) store().addMessage('info', `Recovered ${recovered.length} unsaved buffer(s).`);
+  const open = params.get('open');
+  if (open) await openPath(open);
+  else if (recovered.length === 0) newDocument();
+}
+
+function handleEvent(event: ApiEvent): void {
+  const s = store();
+  switch (event.kind) {
+    case 'request':
+      s.appendLive({ kind: 'request', time: event.time, channel: event.channel, text: event.text });
+      break;
+    case 'response':
+      s.appendLive({ kind: 'response', time: event.time, response: event.response });
+      break;
+    case 'tree':
+      s.receiveTree(event.channel, event.step, event.tree);
+      break;
+    case 'channels':
+      s.setChannels(event.channels);
+      break;
+    case 'menu':
+      break;
+  }
+}
+
+export function newDocument(text = ''): string {
+  const uri = store().nextUntitled();
+  createModel(uri, text);
+  store().addDocument({ uri, title: uri.replace('untitled:', 'Untitled '), dirty: false });
+  watchModel(uri);
+  return uri;
+}
+
+export async function openPath(path: string): Promise<void> {
+  try {
+    const file = await api.readFile(path);
+    const uri = `file://${file.path}`;
+    const existing = getModel(uri);
+    if (existing) {
+      store().setActiveDocument(uri);
+      return;
+    }
+    createModel(uri, file.text);
+    store().addDocument({ uri, title: baseName(file.path), path: file.path, dirty: false });
+    watchModel(uri);
+  } catch (err) {
+    store().addMessage('error', `open ${path}: ${(err as Error).message}`);
+  }
+}
+
+export async function saveDocument(uri: string, saveAs = false): Promise<void> {
+  const doc = store().documents.docs[uri];
+  const model = getModel(uri);
+  if (!doc || !model) return;
+  let path = saveAs ? undefined : doc.path;
+  if (!path) {
+    path = (await api.pickSaveFile(`${doc.title.replace(/\s+/g, '-').toLowerCase()}.arbor`)) ?? undefined;
+    if (!path) {
+      store().setOpenDialog('save');
+      return;
+    }
+  }
+  await saveTo(uri, path);
+}
+
+export async function saveTo(uri: string, path: string): Promise<void> {
+  const model = getModel(uri);
+  if (!model) return;
+  try {
+    const saved = await api.writeFile(path, model.getValue());
+    store().patchDocument(uri, { path: saved.path, title: baseName(saved.path), dirty: false });
+    await api.discardRecovery(uri);
+    store().addMessage('info', `Saved ${saved.path}`);
+  } catch (err) {
+    store().addMessage('error', `save: ${(err as Error).message}`);
+  }
+}
+
+export async function closeDocument(uri: string): Promise<void> {
+  const doc = store().documents.docs[uri];
+  if (doc?.channel !== undefined) await api.submitLine(`${doc.channel} RELEASE_CHANNEL`).catch(() => undefined);
+  if (doc?.channel !== undefined) store().forgetChannel(doc.channel);
+  await api.discardRecovery(uri).catch(() => undefined);
+  disposeModel(uri);
+  store().closeDocument(uri);
+}
+
+const autosaveTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** Marks the document dirty, autosaves it to a recovery file, and tells the checker what changed. */
+function watchModel(uri: string): void {
+  const model = getModel(uri);
+  if (!model) return;
+  model.onDidChangeContent((e) => {
+    if (!store().documents.docs[uri]?.dirty) store().patchDocument(uri, { dirty: true });
+    let first = Infinity;
+    let delta = 0;
+    for (const c of e.changes) {
+      first = Math.min(first, c.range.startLineNumber);
+      delta += (c.text.match(/\n/g)?.length ?? 0) - (c.range.endLineNumber - c.range.startLineNumber);
+    }
+    if (first !== Infinity) void checker.edited(uri, first, delta);
+    clearTimeout(autosaveTimers.get(uri));
+    autosaveTimers.set(uri, setTimeout(() => {
+      const doc = store().documents.docs[uri];
+      if (doc?.dirty) void api.saveRecovery(uri, model.getValue(), doc.path).catch(() => undefined);
+    }, 800));
+  });
+}
+
+export async function loadTranscriptText(name: string, text: string): Promise<void> {
+  const parsed = parseTranscript(text);
+  store().loadTranscript(name, parsed.entries, parsed.problems.length);
+  store().setTreeSource('transcript');
+  store().setBottomTab('transcript');
+  if (parsed.problems.length) store().addMessage('error', `${name}: ${parsed.problems.length} unreadable line(s) skipped`);
+}
+
+/** Downloads a file the user asked for (exports); works the same in the browser and in Electron. */
+function download(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function currentLayout() {
+  const s = store();
+  const tree = selectShownTree(s);
+  if (!tree) return undefined;
+  const collapsed = new Set(Object.keys(s.proof.collapsed).map(Number));
+  return layoutTree(tree, { collapsed });
+}
+
+export function exportSvg(): void {
+  const layout = currentLayout();
+  if (!layout) return;
+  const title = store().documents.activeUri ?? 'proof';
+  download('arbor-tree.svg', new Blob([treeToSvg(layout, { title, selected: store().proof.selectedId ?? undefined })], { type: 'image/svg+xml' }));
+}
+
+export function exportPng(): void {
+  const layout = currentLayout();
+  if (!layout) return;
+  // As sharp as possible within a canvas browsers accept (≤ 16k a side, ≤ 100M pixels).
+  const scale = Math.min(2, 16000 / (layout.width + 40), 16000 / (layout.height + 40), Math.sqrt(1e8 / ((layout.width + 40) * (layout.height + 40))));
+  renderFullTree(layout, scale).toBlob((blob) => {
+    if (blob) download('arbor-tree.png', blob);
+  }, 'image/png');
+}
+
+export interface PerfRecord {
+  generateMs?: number;
+  layoutMs?: number;
+  firstPaintMs?: number;
+  nodes?: number;
+  drawTimes?: number[];
+}
+
+/** Numbers the e2e benchmark reads (`window.__arborPerf`). */
+export function perf(): PerfRecord {
+  const w = window as unknown as { __arborPerf?: PerfRecord };
+  return (w.__arborPerf ??= {});
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}

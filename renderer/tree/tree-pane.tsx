@@ -1,0 +1,183 @@
+import { select } from 'd3-selection';
+import 'd3-transition';
+import { zoom as d3zoom, zoomIdentity } from 'd3-zoom';
+import type { ZoomBehavior } from 'd3-zoom';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
+import type { TreeLayout } from '../../shared/tree-layout/layout-tree.ts';
+import { searchTree } from '../../shared/tree-layout/tree-queries.ts';
+import { selectCollapsed, selectSearch, selectSelectedId } from '../store/proof-slice.ts';
+import { useArbor } from '../store/store.ts';
+import { selectOverlay, selectShownTree } from '../store/tree-selectors.ts';
+import { perf } from '../services/workbench.ts';
+import { hitTest } from './tree-index.ts';
+import { TreePainter } from './tree-painter.ts';
+import { TreeToolbar } from './tree-toolbar.tsx';
+
+interface TreeHandle {
+  fit(animate: boolean): void;
+  centerOn(id: number): void;
+}
+
+let handle: TreeHandle | undefined;
+/** Fit the tree to the view (toolbar, menu, `F`). */
+export const fitTree = (): void => handle?.fit(true);
+
+/** The bundle tree: canvas drawing (culling, level of detail), d3-zoom pan/zoom, click/double-click. */
+export function TreePane() {
+  const wrap = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const painter = useRef<TreePainter | null>(null);
+  const zoomRef = useRef<ZoomBehavior<HTMLCanvasElement, unknown> | null>(null);
+  const tree = useArbor(selectShownTree);
+  const collapsed = useArbor(selectCollapsed);
+  const overlay = useArbor(selectOverlay);
+  const selected = useArbor(selectSelectedId);
+  const search = useArbor(selectSearch);
+  const [hitIndex, setHitIndex] = useState(0);
+  const rootId = tree?.id;
+  const fittedFor = useRef<unknown>(null);
+
+  const layout: TreeLayout | undefined = useMemo(() => {
+    if (!tree) return undefined;
+    const t0 = performance.now();
+    const l = layoutTree(tree, { collapsed: new Set(Object.keys(collapsed).map(Number)), overlay: overlay ? { current: overlay } : {} });
+    perf().layoutMs = performance.now() - t0;
+    perf().nodes = l.nodes.length;
+    return l;
+  }, [tree, collapsed, overlay]);
+
+  const hits = useMemo(() => (tree && search ? searchTree(tree, search) : []), [tree, search]);
+
+  useEffect(() => {
+    const canvas = canvasRef.current as HTMLCanvasElement;
+    const p = new TreePainter(canvas);
+    painter.current = p;
+    perf().drawTimes = p.drawTimes;
+    const z = d3zoom<HTMLCanvasElement, unknown>().scaleExtent([0.0005, 4]).on('zoom', (e: { transform: { x: number; y: number; k: number } }) => {
+      p.setTransform({ x: e.transform.x, y: e.transform.y, k: e.transform.k });
+    });
+    zoomRef.current = z;
+    const sel = select(canvas);
+    sel.call(z).on('dblclick.zoom', null);
+    const resize = (): void => {
+      const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
+      p.setSize(r.width, r.height, Math.min(window.devicePixelRatio || 1, 2));
+    };
+    resize();
+    const ro = new ResizeObserver(resize);
+    ro.observe(wrap.current as HTMLDivElement);
+    const toWorld = (ev: MouseEvent): { x: number; y: number } => {
+      const r = canvas.getBoundingClientRect();
+      const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+      return { x: (ev.clientX - r.left - t.x) / t.k, y: (ev.clientY - r.top - t.y) / t.k };
+    };
+    const nodeAt = (ev: MouseEvent): number | undefined => {
+      const l = p.getLayout(), idx = p.getIndex();
+      if (!l || !idx) return undefined;
+      const w = toWorld(ev);
+      const i = hitTest(l, idx, w.x, w.y);
+      return i === undefined ? undefined : l.nodes[i]?.id;
+    };
+    const onClick = (ev: MouseEvent): void => {
+      useArbor.getState().selectNode(nodeAt(ev) ?? null);
+    };
+    const onDblClick = (ev: MouseEvent): void => {
+      const id = nodeAt(ev);
+      if (id !== undefined) useArbor.getState().toggleCollapsed(id);
+    };
+    canvas.addEventListener('click', onClick);
+    canvas.addEventListener('dblclick', onDblClick);
+    // For e2e tests and tooling: where a node is drawn on screen (page coordinates).
+    (window as unknown as { __arborTree?: unknown }).__arborTree = {
+      screenRect(id: number) {
+        const l = p.getLayout();
+        const i = l?.index.get(id);
+        if (!l || i === undefined) return null;
+        const n = l.nodes[i]!;
+        const r = canvas.getBoundingClientRect();
+        const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+        return { x: r.left + t.x + n.x * t.k, y: r.top + t.y + n.y * t.k, w: n.w * t.k, h: n.h * t.k };
+      },
+    };
+    handle = {
+      fit(animate) {
+        const l = p.getLayout();
+        if (!l) return;
+        const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
+        const k = Math.min(1.2, (r.width - 40) / Math.max(l.width, 1), (r.height - 40) / Math.max(l.height, 1));
+        const t = zoomIdentity.translate((r.width - l.width * k) / 2, (r.height - l.height * k) / 2).scale(k);
+        if (animate) sel.transition().duration(450).call(z.transform, t);
+        else sel.call(z.transform, t);
+      },
+      centerOn(id) {
+        const l = p.getLayout();
+        const i = l?.index.get(id);
+        if (!l || i === undefined) return;
+        const n = l.nodes[i]!;
+        const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
+        const k = Math.max(0.8, (canvas as unknown as { __zoom?: { k: number } }).__zoom?.k ?? 1);
+        sel.transition().duration(450).call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * k, r.height / 2 - (n.y + n.h / 2) * k).scale(k));
+      },
+    };
+    return () => {
+      ro.disconnect();
+      canvas.removeEventListener('click', onClick);
+      canvas.removeEventListener('dblclick', onDblClick);
+      sel.on('.zoom', null);
+      p.dispose();
+      handle = undefined;
+    };
+  }, []);
+
+  useEffect(() => {
+    const p = painter.current;
+    if (!p) return;
+    const first = fittedFor.current !== rootId || !p.getLayout();
+    if (layout && !p.getLayout()) {
+      const start = performance.now();
+      p.onFirstPaint = () => {
+        perf().firstPaintMs = performance.now() - start + (perf().layoutMs ?? 0);
+      };
+    }
+    p.setLayout(layout, !first);
+    if (layout && first) {
+      fittedFor.current = rootId;
+      handle?.fit(false);
+    }
+  }, [layout, rootId]);
+
+  useEffect(() => {
+    painter.current?.setHighlights({ selected, hits: new Set(hits) });
+  }, [selected, hits]);
+
+  useEffect(() => setHitIndex(0), [search]);
+
+  const nextHit = (): void => {
+    if (!hits.length) return;
+    const id = hits[hitIndex % hits.length]!;
+    handle?.centerOn(id);
+    useArbor.getState().selectNode(id);
+    setHitIndex((i) => i + 1);
+  };
+
+  return (
+    <div className="tree-pane">
+      <TreeToolbar hitCount={hits.length} onNextHit={nextHit} onFit={() => handle?.fit(true)} nodeCount={layout?.nodes.length ?? 0} />
+      <div className="tree-canvas-wrap" ref={wrap}>
+        <canvas ref={canvasRef} className="tree-canvas" data-testid="tree-canvas" />
+        {!tree && <div className="tree-empty">No proof yet: run the document (Ctrl+Alt+End) to see its bundle tree.</div>}
+        {/* An accessible, testable mirror of what the canvas shows (small trees only). */}
+        {layout && layout.nodes.length <= 400 && (
+          <ul className="tree-a11y" aria-label="bundle tree nodes">
+            {layout.nodes.map((n) => (
+              <li key={n.id} data-testid="tree-node" data-id={n.id} data-status={n.status} data-current={n.current ?? ''} data-step={n.step}>
+                <button type="button" onClick={() => useArbor.getState().selectNode(n.id)}>{n.view.kind === 'leaf' ? n.view.goal : `bundle of ${n.view.children?.length ?? 0}`}</button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
+import { selectChannelTrees, selectHistoryStep, selectSearch } from '../store/proof-slice.ts';
+import { useArbor } from '../store/store.ts';
+import { selectTreeSource } from '../store/ui-slice.ts';
+import { exportPng, exportSvg } from '../services/workbench.ts';
+
+/** Fit, search, export, the status legend and the history slider over the channel's steps. */
+export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNextHit(): void; onFit(): void }) {
+  const search = useArbor(selectSearch);
+  const trees = useArbor(selectChannelTrees);
+  const historyStep = useArbor(selectHistoryStep);
+  const source = useArbor(selectTreeSource);
+  const steps = trees ? Object.keys(trees.byStep).map(Number).sort((a, b) => a - b) : [];
+  const shown = historyStep ?? trees?.latest ?? 0;
+  return (
+    <div className="tree-toolbar">
+      <button type="button" onClick={props.onFit} title="Fit to view (F)">Fit</button>
+      <input
+        className="tree-search" type="search" placeholder="Search goals and context…" value={search} aria-label="search the tree"
+        onChange={(e) => useArbor.getState().setSearch(e.target.value)}
+        onKeyDown={(e) => { if (e.key === 'Enter') props.onNextHit(); }}
+      />
+      {search && <span className="hit-count" data-testid="hit-count">{props.hitCount} hit{props.hitCount === 1 ? '' : 's'}</span>}
+      <button type="button" onClick={exportSvg} data-testid="export-svg">SVG</button>
+      <button type="button" onClick={exportPng}>PNG</button>
+      <span className="legend" aria-label="legend">
+        {DISPLAY_STATUSES.map((s) => (
+          <span key={s} className="legend-item"><i style={{ background: STATUS_STYLE[s].fill, borderColor: STATUS_STYLE[s].stroke }} />{STATUS_STYLE[s].label}</span>
+        ))}
+      </span>
+      {source === 'live' && steps.length > 1 && (
+        <span className="history">
+          <label htmlFor="history">step {shown}{historyStep === null ? ' (live)' : ''}</label>
+          <input
+            id="history" type="range" min={0} max={steps.length - 1} value={Math.max(0, steps.indexOf(shown))} data-testid="history-slider"
+            onChange={(e) => {
+              const step = steps[Number(e.target.value)];
+              useArbor.getState().setHistoryStep(step === trees?.latest ? null : step ?? null);
+            }}
+          />
+          {historyStep !== null && <button type="button" onClick={() => useArbor.getState().setHistoryStep(null)}>Live</button>}
+        </span>
+      )}
+      <span className="node-count">{props.nodeCount} nodes</span>
+    </div>
+  );
+}
