@@ -15,7 +15,7 @@ const examples = (await readdir(examplesDir)).filter((f) => f.endsWith('.arbor')
 
 /** Checks a reproduction script with coqc alone and returns what `Print Assumptions` says. */
 async function coqcAssumptions(script: string, dir: string, name: string): Promise<string> {
-  const file = join(dir, `${name.replace(/[^A-Za-z0-9]/g, '_')}.v`);
+  const file = join(dir, `example_${name.replace(/[^A-Za-z0-9]/g, '_')}.v`);
   await writeFile(file, `${script}\nPrint Assumptions arbor_goal.\n`);
   const { stdout } = await run('coqc', ['-q', file], { cwd: dir, timeout: 120_000 });
   return stdout;
