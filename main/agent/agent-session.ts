@@ -21,7 +21,7 @@ import type { PortEvent, ShellPort } from './shell-port.ts';
 import type { SourceContext, SuggestionSource } from './sources/suggestion-source.ts';
 import { SuggestionQueue } from './suggestion-queue.ts';
 import type { Suggestion } from './suggestion-queue.ts';
-import { checkTermText, isIdentifier, quoteTerm, readTermInput } from './term-input.ts';
+import { checkCommandArguments, checkTermText, isIdentifier, quoteTerm, readTermInput } from './term-input.ts';
 import { shellToolError, ToolError } from './tool-error.ts';
 
 export interface AgentSessionOptions {
@@ -388,6 +388,7 @@ export class AgentSession {
     const parsed = parseRequest(command);
     if ('error' in parsed) throw shellToolError(parsed.error);
     if (refused.has(parsed.command.name)) throw new ToolError('bad_argument', `${parsed.command.name} is not allowed here`);
+    checkCommandArguments(parsed.command);
   }
 
   private async submitOne(command: string): Promise<ShellResponse> {

@@ -1,3 +1,4 @@
+import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import { ToolError } from './tool-error.ts';
 
 /** What `check_term_validity` checks: a proposition (`assert (P).`) or any term (`n + 0`). */
@@ -70,4 +71,25 @@ function closingParen(text: string): number {
     else if (text[i] === ')' && --depth === 0) return i;
   }
   return -1;
+}
+
+/**
+ * Checks every term and tactic argument of a command an agent sends (run_command, try_commands) the
+ * way `checkTermText` checks terms, so an injection attempt answers `injection` before reaching the
+ * prover (whose own check would answer `parse error` too). A PRELUDE is the backend's policy to judge.
+ */
+export function checkCommandArguments(command: ShellCommand): void {
+  const texts: string[] = [];
+  switch (command.name) {
+    case 'GOAL': texts.push(command.expr); break;
+    case 'HAVE': texts.push(command.expr); break;
+    case 'OBTAIN': texts.push(...command.conds.map((c) => c.expr), ...(command.type !== undefined ? [command.type] : [])); break;
+    case 'LET': texts.push(command.term); break;
+    case 'RULE':
+    case 'UNFOLD': texts.push(command.rule); break;
+    case 'APPLY': texts.push(command.tactic); break;
+    case 'CRUSH': texts.push(...command.rules); break;
+    default: break;
+  }
+  texts.forEach(checkTermText);
 }
