@@ -12,6 +12,8 @@ import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 const GRACE_MS = 2000;
+/** Limit for calls that only parse or move the tip (Add, Edit_at): they never run tactics. */
+const ROUND_TRIP_MS = 5000;
 /** Quick closers tried on each subgoal before CoqHammer's `hammer` (seed 000: blast 1 s, fastforce 2 s). */
 const QUICK: { tac: string; secs: number }[] = [
   { tac: 'solve [congruence]', secs: 1 },
@@ -143,7 +145,7 @@ export class CoqSession implements ProverSession {
     if (this.client.alive) {
       try {
         this.log.length = len;
-        await this.client.editAt(this.stateAt(len));
+        await this.client.editAt(this.stateAt(len), ROUND_TRIP_MS);
         return;
       } catch (e) {
         if (this.client.alive && !(e instanceof CoqTimeout)) throw e;
@@ -160,7 +162,7 @@ export class CoqSession implements ProverSession {
     const len = this.log.length;
     const before = this.client.tip;
     try {
-      for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence) });
+      for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence, ROUND_TRIP_MS) });
       const r = await this.client.goals(limitMs + GRACE_MS);
       this.current = r.goals ?? [];
       this.stale = false;
@@ -168,7 +170,7 @@ export class CoqSession implements ProverSession {
     } catch (error) {
       this.log.length = len;
       if (error instanceof CoqCrash || (error instanceof CoqTimeout && error.killed) || !this.client.alive) throw error;
-      await this.client.editAt(before);
+      await this.client.editAt(before, ROUND_TRIP_MS);
       return { ok: false, error };
     }
   }

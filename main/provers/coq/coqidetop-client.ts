@@ -84,6 +84,8 @@ export interface ClientOptions {
   binary?: string;
   /** After SIGINT, how long to wait for the interrupted answer before killing. */
   interruptGraceMs?: number;
+  /** Limit for calls that do not give their own (a wedged process must never wedge the caller). */
+  defaultTimeoutMs?: number;
 }
 
 /**
@@ -99,10 +101,12 @@ export class CoqideTopClient {
   private queue: Promise<unknown> = Promise.resolve();
   private deadReason: string | undefined;
   private readonly grace: number;
+  private readonly defaultTimeout: number;
   readonly exited: Promise<void>;
 
   private constructor(binary: string, options: ClientOptions) {
     this.grace = options.interruptGraceMs ?? 1500;
+    this.defaultTimeout = options.defaultTimeoutMs ?? 60_000;
     const env = { ...process.env, PATH: `${HAMMER_LIBEXEC}${delimiter}${process.env.PATH ?? ''}` };
     this.proc = spawn(binary, ['-main-channel', 'stdfds', '-async-proofs', 'off'], { env, stdio: 'pipe' });
     this.proc.stdout.setEncoding('utf8');
@@ -171,7 +175,7 @@ export class CoqideTopClient {
   }
 
   /** Send one call; with `timeoutMs`, interrupt (SIGINT) then kill when it does not answer in time. */
-  call(xml: string, timeoutMs?: number): Promise<CallResult> {
+  call(xml: string, timeoutMs = this.defaultTimeout): Promise<CallResult> {
     const run = (): Promise<CallResult> =>
       new Promise<CallResult>((resolve, reject) => {
         if (this.deadReason !== undefined) {
@@ -192,13 +196,11 @@ export class CoqideTopClient {
             reject(interrupted ? new CoqTimeout(e instanceof CoqCrash) : e);
           },
         };
-        if (timeoutMs !== undefined) {
-          timer = setTimeout(() => {
-            interrupted = true;
-            this.proc.kill('SIGINT'); // CoqIDE's interrupt: the call answers "User interrupt."
-            timer = setTimeout(() => this.proc.kill('SIGKILL'), this.grace);
-          }, timeoutMs);
-        }
+        timer = setTimeout(() => {
+          interrupted = true;
+          this.proc.kill('SIGINT'); // CoqIDE's interrupt: the call answers "User interrupt."
+          timer = setTimeout(() => this.proc.kill('SIGKILL'), this.grace);
+        }, timeoutMs);
         this.proc.stdin.write(xml);
       });
     const result = this.queue.then(run, run);
@@ -207,8 +209,8 @@ export class CoqideTopClient {
   }
 
   /** Add a sentence on the tip (parse only; execution happens on `goals`). Returns the new state id. */
-  async add(sentence: string): Promise<number> {
-    const r = await this.call(addCall(sentence, this.tip));
+  async add(sentence: string, timeoutMs?: number): Promise<number> {
+    const r = await this.call(addCall(sentence, this.tip), timeoutMs);
     this.tip = decodeAdd(r.value);
     return this.tip;
   }
@@ -219,8 +221,8 @@ export class CoqideTopClient {
     return { goals: decodeGoals(r.value), messages: r.messages };
   }
 
-  async editAt(id: number): Promise<void> {
-    const r = await this.call(editAtCall(id));
+  async editAt(id: number, timeoutMs?: number): Promise<void> {
+    const r = await this.call(editAtCall(id), timeoutMs);
     this.tip = decodeEditAt(r.value) ?? id;
   }
 
@@ -233,7 +235,7 @@ export class CoqideTopClient {
   /** Ask politely, then make sure. */
   async dispose(): Promise<void> {
     if (this.alive) {
-      const quit = this.call(quitCall()).catch(() => undefined);
+      const quit = this.call(quitCall(), 500).catch(() => undefined);
       const t = setTimeout(() => this.proc.kill('SIGKILL'), 500);
       await Promise.race([quit, this.exited]);
       clearTimeout(t);
