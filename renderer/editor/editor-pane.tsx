@@ -4,7 +4,7 @@ import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
 import { selectActiveUri } from '../store/documents-slice.ts';
 import { selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { selectShownTree } from '../store/tree-selectors.ts';
+import { selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
 import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
 import { getModel } from '../services/monaco-models.ts';
 import { checker } from '../services/workbench.ts';
@@ -33,6 +33,7 @@ export function EditorPane() {
   const check = useArbor(selectActiveCheck);
   const tree = useArbor(selectShownTree);
   const selected = useArbor(selectSelectedId);
+  const showsDocument = useArbor(selectShowsDocument);
 
   useEffect(() => {
     registerShellLanguage();
@@ -103,14 +104,14 @@ export function EditorPane() {
     }
     monaco.editor.setModelMarkers(model, 'arbor', markers);
     // The line that created the selected node.
-    const node = tree && selected !== null ? findNode(tree, selected) : undefined;
+    const node = tree && selected !== null && showsDocument ? findNode(tree, selected) : undefined;
     const origin = node ? lineOfStep(check, node.step) : undefined;
     if (origin !== undefined) {
       list.push({ range: new monaco.Range(origin, 1, origin, 1), options: { isWholeLine: true, className: 'arbor-origin-line', linesDecorationsClassName: 'arbor-origin-bar' } });
     }
     decorations.current.set(list);
     if (origin !== undefined) editorInstance?.revealLineInCenterIfOutsideViewport(origin);
-  }, [uri, check, tree, selected]);
+  }, [uri, check, tree, selected, showsDocument]);
 
   return <div className="editor-host" ref={host} data-testid="editor" />;
 }

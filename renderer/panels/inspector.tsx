@@ -3,9 +3,9 @@ import { stepDiff } from '../../shared/tree-diff/goal-diff.ts';
 import type { TextPart } from '../../shared/tree-diff/goal-diff.ts';
 import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
 import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
-import { selectSelectedId, selectShownStep } from '../store/proof-slice.ts';
+import { selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { selectPreviousTree, selectShownTree } from '../store/tree-selectors.ts';
+import { selectDisplayedStep, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
 import { useMemo } from 'react';
 
 function Entry({ e, mark }: { e: ContextEntry; mark?: 'added' | 'changed' }) {
@@ -27,7 +27,8 @@ function Parts({ parts }: { parts: TextPart[] }) {
 export function Inspector() {
   const tree = useArbor(selectShownTree);
   const previous = useArbor(selectPreviousTree);
-  const step = useArbor(selectShownStep);
+  const step = useArbor(selectDisplayedStep);
+  const showsDocument = useArbor(selectShowsDocument);
   const selected = useArbor(selectSelectedId);
   const check = useArbor(selectActiveCheck);
   const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoal(tree) : undefined;
@@ -37,7 +38,7 @@ export function Inspector() {
   const change = diff?.produced.find((p) => p.id === node.id);
   const added = new Set(change?.context.added.map((e) => `${e.kind}:${e.name}`));
   const changed = new Set(change?.context.changed.map((e) => `${e.kind}:${e.name}`));
-  const line = lineOfStep(check, node.step);
+  const line = showsDocument ? lineOfStep(check, node.step) : undefined;
   return (
     <aside className="inspector" data-testid="inspector">
       <h3>{node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{node.id}</span> <span className={`status-badge ${node.status}`}>{node.status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>

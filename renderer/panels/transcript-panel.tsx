@@ -7,12 +7,12 @@ import { loadTranscriptText } from '../services/workbench.ts';
 
 function Row({ e, active, onClick }: { e: TranscriptEntry; active?: boolean; onClick?: () => void }) {
   if (e.kind === 'request') {
-    return <li className={`tx request${active ? ' active' : ''}`} onClick={onClick} data-testid="tx-request"><b>{e.channel}</b> ▸ {e.text}</li>;
+    return <li className={`tx request${active ? ' active' : ''}`} onClick={onClick} data-testid="tx-request">▸ {/^\s*\d+\s/.test(e.text) ? e.text : `${e.channel} ${e.text}`}</li>;
   }
   const r = e.response;
   return (
     <li className={`tx response${r.ERR ? ' error' : ''}${active ? ' active' : ''}`} onClick={onClick}>
-      <b>{r.CHANNEL}</b> ◂ {r.ERR ? `ERR ${r.ERR}` : r.STEP !== undefined ? `step ${r.STEP}` : 'ok'}
+      ◂ {r.CHANNEL} {r.ERR ? `ERR ${r.ERR}` : r.STEP !== undefined ? `step ${r.STEP}` : 'ok'}
     </li>
   );
 }

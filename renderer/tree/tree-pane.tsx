@@ -137,7 +137,8 @@ export function TreePane() {
     if (layout && !p.getLayout()) {
       const start = performance.now();
       p.onFirstPaint = () => {
-        perf().firstPaintMs = performance.now() - start + (perf().layoutMs ?? 0);
+        const arrived = perf().treeArrivedAt;
+        perf().firstPaintMs = arrived !== undefined ? performance.now() - arrived : performance.now() - start + (perf().layoutMs ?? 0);
       };
     }
     p.setLayout(layout, !first);

@@ -41,7 +41,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
           {historyStep !== null && <button type="button" onClick={() => useArbor.getState().setHistoryStep(null)}>Live</button>}
         </span>
       )}
-      <span className="node-count">{props.nodeCount} nodes</span>
+      <span className="node-count">{props.nodeCount} node{props.nodeCount === 1 ? '' : 's'}</span>
     </div>
   );
 }

@@ -26,22 +26,34 @@ export function syntheticTree(size: number, seed = 1): TreeView {
       goal: `P${id} (f x${id}) = g (S n) + ${Math.floor(rand() * 1000)}`,
     };
   };
-  const root = makeLeaf();
-  const leaves: TreeView[] = [root];
+  // Grow a shape first (children lists by id), then build the views: objects keep one shape each,
+  // as JSON-parsed trees from the host do (deleting keys would make them slow dictionary objects).
+  const protos: TreeView[] = [makeLeaf()];
+  const kids: number[][] = [[]];
+  const open: number[] = [0];
   let count = 1;
-  while (size - count >= 2 && leaves.length > 0) {
+  while (size - count >= 2 && open.length > 0) {
     // Prefer recent leaves (deeper trees), sometimes an old one (wider trees).
-    const pick = rand() < 0.7 ? leaves.length - 1 - Math.floor(rand() * Math.min(8, leaves.length)) : Math.floor(rand() * leaves.length);
-    const node = leaves[pick] as TreeView;
-    leaves.splice(pick, 1);
+    const pick = rand() < 0.7 ? open.length - 1 - Math.floor(rand() * Math.min(8, open.length)) : Math.floor(rand() * open.length);
+    const id = open[pick] as number;
+    open.splice(pick, 1);
     const k = Math.min(2 + Math.floor(rand() * 4), size - count);
-    node.kind = 'bundle';
-    node.status = 'bundle';
-    delete node.goal;
-    node.children = Array.from({ length: k }, makeLeaf);
-    leaves.push(...node.children);
+    for (let j = 0; j < k; j++) {
+      const child = makeLeaf();
+      protos.push(child);
+      kids.push([]);
+      (kids[id] as number[]).push(child.id);
+      open.push(child.id);
+    }
     count += k;
   }
+  const build = (id: number): TreeView => {
+    const p = protos[id] as TreeView;
+    const c = kids[id] as number[];
+    if (c.length === 0) return p;
+    return { id, kind: 'bundle', status: 'bundle', step: p.step, ctxt: p.ctxt, children: c.map(build) };
+  };
+  const root = build(0);
   markCurrent(root);
   return root;
 }

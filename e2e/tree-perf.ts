@@ -1,0 +1,65 @@
+import type { Page } from 'playwright-core';
+
+export interface RenderFigures {
+  nodes: number;
+  layoutMs: number;
+  firstPaintMs: number;
+  /** Draw time per frame while panning/zooming, per zoom level. */
+  phases: { name: string; frames: number; p50: number; p95: number; max: number }[];
+  heapMB: number;
+}
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : 0;
+};
+
+type PerfWindow = { __arborPerf?: { layoutMs?: number; firstPaintMs?: number; nodes?: number; drawTimes?: number[] } };
+
+/**
+ * Loads the renderer's performance mode with a synthetic tree of `size` nodes and measures first paint
+ * (layout included) and per-frame draw times while panning and zooming at three zoom levels.
+ */
+export async function measureTreeRendering(page: Page, baseUrl: string, size: number): Promise<RenderFigures> {
+  await page.goto(`${baseUrl}${baseUrl.includes('?') ? '&' : '?'}synthetic=${size}`);
+  await page.waitForFunction(() => (window as unknown as PerfWindow).__arborPerf?.firstPaintMs !== undefined, undefined, { timeout: 60_000 });
+  const first = await page.evaluate(() => ({ ...(window as unknown as PerfWindow).__arborPerf }));
+  const canvas = page.locator('[data-testid="tree-canvas"]');
+  const box = (await canvas.boundingBox())!;
+  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  const clear = () => page.evaluate(() => { const d = (window as unknown as PerfWindow).__arborPerf?.drawTimes; if (d) d.length = 0; });
+  const collect = () => page.evaluate(() => [...((window as unknown as PerfWindow).__arborPerf?.drawTimes ?? [])]);
+  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const pan = async (): Promise<void> => {
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    for (let i = 1; i <= 30; i++) {
+      await page.mouse.move(cx + Math.sin(i / 5) * 120, cy + i * 6);
+      await frame();
+    }
+    await page.mouse.up();
+  };
+  const zoom = async (dy: number, steps: number): Promise<void> => {
+    await page.mouse.move(cx, cy);
+    for (let i = 0; i < steps; i++) {
+      await page.mouse.wheel(0, dy);
+      await frame();
+    }
+  };
+  const phases: RenderFigures['phases'] = [];
+  const phase = async (name: string, run: () => Promise<void>): Promise<void> => {
+    await frame();
+    await clear();
+    await run();
+    await frame();
+    const times = await collect();
+    phases.push({ name, frames: times.length, p50: pct(times, 0.5), p95: pct(times, 0.95), max: Math.max(0, ...times) });
+  };
+  await phase('zoomed out (fit): pan + zoom', async () => { await pan(); await zoom(-40, 6); await zoom(40, 6); });
+  await zoom(-200, 12); // in towards the middle
+  await phase('mid zoom: pan + zoom', async () => { await pan(); await zoom(-60, 6); });
+  await zoom(-200, 12);
+  await phase('zoomed in: pan + zoom', async () => { await pan(); await zoom(60, 4); await zoom(-60, 4); });
+  const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+  return { nodes: first.nodes ?? 0, layoutMs: first.layoutMs ?? 0, firstPaintMs: first.firstPaintMs ?? 0, phases, heapMB: heap / 2 ** 20 };
+}
