@@ -12,7 +12,7 @@ export function formatGoalStructure(view: TreeView, options: { maxGoals?: number
   const all = goalsInContext(view);
   const open = all.filter((g) => !g.proved);
   if (isFinishedView(view)) return [...lines, 'No goals: the proof is complete.'].join('\n');
-  lines.push(`Tree: ${open.length} open goal${open.length === 1 ? '' : 's'}, ${all.length - open.length} proved leaf${all.length - open.length === 1 ? '' : 'ves'} awaiting END, ${countBundles(view)} bundle${countBundles(view) === 1 ? '' : 's'}`, '');
+  lines.push(`Tree: ${open.length} open goal${open.length === 1 ? '' : 's'}, ${all.length - open.length} proved ${all.length - open.length === 1 ? 'leaf' : 'leaves'} awaiting END, ${countBundles(view)} bundle${countBundles(view) === 1 ? '' : 's'}`, '');
   const shown = open.slice(0, options.maxGoals ?? 10);
   shown.forEach((g, i) => lines.push(...goalSection(g, i + 1, i === 0 && all[0] === g), ''));
   if (open.length > shown.length) lines.push(`(${open.length - shown.length} more open goals not shown)`, '');

@@ -100,7 +100,11 @@ export function registerArborTools(server: McpServer, session: AgentSession, age
       alternatives: z.array(z.array(command).min(1).max(20)).min(1).max(8).describe('each alternative is a list of commands run in order, e.g. [["APPLY lia"], ["APPLY intros", "CRUSH"]]'),
       sequential: z.boolean().optional().describe('run one at a time (default: two at a time)'),
     },
-    async (a) => JSON.stringify(await session.tryCommands(a.alternatives, { sequential: a.sequential ?? false }), null, 2));
+    async (a) => {
+      // A JSON array, one alternative per line: readable for people, parseable for agents.
+      const results = await session.tryCommands(a.alternatives, { sequential: a.sequential ?? false });
+      return `[\n${results.map((r) => JSON.stringify(r)).join(',\n')}\n]`;
+    });
 
   tool('get_script',
     'The reproduction script: the prover\'s own script (format "prover", default; open goals are marked) or the Arbor commands of the session (format "arbor").',
