@@ -106,7 +106,7 @@ async function hammerAll(shell: ShellProcess, channel: number): Promise<void> {
   for (const goal of HAMMER_GOALS) {
     const g = await shell.request(`${channel} GOAL "${goal}"`, channel);
     if (g.ERR) throw new Error(g.ERR);
-    const h = await shell.request(`${channel} HAMMER 30`, channel);
+    const h = await shell.request(`${channel} HAMMER 90`, channel);
     if (h.ERR) throw new Error(`${goal}: ${h.ERR}`);
   }
 }
