@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateApiCall } from './api-contract.ts';
+import { apiParamSchemas, validateApiCall } from './api-contract.ts';
+import { API_METHODS } from './api-methods.ts';
 
 describe('API validation', () => {
   it('accepts a well-formed call', () => {
@@ -17,5 +18,11 @@ describe('API validation', () => {
     expect(validateApiCall('files.read', { path: 'a\u0000b' })).toMatchObject({ ok: false });
     // Extra keys are refused, not silently dropped.
     expect(validateApiCall('shell.submit', { line: 'x', shell: '/bin/sh' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('method list', () => {
+  it('names exactly the methods that have schemas (preload refuses the rest)', () => {
+    expect([...API_METHODS].sort()).toEqual(Object.keys(apiParamSchemas).sort());
   });
 });

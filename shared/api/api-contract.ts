@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
+import type { ApiMethodName } from './api-methods.ts';
 
 /**
  * The one API between the workbench's renderer and its host (Electron IPC or the web host's WebSocket).
@@ -31,7 +32,7 @@ export const apiParamSchemas = {
   'settings.get': z.object({}).strict(),
   'settings.set': z.object({ patch: z.record(z.string().max(64), z.union([z.string().max(4096), z.number(), z.boolean()])) }).strict(),
   'recent.list': z.object({}).strict(),
-} as const;
+} as const satisfies Record<ApiMethodName, z.ZodType>;
 
 export type ApiMethod = keyof typeof apiParamSchemas;
 export type ApiParams<M extends ApiMethod> = z.input<(typeof apiParamSchemas)[M]>;

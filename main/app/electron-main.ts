@@ -1,0 +1,116 @@
+import { BrowserWindow, app, dialog, ipcMain } from 'electron';
+import type { IpcMainInvokeEvent } from 'electron';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ApiEvent, MenuCommand } from '../../shared/api/api-contract.ts';
+import { createApiService } from '../host/api-service.ts';
+import type { ApiService } from '../host/api-service.ts';
+import { appInfo, createWorkbenchShell } from '../host/workbench-shell.ts';
+import type { WorkbenchShell } from '../host/workbench-shell.ts';
+import { Workspace } from '../host/workspace.ts';
+import { buildAppMenu } from './app-menu.ts';
+import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
+import { createAppWindow, denyAllPermissions, preloadFile } from './app-window.ts';
+
+// Bundled to dist/main/app/electron-main.js; the renderer is dist/renderer, preload dist/preload.
+const distDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const examplesDir = app.isPackaged ? join(process.resourcesPath, 'examples') : resolve(distDir, '..', 'resources', 'examples');
+
+registerAppScheme();
+if (!app.requestSingleInstanceLock()) app.quit();
+
+let win: BrowserWindow | undefined;
+let service: ApiService | undefined;
+let workbench: WorkbenchShell | undefined;
+let workspace: Workspace | undefined;
+
+/** Only our own page may call the API (not a frame that navigated elsewhere). */
+function trusted(event: IpcMainInvokeEvent): boolean {
+  const url = event.senderFrame?.url ?? '';
+  return url.startsWith(`${APP_ORIGIN}/`) && event.sender === win?.webContents;
+}
+
+async function start(): Promise<void> {
+  denyAllPermissions();
+  serveRenderer(join(distDir, 'renderer'));
+  workspace = new Workspace({ root: homedir(), readOnlyRoots: [examplesDir], userDir: app.getPath('userData') });
+  const settings = await workspace.settings();
+  workbench = await createWorkbenchShell({
+    backend: (typeof settings.backend === 'string' ? settings.backend : 'coq') as 'coq',
+    timeoutMs: typeof settings.timeoutSeconds === 'number' ? settings.timeoutSeconds * 1000 : 10_000,
+  });
+  const ws = workspace;
+  const wb = workbench;
+  service = createApiService({
+    shell: wb.shell,
+    workspace: ws,
+    info: () => appInfo('electron', wb, ws.root, examplesDir),
+    pickOpen: async () => {
+      const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: 'Arbor proofs', extensions: ['arbor', 'txt'] }, { name: 'All files', extensions: ['*'] }] });
+      return r.canceled ? null : r.filePaths[0] ?? null;
+    },
+    pickSave: async (suggested) => {
+      const r = await dialog.showSaveDialog(win as BrowserWindow, { defaultPath: suggested ?? 'proof.arbor', filters: [{ name: 'Arbor proofs', extensions: ['arbor'] }] });
+      return r.canceled ? null : r.filePath ?? null;
+    },
+  });
+  // Every call is validated by the service (zod, shared/api); the sender is checked here.
+  ipcMain.handle('arbor:call', async (event, method: unknown, params: unknown) => {
+    if (!trusted(event)) throw new Error('untrusted sender');
+    return service?.call(method, params);
+  });
+  service.onEvent((event: ApiEvent) => {
+    if (win && !win.isDestroyed()) win.webContents.send('arbor:event', event);
+  });
+  const send = (command: MenuCommand, arg?: string): void => service?.emit(arg === undefined ? { kind: 'menu', command } : { kind: 'menu', command, arg });
+  const refreshMenu = async (): Promise<void> => {
+    const { Menu } = await import('electron');
+    Menu.setApplicationMenu(buildAppMenu(send, await ws.recent()));
+  };
+  await refreshMenu();
+  const bounds = typeof settings.windowBounds === 'string' ? safeJson(settings.windowBounds) : undefined;
+  win = createAppWindow(preloadFile(distDir), bounds);
+  win.on('close', () => {
+    if (win) void ws.updateSettings({ windowBounds: JSON.stringify(win.getBounds()) });
+  });
+  // Recent files change as documents open: rebuild the menu when the window regains focus.
+  win.on('focus', () => void refreshMenu());
+}
+
+function safeJson(text: string): Record<string, number> | undefined {
+  try {
+    return JSON.parse(text) as Record<string, number>;
+  } catch {
+    return undefined;
+  }
+}
+
+app.on('second-instance', () => {
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  }
+});
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-navigate', (e, url) => {
+    if (!url.startsWith(`${APP_ORIGIN}/`)) e.preventDefault();
+  });
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+});
+
+// Closing the app leaves no prover behind: release every channel before quitting.
+let quitting = false;
+app.on('before-quit', (event) => {
+  if (quitting || !workbench) return;
+  event.preventDefault();
+  quitting = true;
+  void workbench.dispose().finally(() => app.quit());
+});
+
+app.on('window-all-closed', () => app.quit());
+app.whenReady().then(start).catch((err: unknown) => {
+  dialog.showErrorBox('Arbor could not start', err instanceof Error ? err.stack ?? err.message : String(err));
+  app.quit();
+});
