@@ -3,7 +3,7 @@ import type { Checkpoint, PrintMode, ProofStep, ProverSession, SessionOptions, S
 import { ProverError } from '../../shell/prover-session.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
-import { splitHyp } from './coq-hyps.ts';
+import { splitHyp, type SplitHyp } from './coq-hyps.ts';
 import { fragmentProblem, isIdent, splitSentences } from './coq-sentence.ts';
 import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } from './context-kind.ts';
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
@@ -84,7 +84,9 @@ export class CoqSession implements ProverSession {
   /** After `restore` the goals are re-read only when a step needs them (keeps REVERT at one round trip). */
   private stale = false;
   private mode: PrintMode;
-  private readonly kinds = new Map<string, EntryKind>();
+  /** Per proof: a type's kind as Coq's `Check` said (null: Coq could not tell; guess by shape). */
+  private readonly kinds = new Map<string, EntryKind | null>();
+  private readonly splits = new Map<string, SplitHyp[]>();
   private readonly fullNames = new Map<string, string>();
   private readonly preludeSentences: string[];
   private readonly timeoutMs: number;
@@ -225,6 +227,8 @@ export class CoqSession implements ProverSession {
       case 'obtain':
         return this.tactic(obtainTactic(step));
       case 'apply':
+        // A reproduction script must be closed: no admitted holes through APPLY.
+        if (/\b(admit|give_up|Admitted)\b/.test(step.tactic)) throw new ProverError('prover', 'admit is not allowed');
         return this.tactic(`(${guard('tactic', step.tactic)})`);
       case 'crush':
         return this.transaction(async () => ({ script: [await this.crush(step.rules.map((r) => guard('rule', r)), this.timeoutMs)] }));
@@ -385,27 +389,44 @@ export class CoqSession implements ProverSession {
 
   /** var/hyp for every entry: by shape, from the per-proof cache, else one `Check` for all new types. */
   private async classify(goals: RawGoal[]): Promise<OpenGoal[]> {
-    const split = goals.map((g) => ({ g, entries: g.hyps.flatMap(splitHyp) }));
-    const unknown = [...new Set((split[0]?.entries ?? []).map((e) => e.type).filter((t) => !looksLikeProp(t) && !this.kinds.has(t)))];
+    const split = goals.map((g) => ({ g, entries: g.hyps.flatMap((h) => this.splitCached(h)) }));
+    const unknown = [...new Set((split[0]?.entries ?? []).map((e) => e.type).filter((t) => !this.kinds.has(t) && !looksLikeProp(t)))];
     if (unknown.length > 0) {
+      let kinds: EntryKind[] | undefined;
       try {
         const out = await this.client.query(sortQuery(unknown));
-        const kinds = kindsFromCheck(out.map((m) => m.text).join('\n'), unknown.length);
-        kinds?.forEach((k, i) => this.kinds.set(unknown[i] as string, k));
+        kinds = kindsFromCheck(out.map((m) => m.text).join('\n'), unknown.length);
       } catch (e) {
         if (!(e instanceof CoqFailure)) throw e;
       }
+      // null: Coq could not tell (remembered too, so a strange type costs one query, not one per step).
+      unknown.forEach((t, i) => this.kinds.set(t, kinds?.[i] ?? null));
     }
     return split.map(({ g, entries }) => ({
       goal: g.goal,
-      context: entries.map(
-        (e): ContextEntry => ({
-          kind: looksLikeProp(e.type) ? 'hyp' : (this.kinds.get(e.type) ?? guessKind(e.name, e.type)),
-          name: e.name,
-          text: e.type,
-        }),
-      ),
+      context: entries.map((e): ContextEntry => ({ kind: this.kindOf(e.name, e.type), name: e.name, text: e.type })),
     }));
+  }
+
+  private kindOf(name: string, type: string): EntryKind {
+    const k = this.kinds.get(type);
+    if (k) return k;
+    if (k === undefined && looksLikeProp(type)) {
+      this.kinds.set(type, 'hyp');
+      return 'hyp';
+    }
+    return guessKind(name, type);
+  }
+
+  /** Hypothesis lines repeat from step to step; split each text once. */
+  private splitCached(hyp: string): SplitHyp[] {
+    let hit = this.splits.get(hyp);
+    if (!hit) {
+      if (this.splits.size > 10_000) this.splits.clear();
+      hit = splitHyp(hyp);
+      this.splits.set(hyp, hit);
+    }
+    return hit;
   }
 
   /** Print mode 2: the same goals printed under `Set Printing All`, then converted to s-expressions. */
