@@ -119,6 +119,9 @@ export class Completion {
   private readonly greater: (s: Term, t: Term) => boolean;
   private readonly compare: (s: Term, t: Term) => Comparison;
   private readonly fpCache = new Map<number, Int32Array>();
+  /** Overlap candidates by root symbol: views by their left side, sites by their subterm. */
+  private viewsByRoot: View[][] = [];
+  private sitesByRoot: { view: View; site: View['sites'][number] }[][] = [];
 
   constructor(sourceBank: TermBank, axioms: readonly CompletionAxiom[], goal: { lhs: Term; rhs: Term }, private readonly options: CompletionOptions) {
     this.goalS0 = this.goalS = this.bank.import(goal.lhs, sourceBank);
@@ -347,6 +350,8 @@ export class Completion {
     for (const v of eq.views) {
       v.seq = this.seq++;
       this.index.insert(v.l, v);
+      (this.viewsByRoot[v.l.f] ??= []).push(v);
+      for (const site of v.sites) (this.sitesByRoot[site.term.f] ??= []).push({ view: v, site });
     }
     return eq;
   }
@@ -374,18 +379,9 @@ export class Completion {
     return false;
   }
 
-  private overlaps(v1: View, v2: View, sameEq: boolean): void {
-    // v2's left side (variables shifted) into non-variable positions of v1's left side.
-    if (v1.l.maxVar >= SHIFT || v1.r.maxVar >= SHIFT) return;
-    const fp2 = v2.fp;
-    for (const site of v1.sites) {
-      if (sameEq && site.pos.length === 0 && v1.dir === v2.dir) continue;
-      if (!unifiableFp(site.fp, fp2)) continue;
-      this.tryOverlap(v1, v2, site.pos, site.term, v2.l2, v2.r2);
-    }
-  }
-
+  /** v2's left side (variables shifted) unified with v1's left side at `path` (the subterm `u`). */
   private tryOverlap(v1: View, v2: View, path: number[], u: Term, l2: Term, r2: Term): void {
+    if (v1.l.maxVar >= SHIFT || v1.r.maxVar >= SHIFT) return;
     const s = unify(this.bank, u, l2);
     if (!s) return;
     const peak = applySubst(this.bank, v1.l, s);
@@ -424,17 +420,32 @@ export class Completion {
     this.goalSubterms = [...out];
   }
 
+  /**
+   * All overlaps between the new equation and the active ones (itself included). Candidates come
+   * from lists by root symbol (views by their left side's root, overlap sites by theirs), then a
+   * fingerprint test, and only then unification.
+   */
   private criticalPairs(eq: Eqn): void {
-    const mine = eq.views;
-    for (const a of this.active) {
-      if (!a.alive) continue;
+    for (const v1 of eq.views) {
       if (Date.now() > this.options.deadline) return;
-      const theirs = a.views;
-      for (const v1 of mine) {
-        for (const v2 of theirs) {
-          this.overlaps(v1, v2, a === eq);
-          if (a !== eq) this.overlaps(v2, v1, false);
+      // active left sides into the new equation
+      for (const site of v1.sites) {
+        const cands = this.viewsByRoot[site.term.f];
+        if (!cands) continue;
+        for (const v2 of cands) {
+          if (!v2.eq.alive) continue;
+          if (v2.eq === eq && site.pos.length === 0 && v1.dir === v2.dir) continue;
+          if (!unifiableFp(site.fp, v2.fp)) continue;
+          this.tryOverlap(v1, v2, site.pos, site.term, v2.l2, v2.r2);
         }
+      }
+      // the new left side into the active equations
+      const sites = this.sitesByRoot[v1.l.f];
+      if (!sites) continue;
+      for (const { view: v0, site } of sites) {
+        if (!v0.eq.alive || v0.eq === eq) continue;
+        if (!unifiableFp(site.fp, v1.fp)) continue;
+        this.tryOverlap(v0, v1, site.pos, site.term, v1.l2, v1.r2);
       }
     }
   }
@@ -513,7 +524,7 @@ export class Completion {
       const proof = this.updateGoal(eq);
       if (proof) return proof;
       this.criticalPairs(eq);
-      if (this.active.length > 2 * this.liveCount() + 1000) this.compact();
+      if (this.active.length > 2 * this.liveCount() + 200) this.compact();
     }
   }
 
@@ -528,6 +539,8 @@ export class Completion {
     this.active.length = 0;
     this.active.push(...live);
     this.index.prune((v) => !v.eq.alive);
+    this.viewsByRoot = this.viewsByRoot.map((vs) => vs.filter((v) => v.eq.alive));
+    this.sitesByRoot = this.sitesByRoot.map((ss) => ss.filter((x) => x.view.eq.alive));
   }
 }
 

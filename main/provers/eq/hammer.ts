@@ -120,7 +120,6 @@ export async function hammer(bank: TermBank, axioms: readonly HammerAxiom[], goa
   };
   const runOwn = async (): Promise<void> => {
     const o = await proveOwn(bank, axioms, goal, deadline, { signal: stopOwn.signal });
-    const ms = Date.now() - start;
     let solved = false;
     if (o.proof && o.bank) {
       const proof = importProof(o.proof, o.bank, bank);
@@ -132,7 +131,7 @@ export async function hammer(bank: TermBank, axioms: readonly HammerAxiom[], goa
         stopE.abort();
       }
     }
-    result.own = { solved, ms, ...(o.config ? { config: o.config } : {}) };
+    result.own = { solved, ms: Date.now() - start, ...(o.config ? { config: o.config } : {}) };
   };
 
   try {
