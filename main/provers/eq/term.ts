@@ -32,8 +32,9 @@ export interface Term {
 }
 
 interface ChainedTerm extends Term {
-  /** Next term in the same hash bucket. */
-  readonly hnext: ChainedTerm | undefined;
+  readonly hash?: number;
+  /** Id of the next term in the same hash bucket, or -1. */
+  hnext: number;
 }
 
 export const isVar = (t: Term): boolean => t.f < 0;
@@ -41,7 +42,10 @@ export const varIndex = (t: Term): number => -t.f - 1;
 export const isInfix = (f: number): boolean => f === SYM.mul || f === SYM.ldiv || f === SYM.rdiv;
 
 export class TermBank {
-  private readonly table = new Map<number, ChainedTerm>();
+  private buckets = new Int32Array(1 << 12).fill(-1);
+  private mask = (1 << 12) - 1;
+  /** Terms by id (variables included; their `hash` is undefined). */
+  private readonly byId: ChainedTerm[] = [];
   private readonly vars: Term[] = [];
   private count = 0;
   private readonly names: string[] = [...BUILTIN_NAMES];
@@ -87,32 +91,38 @@ export class TermBank {
   v(i: number): Term {
     let t = this.vars[i];
     if (!t) {
-      t = { id: this.nextId++, f: -(i + 1), args: [], size: 1, ground: false, maxVar: i, irred: -1, memo: undefined, memoAt: -1 };
-      this.vars[i] = t;
+      const v: ChainedTerm = { id: this.nextId++, f: -(i + 1), args: [], size: 1, ground: false, maxVar: i, irred: -1, memo: undefined, memoAt: -1, hnext: -1 };
+      this.byId[v.id] = v;
+      this.vars[i] = v;
+      t = v;
       this.count++;
     }
     return t;
   }
 
   /**
-   * Hash-consing on a numeric hash with chaining (a string key per lookup made `app` and the garbage
-   * collector the top two entries of the completion profile).
+   * Hash-consing in an open hash table of chained term ids (a string key per lookup made `app` and
+   * the garbage collector the top of the completion profile; a Map with numeric keys was next).
    */
   app(f: number, args: readonly Term[]): Term {
     let h = Math.imul(f + 1, 0x9e3779b1);
     for (let k = 0; k < args.length; k++) h = Math.imul(h ^ (args[k] as Term).id, 0x85ebca6b) + k;
-    h |= 0;
-    const head = this.table.get(h);
-    for (let c = head; c !== undefined; c = c.hnext) {
-      if (c.f !== f || c.args.length !== args.length) continue;
-      let same = true;
-      for (let k = 0; k < args.length; k++) {
-        if (c.args[k] !== args[k]) {
-          same = false;
-          break;
+    h = (h ^ (h >>> 15)) | 0;
+    const byId = this.byId;
+    const slot = h & this.mask;
+    for (let c = this.buckets[slot] as number; c >= 0; ) {
+      const t = byId[c] as ChainedTerm;
+      if (t.hash === h && t.f === f && t.args.length === args.length) {
+        let same = true;
+        for (let k = 0; k < args.length; k++) {
+          if (t.args[k] !== args[k]) {
+            same = false;
+            break;
+          }
         }
+        if (same) return t;
       }
-      if (same) return c;
+      c = t.hnext;
     }
     let size = 1;
     let ground = true;
@@ -122,10 +132,25 @@ export class TermBank {
       ground &&= a.ground;
       if (a.maxVar > maxVar) maxVar = a.maxVar;
     }
-    const t: ChainedTerm = { id: this.nextId++, f, args, size, ground, maxVar, irred: -1, memo: undefined, memoAt: -1, hnext: head };
-    this.table.set(h, t);
+    const id = this.nextId++;
+    const t: ChainedTerm = { id, f, args, size, ground, maxVar, irred: -1, memo: undefined, memoAt: -1, hash: h, hnext: this.buckets[slot] as number };
+    byId[id] = t;
+    this.buckets[slot] = id;
     this.count++;
+    if (this.count > this.buckets.length) this.grow();
     return t;
+  }
+
+  private grow(): void {
+    const size = this.buckets.length * 2;
+    this.buckets = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+    for (const t of this.byId) {
+      if (!t || t.hash === undefined) continue;
+      const slot = t.hash & this.mask;
+      t.hnext = this.buckets[slot] as number;
+      this.buckets[slot] = t.id;
+    }
   }
 
   const(name: string): Term {
