@@ -131,6 +131,29 @@ describe('workbench in Chromium via the web host', () => {
     await shot('05-transcript-stepping');
   });
 
+  it('shows a failing line\'s error inline and the goal as failed; completion offers commands', async () => {
+    // Leave transcript mode (if the transcript test ran before) for the live tree.
+    await page.click('.transcript-panel >> text=Close', { timeout: 2000 }).catch(() => undefined);
+    await page.click('text=New');
+    await page.click('.monaco-editor .view-lines');
+    await page.keyboard.type('GOAL "forall n : nat, n + 0 = n');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('APPLY no_such_tactic_xyz');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('EN');
+    await page.keyboard.press('Control+Space');
+    await expect.poll(() => page.locator('.suggest-widget .monaco-list-row').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('END')]));
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('D');
+    await page.click('[data-testid="run-all"]');
+    await expect.poll(() => page.locator('.arbor-inline-error').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-testid="tree-node"]').first().getAttribute('data-status')).toBe('failed');
+    await page.click('[data-testid="tab-messages"]');
+    await page.waitForTimeout(300);
+    await shot('06-error-inline');
+  });
+
   it('raised no console errors or CSP violations', () => {
     expect(consoleErrors.filter((e) => !/favicon/.test(e))).toEqual([]);
   });

@@ -1,5 +1,5 @@
-import { BrowserWindow, app, dialog, ipcMain } from 'electron';
-import type { IpcMainInvokeEvent } from 'electron';
+import { app, dialog, ipcMain } from 'electron';
+import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -50,6 +50,8 @@ export function EditorPane() {
       matchBrackets: 'always',
       bracketPairColorization: { enabled: true },
       fixedOverflowWidgets: true,
+      wordWrap: 'on',
+      wrappingIndent: 'deepIndent',
     });
     editorInstance = editor;
     decorations.current = editor.createDecorationsCollection();

@@ -5,7 +5,7 @@ import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-lay
 import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
 import { selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { selectDisplayedStep, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
+import { selectDisplayedStep, selectOverlay, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
 import { useMemo } from 'react';
 
 function Entry({ e, mark }: { e: ContextEntry; mark?: 'added' | 'changed' }) {
@@ -29,19 +29,22 @@ export function Inspector() {
   const previous = useArbor(selectPreviousTree);
   const step = useArbor(selectDisplayedStep);
   const showsDocument = useArbor(selectShowsDocument);
+  const overlay = useArbor(selectOverlay);
   const selected = useArbor(selectSelectedId);
   const check = useArbor(selectActiveCheck);
   const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoal(tree) : undefined;
   const context = useMemo(() => (tree && node ? accumulatedContext(tree, node.id) : []), [tree, node]);
-  const diff = useMemo(() => (tree && step !== undefined ? stepDiff(previous, tree, step) : undefined), [previous, tree, step]);
+  // No diff for a proof's first state: there is nothing before it to compare with.
+  const diff = useMemo(() => (tree && previous && step !== undefined ? stepDiff(previous, tree, step) : undefined), [previous, tree, step]);
   if (!tree || !node) return <aside className="inspector" data-testid="inspector"><h3>Inspector</h3><p className="muted">Select a node in the tree.</p></aside>;
   const change = diff?.produced.find((p) => p.id === node.id);
   const added = new Set(change?.context.added.map((e) => `${e.kind}:${e.name}`));
   const changed = new Set(change?.context.changed.map((e) => `${e.kind}:${e.name}`));
   const line = showsDocument ? lineOfStep(check, node.step) : undefined;
+  const status = node.current === 'goal' && overlay ? overlay : node.status;
   return (
     <aside className="inspector" data-testid="inspector">
-      <h3>{node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{node.id}</span> <span className={`status-badge ${node.status}`}>{node.status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>
+      <h3>{node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{node.id}</span> <span className={`status-badge ${status}`} data-testid="inspector-status">{status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>
       <div className="origin">made by step {node.step}{line !== undefined ? <> — <button type="button" className="link" data-testid="origin-line">line {line}</button></> : null}</div>
       <h4>Context ({context.length})</h4>
       {context.length === 0 ? <p className="muted">empty</p> : (

@@ -100,8 +100,7 @@ export function countVisible(layout: TreeLayout, index: TreeIndex, x0: number, y
 }
 
 /** Calls `visit(parent)` for every parent whose edge fan (to its children) may cross the rectangle. */
-export function forEachVisibleFan(layout: TreeLayout, index: TreeIndex, x0: number, y0: number, x1: number, y1: number, visit: (parent: number) => void): void {
-  const nodes = layout.nodes;
+export function forEachVisibleFan(_layout: TreeLayout, index: TreeIndex, x0: number, y0: number, x1: number, y1: number, visit: (parent: number) => void): void {
   for (let d = 0; d + 1 < index.columns.length; d++) {
     const col = index.columns[d]!;
     const next = index.columns[d + 1]!;
