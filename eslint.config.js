@@ -8,7 +8,7 @@ const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'child_process', 'os', 'ne
 const restrict = (groups, message) => ({ group: groups, message });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'e2e/artifacts/**', 'bench/results/**', 'renderer/dist/**'] },
+  { ignores: ['.tmp/**', 'node_modules/**', 'dist/**', 'out/**', 'e2e/artifacts/**', 'bench/results/**', 'renderer/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
