@@ -1,0 +1,47 @@
+import { loadavg } from 'node:os';
+import { startWebWorkbench } from '../main/host/web-workbench.ts';
+import { UnavailableEngine } from '../main/host/unavailable-engine.ts';
+import { launchChromium } from '../e2e/e2e-support.ts';
+import { measureTreeRendering } from '../e2e/tree-perf.ts';
+import type { BenchRow } from './bench-table.ts';
+import { printTable, writeResults } from './bench-table.ts';
+
+/**
+ * The tree in Chromium (BRIEF §4): first paint of a 10,000-node tree (layout included) ≤ 500 ms, and
+ * per-frame draw time while panning/zooming ≤ 16.7 ms at every zoom level, for 10,000 and 50,000 nodes.
+ */
+export async function runTreeRenderBench(log: (s: string) => void = () => undefined): Promise<{ rows: BenchRow[]; raw: unknown }> {
+  const workbench = await startWebWorkbench({
+    backend: 'coq', workspace: process.cwd(), userDir: `${process.env.TMPDIR ?? '/tmp'}/arbor-bench-user`,
+    // Performance mode draws a synthetic tree: no prover needed.
+    createEngine: () => new UnavailableEngine('coq', 'not needed for the rendering benchmark'),
+    log,
+  });
+  const browser = await launchChromium();
+  const rows: BenchRow[] = [];
+  const raw: Record<string, unknown> = {};
+  try {
+    for (const size of [10_000, 50_000]) {
+      const page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
+      const r = await measureTreeRendering(page, workbench.url, size);
+      await page.close();
+      raw[String(size)] = r;
+      log(`${size}: first paint ${r.firstPaintMs.toFixed(0)} ms`);
+      rows.push({ what: `${r.nodes} nodes: first paint (layout ${r.layoutMs.toFixed(0)} ms incl.)`, value: r.firstPaintMs, unit: 'ms', ...(size === 10_000 ? { target: '≤ 500 ms', ok: r.firstPaintMs <= 500 } : {}) });
+      for (const p of r.phases) {
+        rows.push({ what: `${r.nodes} nodes: ${p.name}, draw p95`, value: p.p95, unit: 'ms', target: '≤ 16.7 ms', ok: p.p95 <= 16.7, detail: `${p.frames} frames, max ${p.max.toFixed(1)} ms` });
+      }
+      rows.push({ what: `${r.nodes} nodes: JS heap`, value: r.heapMB, unit: 'MB' });
+    }
+  } finally {
+    await browser.close();
+    await workbench.close();
+  }
+  return { rows, raw };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { rows, raw } = await runTreeRenderBench((s) => process.stderr.write(`bench: ${s}\n`));
+  printTable('bundle tree in Chromium (canvas, culling, level of detail)', rows);
+  process.stderr.write(`bench: results: ${await writeResults('tree-render', { date: new Date().toISOString(), loadavg: loadavg(), rows, raw })}\n`);
+}
