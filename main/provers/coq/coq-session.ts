@@ -164,8 +164,17 @@ export class CoqSession implements ProverSession {
     const len = this.log.length;
     const before = this.client.tip;
     try {
-      for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence, ROUND_TRIP_MS) });
-      const r = await this.client.goals(limitMs + GRACE_MS);
+      let r: { goals: RawGoal[] | undefined; messages: CoqMessage[] };
+      if (sentences.length === 1) {
+        // The common case: one pipelined exchange, the same two calls as a raw Add+Goal, one round trip.
+        const sentence = sentences[0] as string;
+        const a = await this.client.addAndGoals(sentence, limitMs + GRACE_MS);
+        this.log.push({ sentence, stateId: a.stateId });
+        r = a;
+      } else {
+        for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence, ROUND_TRIP_MS) });
+        r = await this.client.goals(limitMs + GRACE_MS);
+      }
       this.current = r.goals ?? [];
       this.stale = false;
       return { ok: true, goals: this.current, messages: r.messages };

@@ -43,6 +43,20 @@ describe('CoqideTopClient', () => {
     expect(msgs.map((m) => m.text.replace(/\s+/g, ' '))).toContain('(nat, True) : Set * Prop');
   });
 
+  it('pipelines Add+Goal in one exchange, failures included', async () => {
+    const before = c.tip;
+    const ok = await c.addAndGoals('intros.');
+    expect(ok.stateId).toBe(c.tip);
+    expect(ok.goals).toHaveLength(1);
+    await c.editAt(before);
+    await expect(c.addAndGoals('apply (.')).rejects.toBeInstanceOf(CoqFailure); // parse error at Add
+    expect(c.tip).toBe(before);
+    await expect(c.addAndGoals('apply no_such_lemma.')).rejects.toThrow(/not found/); // error at execution
+    await c.editAt(before);
+    expect((await c.addAndGoals('intros.')).goals).toHaveLength(1);
+    await c.editAt(before);
+  });
+
   it('interrupts a runaway call with SIGINT and stays usable', async () => {
     const before = c.tip;
     await c.add('repeat (pose proof I).');

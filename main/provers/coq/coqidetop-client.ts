@@ -89,15 +89,17 @@ export interface ClientOptions {
 }
 
 /**
- * One coqidetop process over its XML protocol. Calls are serialised (one in flight); feedback
- * messages that arrive while a call is pending belong to that call. `tip` tracks the document's tip so
+ * One coqidetop process over its XML protocol. Calls are serialised (one operation at a time; a `batch`
+ * pipelines its calls, which coqidetop answers in order); feedback messages belong to the oldest
+ * unanswered call. `tip` tracks the document's tip so
  * `add` always extends it (Coq 8.16 rejects adds on any other state).
  */
 export class CoqideTopClient {
   tip = 0;
   private readonly proc: ChildProcessWithoutNullStreams;
   private readonly xml: XmlStream;
-  private pending: Pending | undefined;
+  /** Calls written and not yet answered, in order (more than one only inside a `batch`). */
+  private readonly pending: Pending[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private deadReason: string | undefined;
   private readonly grace: number;
@@ -153,20 +155,18 @@ export class CoqideTopClient {
 
   private die(reason: string): void {
     this.deadReason ??= reason;
-    const p = this.pending;
-    this.pending = undefined;
-    p?.reject(new CoqCrash(this.deadReason));
+    for (const p of this.pending.splice(0)) p.reject(new CoqCrash(this.deadReason));
   }
 
   private onElement(e: XmlElement): void {
-    const p = this.pending;
+    const p = this.pending[0];
     if (e.tag === 'feedback') {
       const m = feedbackMessage(e);
       if (m && p) p.messages.push(m);
       return;
     }
     if (e.tag !== 'value' || !p) return;
-    this.pending = undefined;
+    this.pending.shift();
     if (e.attrs.val === 'good') p.resolve({ value: e, messages: p.messages });
     else {
       const f = decodeFailure(e);
@@ -174,38 +174,56 @@ export class CoqideTopClient {
     }
   }
 
-  /** Send one call; with `timeoutMs`, interrupt (SIGINT) then kill when it does not answer in time. */
-  call(xml: string, timeoutMs = this.defaultTimeout): Promise<CallResult> {
-    const run = (): Promise<CallResult> =>
-      new Promise<CallResult>((resolve, reject) => {
-        if (this.deadReason !== undefined) {
-          reject(new CoqCrash(this.deadReason));
-          return;
-        }
-        let timer: NodeJS.Timeout | undefined;
-        let interrupted = false;
-        const done = (): void => clearTimeout(timer);
-        this.pending = {
-          messages: [],
-          resolve: (r) => {
-            done();
-            resolve(r);
-          },
-          reject: (e) => {
-            done();
-            reject(interrupted ? new CoqTimeout(e instanceof CoqCrash) : e);
-          },
-        };
-        timer = setTimeout(() => {
-          interrupted = true;
-          this.proc.kill('SIGINT'); // CoqIDE's interrupt: the call answers "User interrupt."
-          timer = setTimeout(() => this.proc.kill('SIGKILL'), this.grace);
-        }, timeoutMs);
-        this.proc.stdin.write(xml);
-      });
+  /** Send one call; past `timeoutMs`, interrupt (SIGINT), then kill when that does not help. */
+  async call(xml: string, timeoutMs = this.defaultTimeout): Promise<CallResult> {
+    const [r] = await this.batch([xml], timeoutMs);
+    return r as CallResult;
+  }
+
+  /**
+   * Send calls back to back and wait for all their answers: coqidetop reads and answers them strictly in
+   * order, so pipelining e.g. Add+Goal saves a round trip per step. The batch holds the client's lock, so
+   * callers still see one operation at a time. Rejects with the first failure, after every answer is in.
+   */
+  batch(xmls: string[], timeoutMs = this.defaultTimeout): Promise<CallResult[]> {
+    const run = async (): Promise<CallResult[]> => {
+      if (this.deadReason !== undefined) throw new CoqCrash(this.deadReason);
+      let interrupted = false;
+      let timer: NodeJS.Timeout | undefined = setTimeout(() => {
+        interrupted = true;
+        this.proc.kill('SIGINT'); // CoqIDE's interrupt: the running call answers "User interrupt."
+        timer = setTimeout(() => this.proc.kill('SIGKILL'), this.grace);
+      }, timeoutMs);
+      const answers = xmls.map(
+        () =>
+          new Promise<CallResult>((resolve, reject) => {
+            this.pending.push({ messages: [], resolve, reject });
+          }),
+      );
+      this.proc.stdin.write(xmls.join(''));
+      const settled = await Promise.allSettled(answers);
+      clearTimeout(timer);
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) {
+        const e = failed.reason as Error;
+        throw interrupted ? new CoqTimeout(e instanceof CoqCrash) : e;
+      }
+      return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
+    };
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * Add a sentence on the tip and execute it in one pipelined exchange (Add parses only; Goal forces
+   * execution). If the Add fails, the Goal just observes the unchanged tip and its answer is dropped.
+   */
+  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; messages: CoqMessage[] }> {
+    const tip = this.tip;
+    const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
+    this.tip = decodeAdd(add.value);
+    return { stateId: this.tip, goals: decodeGoals(goal.value), messages: goal.messages };
   }
 
   /** Add a sentence on the tip (parse only; execution happens on `goals`). Returns the new state id. */
