@@ -88,7 +88,10 @@ export class CoqSession implements ProverSession {
   private readonly kinds = new Map<string, EntryKind | null>();
   private readonly splits = new Map<string, SplitHyp[]>();
   private readonly fullNames = new Map<string, string>();
-  private readonly preludeSentences: string[];
+  private readonly arborSentences: string[];
+  private readonly channelSentences: string[];
+  /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
+  private hammerPlugin = true;
   private readonly timeoutMs: number;
 
   private constructor(
@@ -98,7 +101,8 @@ export class CoqSession implements ProverSession {
   ) {
     this.timeoutMs = options.timeoutMs;
     this.mode = options.printMode ?? 1;
-    this.preludeSentences = [...SESSION_ONLY_PRELUDE, ...splitSentences(arborPrelude()), ...splitSentences(channelPrelude)];
+    this.arborSentences = splitSentences(arborPrelude());
+    this.channelSentences = splitSentences(channelPrelude);
   }
 
   static async open(options: SessionOptions, clientOptions: ClientOptions = {}): Promise<CoqSession> {
@@ -118,13 +122,27 @@ export class CoqSession implements ProverSession {
     } catch (e) {
       throw new ProverError('unavailable', `coqidetop: ${(e as Error).message}`);
     }
+    const initTip = this.client.tip;
     try {
-      for (const s of this.preludeSentences) await this.client.add(s);
-      await this.client.goals();
+      for (const s of SESSION_ONLY_PRELUDE) await this.client.add(s);
     } catch (e) {
-      await this.client.dispose();
-      throw new ProverError('prover', `prelude: ${toProverError(e).message}`);
+      if (!(e instanceof CoqFailure)) throw toProverError(e);
+      this.hammerPlugin = false;
+      await this.client.editAt(initTip);
     }
+    const run = async (sentences: string[], what: string): Promise<void> => {
+      try {
+        for (const s of sentences) await this.client.add(s);
+        await this.client.goals();
+      } catch (e) {
+        await this.client.dispose();
+        const msg = toProverError(e).message;
+        if (what === 'Arbor prelude') throw new ProverError('unavailable', `${what}: ${msg} (fix: apt-get install coq libcoq-hammer)`);
+        throw new ProverError('prover', `${what}: ${msg}`);
+      }
+    };
+    await run(this.arborSentences, 'Arbor prelude');
+    await run(this.channelSentences, 'prelude');
     this.preludeTip = this.client.tip;
   }
 
@@ -333,7 +351,7 @@ export class CoqSession implements ProverSession {
       if (a.ok && this.current.length < count) return q.tac;
     }
     const budget = left();
-    if (budget < 2000) return undefined;
+    if (budget < 2000 || !this.hammerPlugin) return undefined;
     const total = secs(budget) - 1;
     const len = this.log.length;
     const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, Math.floor(x)));
