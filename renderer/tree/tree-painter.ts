@@ -45,6 +45,7 @@ export class TreePainter {
   private animation: { from: Map<number, { x: number; y: number }>; start: number } | undefined;
   private frame = 0;
   readonly drawTimes: number[] = [];
+  overviewMs = 0;
   onFirstPaint: ((ms: number) => void) | undefined;
 
   constructor(private readonly canvas: HTMLCanvasElement) {}
@@ -198,7 +199,22 @@ export class TreePainter {
   }
 
   private drawOverview(ctx: CanvasRenderingContext2D, layout: TreeLayout): void {
-    if (!this.overview) this.overview = renderOverview(layout);
+    // First paint uses a bitmap just sharp enough for the current zoom (cheap); the full-resolution
+    // one (≤ 4096 px a side) is built once, when the browser is idle, so zooming never rebuilds it.
+    if (!this.overview) {
+      const t0 = performance.now();
+      this.overview = renderOverview(layout, Math.min(2 * this.transform.k * this.dpr, 1));
+      this.overviewMs = performance.now() - t0;
+      const full = maxOverviewScale(layout);
+      if (this.overview.scale < full) {
+        const idle = (window as { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number }).requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 50));
+        idle(() => {
+          if (this.layout !== layout) return;
+          this.overview = renderOverview(layout, full);
+          this.requestDraw();
+        }, { timeout: 300 });
+      }
+    }
     const { canvas, scale } = this.overview;
     ctx.imageSmoothingEnabled = true;
     ctx.drawImage(canvas, 0, 0, canvas.width / scale, canvas.height / scale);
@@ -321,9 +337,13 @@ function drawPlainNodes(ctx: CanvasRenderingContext2D, layout: TreeLayout, visib
   }
 }
 
-/** The whole tree once into a bitmap of at most 4096 px a side, for far zoomed-out frames. */
-function renderOverview(layout: TreeLayout): { canvas: HTMLCanvasElement; scale: number } {
-  const scale = Math.min(1, OVERVIEW_MAX / Math.max(layout.width, 1), OVERVIEW_MAX / Math.max(layout.height, 1));
+function maxOverviewScale(layout: TreeLayout): number {
+  return Math.min(1, OVERVIEW_MAX / Math.max(layout.width, 1), OVERVIEW_MAX / Math.max(layout.height, 1));
+}
+
+/** The whole tree once into a bitmap (at most 4096 px a side), for far zoomed-out frames. */
+function renderOverview(layout: TreeLayout, wanted: number): { canvas: HTMLCanvasElement; scale: number } {
+  const scale = Math.min(maxOverviewScale(layout), Math.max(wanted, 0.0001));
   const canvas = document.createElement('canvas');
   canvas.width = Math.max(1, Math.ceil(layout.width * scale));
   canvas.height = Math.max(1, Math.ceil(layout.height * scale));
