@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { CoqideTopClient } from '../main/provers/coq/coqidetop-client.ts';
+import { splitSentences } from '../main/provers/coq/coq-sentence.ts';
+import { arborPrelude, SESSION_ONLY_PRELUDE } from '../main/provers/coq/prelude.ts';
 import { ShellProcess } from '../main/cli/shell-process.ts';
+import { Shell } from '../main/shell/shell.ts';
+import { createProverEngineFactory, loadBackend } from '../main/supervisor/engine-factory.ts';
 import type { BenchRow } from './bench-table.ts';
 import { median } from './bench-table.ts';
 
@@ -14,19 +18,17 @@ const VARS = Array.from({ length: 20 }, (_, i) => `x${i + 1}`);
 const STEP_GOAL = `forall ${VARS.join(' ')} : nat, ${VARS.map((v) => `${v} = ${v}`).join(' /\\ ')}`;
 const ROUNDS = 15;
 
-async function rawStepMs(): Promise<number> {
+export async function rawStepMs(): Promise<number> {
   const client = await CoqideTopClient.start();
   try {
-    await client.add('From Coq Require Import Arith Lia.');
-    await client.add(`Goal ${STEP_GOAL}.`);
-    await client.goals();
+    // The same environment and the same sentences as the Coq session sends, Add and Goal pipelined as
+    // the session pipelines them: the strictest baseline.
+    for (const sentence of [...SESSION_ONLY_PRELUDE, ...splitSentences(arborPrelude())]) await client.add(sentence);
+    await client.addAndGoals(`Goal (${STEP_GOAL}).`);
     const start = client.tip;
     // Warm-up round, then measure.
     const round = async (): Promise<void> => {
-      for (const v of VARS) {
-        await client.add(`intro ${v}.`);
-        await client.goals();
-      }
+      for (const v of VARS) await client.addAndGoals(`Timeout 10 (intro ${v}).`);
       await client.editAt(start);
     };
     await round();
@@ -38,7 +40,7 @@ async function rawStepMs(): Promise<number> {
   }
 }
 
-async function shellStepMs(): Promise<number> {
+export async function shellStepMs(): Promise<number> {
   const shell = new ShellProcess(['--pool', '0']);
   try {
     const goal = await shell.request(`GOAL "${STEP_GOAL}"`);
@@ -56,6 +58,32 @@ async function shellStepMs(): Promise<number> {
     return (performance.now() - t0) / (ROUNDS * VARS.length);
   } finally {
     await shell.end();
+  }
+}
+
+/** The same steps through the shell's own code in this process: what the shell adds without the stdio hop. */
+export async function inProcessStepMs(): Promise<number> {
+  const backend = await loadBackend('coq');
+  const factory = createProverEngineFactory(backend, { backend: 'coq', timeoutMs: 10_000, poolSize: 0 });
+  const shell = new Shell({ createEngine: (channel, prelude) => factory.createEngine(channel, prelude) });
+  const request = async (line: string): Promise<void> => {
+    const [response] = await Promise.all(shell.submitLine(line));
+    if (response?.ERR) throw new Error(response.ERR);
+    JSON.stringify(response); // the stdio server serialises every response
+  };
+  try {
+    await request(`GOAL "${STEP_GOAL}"`);
+    const round = async (): Promise<void> => {
+      for (const v of VARS) await request(`APPLY intro ${v}`);
+      await request('REVERT 1');
+    };
+    await round();
+    const t0 = performance.now();
+    for (let r = 0; r < ROUNDS; r++) await round();
+    return (performance.now() - t0) / (ROUNDS * VARS.length);
+  } finally {
+    await shell.close();
+    await factory.dispose();
   }
 }
 
@@ -148,6 +176,8 @@ function sleep(ms: number): Promise<void> {
 export async function runShellBench(log: (s: string) => void): Promise<{ rows: BenchRow[]; raw: unknown }> {
   log('step overhead: raw coqidetop…');
   const raw = await rawStepMs();
+  log('step overhead: shell in-process…');
+  const inProcess = await inProcessStepMs();
   log('step overhead: arbor-shell…');
   const shell = await shellStepMs();
   log('throughput…');
@@ -162,9 +192,11 @@ export async function runShellBench(log: (s: string) => void): Promise<{ rows: B
   const rss = await rssWithChannels(8);
   const ratio = shell / raw;
   const rows: BenchRow[] = [
-    { what: 'step: raw coqidetop Add+Goal', value: raw, unit: 'ms' },
-    { what: 'step: arbor-shell APPLY (same sentences)', value: shell, unit: 'ms' },
-    { what: 'step overhead ratio', value: ratio, unit: 'x', target: '<= 1.15', ok: ratio <= 1.15 },
+    { what: 'step: raw coqidetop Add+Goal (same sentences)', value: raw, unit: 'ms' },
+    { what: 'step: Shell in-process APPLY (same sentences)', value: inProcess, unit: 'ms' },
+    { what: 'step: arbor-shell process APPLY (stdio)', value: shell, unit: 'ms' },
+    { what: 'step overhead ratio, in-process shell', value: inProcess / raw, unit: 'x', target: '<= 1.15', ok: inProcess / raw <= 1.15 },
+    { what: 'step overhead ratio, arbor-shell over stdio', value: ratio, unit: 'x', target: '<= 1.15', ok: ratio <= 1.15 },
     { what: 'trivial requests (STATE), warm channel', value: rps, unit: 'resp/s', target: '>= 10000', ok: rps >= 10_000 },
     { what: 'NEW_CHANNEL + GOAL, warm pool (median)', value: median(warm), unit: 'ms', target: '<= 50', ok: median(warm) <= 50 },
     { what: 'NEW_CHANNEL + GOAL, cold (median)', value: median(cold), unit: 'ms' },
@@ -173,5 +205,5 @@ export async function runShellBench(log: (s: string) => void): Promise<{ rows: B
     { what: 'parallel wall ratio (two / one)', value: par.two / par.one, unit: 'x', target: '<= 1.25', ok: par.two / par.one <= 1.25 },
     { what: 'arbor-shell RSS, 8 open channels', value: rss, unit: 'MB', target: '<= 120', ok: rss <= 120 },
   ];
-  return { rows, raw: { rawStepMs: raw, shellStepMs: shell, throughput: rps, warm, cold, parallel: par, rssMb: rss } };
+  return { rows, raw: { rawStepMs: raw, inProcessStepMs: inProcess, shellStepMs: shell, throughput: rps, warm, cold, parallel: par, rssMb: rss } };
 }

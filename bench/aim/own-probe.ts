@@ -39,7 +39,7 @@ const SOLVED_AT_5S: string[] = [
   'p9_b105be1d5b',
 ];
 
-const { values } = parseArgs({ options: { sample: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' }, limit: { type: 'string', default: '5' }, shard: { type: 'string', default: '0/1' }, order: { type: 'string' }, only: { type: 'string' }, goal: { type: 'string' }, fifo: { type: 'string' }, prec: { type: 'string' }, maxside: { type: 'string' }, maxsel: { type: 'string' }, unsolved: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { sample: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' }, limit: { type: 'string', default: '5' }, shard: { type: 'string', default: '0/1' }, order: { type: 'string' }, only: { type: 'string' }, goal: { type: 'string' }, fifo: { type: 'string' }, prec: { type: 'string' }, maxside: { type: 'string' }, maxsel: { type: 'string' }, weighting: { type: 'string' }, unsolved: { type: 'boolean', default: false } } });
 const preamble = readFileSync(`${AIM_DATA_DIR}/preamble.txt`, 'utf8');
 const all = readFileSync(`${AIM_DATA_DIR}/dev.txt`, 'utf8').split('\n').filter((l) => l.startsWith('Theorem'));
 let lines = sampleLines(all, Number(values.sample), Number(values.seed));
@@ -54,7 +54,7 @@ for (const line of lines) {
   const a = parseArticle(bank, `${preamble}\n${line}\n`);
   const th = a.theorems[0]!;
   const goal = parseEquation(bank, th.statement, { names: 'constants' });
-  const r = await proveByCompletion(bank, a.equations, goal, { deadline: Date.now() + Number(values.limit) * 1000, ...(values.order ? { order: values.order as 'kbo' } : {}), ...(values.prec ? { order: kboWithPrecedence(values.prec.split(',').map((n) => SYM[n as keyof typeof SYM])) } : {}), ...(values.goal ? { goalFactor: Number(values.goal) } : {}), ...(values.fifo ? { fifoEvery: Number(values.fifo) } : {}), ...(values.maxside ? { maxSideSize: Number(values.maxside) } : {}), ...(values.maxsel ? { maxSelections: Number(values.maxsel) } : {}) });
+  const r = await proveByCompletion(bank, a.equations, goal, { deadline: Date.now() + Number(values.limit) * 1000, ...(values.order ? { order: values.order as 'kbo' } : {}), ...(values.prec ? { order: kboWithPrecedence(values.prec.split(',').map((n) => SYM[n as keyof typeof SYM])) } : {}), ...(values.goal ? { goalFactor: Number(values.goal) } : {}), ...(values.fifo ? { fifoEvery: Number(values.fifo) } : {}), ...(values.maxside ? { maxSideSize: Number(values.maxside) } : {}), ...(values.maxsel ? { maxSelections: Number(values.maxsel) } : {}), ...(values.weighting ? { weighting: values.weighting as 'max' } : {}) });
   const ok = r.proof ? checkProof(preamble, proofToJson(r.bank, r.proof), th.statement).ok : false;
   if (ok) solved++;
   console.log(`${th.name} ${ok ? 'SOLVED' : r.proof ? 'BADPROOF' : '-'} ${r.stats.ms}ms sel=${r.stats.selected} act=${r.stats.active} gen=${r.stats.generated}`);
