@@ -71,7 +71,18 @@ describe('workbench in Chromium via the web host', () => {
     const ctx = await page.locator('[data-testid="inspector"]').textContent();
     expect(ctx).toContain('Context');
     await shot('03-inspector');
-    // Double-click collapses a bundle; back to the live tree afterwards.
+    // Double-click collapses a bundle (and expands it again); then back to the live tree.
+    const rootId = Number(await nodes().first().getAttribute('data-id'));
+    const screenRect = (nodeId: number) => page.evaluate((i) => (window as unknown as { __arborTree: { screenRect(id: number): { x: number; y: number; w: number; h: number } | null } }).__arborTree.screenRect(i), nodeId);
+    const before = await nodes().count();
+    let r = (await screenRect(rootId))!;
+    await page.mouse.dblclick(r.x + r.w / 2, r.y + r.h / 2);
+    await expect.poll(() => nodes().count()).toBe(1);
+    await page.waitForTimeout(450);
+    await shot('03b-collapsed');
+    r = (await screenRect(rootId))!;
+    await page.mouse.dblclick(r.x + r.w / 2, r.y + r.h / 2);
+    await expect.poll(() => nodes().count()).toBe(before);
     await page.click('text=Live');
   });
 
@@ -79,9 +90,7 @@ describe('workbench in Chromium via the web host', () => {
     await page.click('[data-testid="tab-transcript"]');
     const before = (await requests()).length;
     // Line 6 is `APPLY (intros a; simpl; rewrite IH)`: append a harmless tactic.
-    await page.click('.monaco-editor .view-lines');
-    await page.keyboard.press('Control+Home');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    await page.locator('.view-line', { hasText: 'rewrite IH)' }).click();
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft'); // inside the closing parenthesis
     await page.keyboard.type('; auto');
@@ -152,6 +161,28 @@ describe('workbench in Chromium via the web host', () => {
     await page.click('[data-testid="tab-messages"]');
     await page.waitForTimeout(300);
     await shot('06-error-inline');
+  });
+
+  it('saves an untitled buffer through the in-app dialog (web host: no native dialogs)', async () => {
+    await page.click('[data-testid="save"]');
+    await page.waitForSelector('[role="dialog"][aria-label="Save file"]');
+    await page.fill('[aria-label="file name"]', 'my-proof.arbor');
+    await page.click('[role="dialog"] button[type="submit"]');
+    await expect.poll(() => readFile(join(workspace, 'my-proof.arbor'), 'utf8').catch(() => '')).toContain('APPLY no_such_tactic_xyz');
+    await expect.poll(() => page.locator('[data-testid="doc-tab"]').allTextContents()).toContain('my-proof.arbor×');
+  });
+
+  it('keeps unsaved edits across a reload (autosave to a recovery file)', async () => {
+    await page.locator('[data-testid="doc-tab"] button', { hasText: '02-fold-left-right.arbor' }).click();
+    await page.click('.monaco-editor .view-lines');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n// unsaved note');
+    await page.waitForTimeout(1500); // autosave runs 0.8 s after typing stops
+    await page.reload();
+    await page.waitForSelector('.monaco-editor .view-line');
+    await page.locator('[data-testid="doc-tab"] button', { hasText: '02-fold-left-right.arbor' }).click();
+    await expect.poll(async () => (await page.locator('.view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' ')).toContain('// unsaved note');
+    await shot('07-recovered-after-reload');
   });
 
   it('raised no console errors or CSP violations', () => {

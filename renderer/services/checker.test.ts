@@ -100,3 +100,47 @@ describe('checker', () => {
     expect(store.getState().documents.docs['untitled:1']?.channel).toBe(2);
   });
 });
+
+describe('cancel', () => {
+  it('releases the channel of a running command, opens a new one and replays the checked lines', async () => {
+    const store = createArborStore();
+    const sent: string[] = [];
+    let nextChannel = 1;
+    const steps = new Map<number, number>();
+    let release: (() => void) | undefined;
+    const submit = async (line: string): Promise<ShellResponse[]> => {
+      sent.push(line);
+      if (line === 'NEW_CHANNEL') {
+        steps.set(nextChannel, 0);
+        return [{ CHANNEL: 0, RESPONSE: { ID: nextChannel++ }, ERR: '' }];
+      }
+      const [, ch, cmd] = /^(\d+) (.*)$/.exec(line) ?? [];
+      const c = Number(ch);
+      if (cmd === 'RELEASE_CHANNEL') {
+        steps.delete(c);
+        release?.();
+        return [{ CHANNEL: c, RESPONSE: null, ERR: '' }];
+      }
+      if (cmd === 'APPLY slow') {
+        // Runs until the channel is released, then answers like the shell does for a killed prover.
+        await new Promise<void>((r) => { release = r; });
+        return [{ CHANNEL: c, RESPONSE: null, ERR: 'bad channel' }];
+      }
+      const step = (steps.get(c) ?? 0) + 1;
+      steps.set(c, step);
+      return [{ CHANNEL: c, RESPONSE: {}, ERR: '', STEP: step }];
+    };
+    const lines = ['GOAL "A"', 'APPLY a', 'APPLY slow', 'END'];
+    const checker = new Checker({ store, submit, lines: () => lines });
+    store.getState().addDocument({ uri: 'u', title: 'u', dirty: false });
+    const run = checker.runAll('u');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(store.getState().checking.u?.running?.line).toBe(3);
+    await checker.cancel('u');
+    await run;
+    expect(sent).toEqual(['NEW_CHANNEL', '1 GOAL "A"', '1 APPLY a', '1 APPLY slow', '1 RELEASE_CHANNEL', 'NEW_CHANNEL', '2 GOAL "A"', '2 APPLY a']);
+    expect(store.getState().documents.docs.u?.channel).toBe(2);
+    expect(store.getState().checking.u?.entries.map((e) => e.line)).toEqual([1, 2]);
+    expect(store.getState().checking.u?.error).toBeUndefined();
+  });
+});
