@@ -46,11 +46,21 @@ describe('arbor-shell (real coqidetop)', () => {
 
   describe('commands and errors', () => {
     let shell: ShellProcess;
+    const transcript = join(tmpdir(), `arbor-transcript-${process.pid}.jsonl`);
     beforeAll(() => {
-      shell = new ShellProcess(['--timeout', '10', '--transcript', join(tmpdir(), `arbor-transcript-${process.pid}.jsonl`)]);
+      shell = new ShellProcess(['--timeout', '10', '--transcript', transcript]);
     });
     afterAll(async () => {
       expect(await shell.end()).toBe(0);
+      // Every request and every response, as JSON lines, in the order they happened.
+      const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const requests = lines.filter((l) => 'request' in l);
+      const responses = lines.filter((l) => 'response' in l);
+      expect(requests.length).toBeGreaterThan(30);
+      expect(responses.length).toBe(requests.length);
+      expect(requests[0]).toMatchObject({ channel: 0, request: expect.stringMatching(/^GOAL/) });
+      expect(responses[0]).toMatchObject({ response: { CHANNEL: 0, ERR: '', STEP: 1 } });
+      await rm(transcript, { force: true });
     });
 
     it('GOAL, HAVE, OBTAIN, LET, END/NEXT build and shrink the tree with STEP numbers', async () => {
