@@ -36,6 +36,8 @@ export interface CompletionOptions {
   order?: 'kbo' | 'lpo' | TermOrder;
   /** Priority factor for a pair one of whose sides matches a subterm of the goal (goal direction; 1 = off). */
   goalFactor?: number;
+  /** Pair priority: sum of the two sides' sizes (default), or 2·larger + smaller (favours one small side). */
+  weighting?: 'sum' | 'max';
   /** Stop after this many selections (deterministic probes). */
   maxSelections?: number;
 }
@@ -74,6 +76,9 @@ interface View {
   /** Non-variable subterms of l with their positions and fingerprints (overlap sites). */
   sites: { pos: number[]; term: Term; fp: Int32Array }[];
 }
+
+/** Normalisation stopped because a term outgrew the size cap (LPO unfolding can explode). */
+class SizeBlowup extends Error {}
 
 /** Variables of the equation overlapped into stay below this; the other's are shifted above it. */
 const SHIFT = 64;
@@ -115,6 +120,7 @@ export class Completion {
   private selections = 0;
   private generated = 0;
   private readonly maxSide: number;
+  private readonly sizeCap: number;
   private readonly goalFactor: number;
   private readonly greater: (s: Term, t: Term) => boolean;
   private readonly compare: (s: Term, t: Term) => Comparison;
@@ -127,6 +133,7 @@ export class Completion {
     this.goalS0 = this.goalS = this.bank.import(goal.lhs, sourceBank);
     this.goalT0 = this.goalT = this.bank.import(goal.rhs, sourceBank);
     this.maxSide = options.maxSideSize ?? Math.max(24, Math.max(this.goalS.size, this.goalT.size) + 8);
+    this.sizeCap = 6 * this.maxSide;
     this.queue = new PassiveQueue<Passive>(options.fifoEvery ?? 7);
     this.goalFactor = options.goalFactor ?? 1;
     const order = options.order ?? 'kbo';
@@ -202,6 +209,7 @@ export class Completion {
         break;
       }
       cur = step.result;
+      if (cur.size > this.sizeCap) throw new SizeBlowup();
     }
     t.memo = cur;
     t.memoAt = seq;
@@ -239,6 +247,7 @@ export class Completion {
       }
       rec.push({ pos: path.slice(), view: step.view, sub: step.result });
       cur = step.result;
+      if (cur.size > this.sizeCap) throw new SizeBlowup();
     }
   }
 
@@ -392,12 +401,23 @@ export class Completion {
     const rawT = replaceAt(this.bank, peak, path, inner);
     if (rawS === rawT) return;
     this.generated++;
-    const a = this.nfq(rawS);
-    const b = this.nfq(rawT);
+    let a: Term;
+    let b: Term;
+    try {
+      a = this.nfq(rawS);
+      b = this.nfq(rawT);
+    } catch (err) {
+      if (err instanceof SizeBlowup) return;
+      throw err;
+    }
     if (a === b) return;
     if (a.size > this.maxSide || b.size > this.maxSide) return;
-    let priority = a.size + b.size;
-    if (this.goalFactor !== 1 && (this.touchesGoal(a) || this.touchesGoal(b))) priority *= this.goalFactor;
+    let priority = this.options.weighting === 'max' ? 2 * Math.max(a.size, b.size) + Math.min(a.size, b.size) : a.size + b.size;
+    if (this.goalFactor !== 1) {
+      // each side that matches a goal subterm could rewrite the goal
+      if (this.touchesGoal(a)) priority *= this.goalFactor;
+      if (this.touchesGoal(b)) priority *= this.goalFactor;
+    }
     this.queue.push({ rawS, rawT, origin: { kind: 'cp', v1, v2, pos: path.slice(), peak }, priority, age: this.age++, done: false });
   }
 
@@ -518,10 +538,23 @@ export class Completion {
       this.selections++;
       const p = this.queue.pop();
       if (!p) return undefined;
-      const eq = this.activate(p);
+      let eq: Eqn | undefined;
+      try {
+        eq = this.activate(p);
+      } catch (err) {
+        if (err instanceof SizeBlowup) continue;
+        throw err;
+      }
       if (!eq) continue;
       this.interreduce(eq);
-      const proof = this.updateGoal(eq);
+      let proof: EqProof | undefined;
+      try {
+        proof = this.updateGoal(eq);
+      } catch (err) {
+        // the goal itself outgrew the cap under this order: give up this configuration
+        if (err instanceof SizeBlowup) return undefined;
+        throw err;
+      }
       if (proof) return proof;
       this.criticalPairs(eq);
       if (this.active.length > 2 * this.liveCount() + 200) this.compact();

@@ -117,6 +117,22 @@ describe('completion', () => {
     const r = await proveByCompletion(bank, a.equations, goal, { deadline: Date.now() + 20_000 });
     expect(checkProof(pre, proofToJson(r.bank, r.proof!), a.theorems[0]!.statement).ok).toBe(true);
   });
+  it.skipIf(!aimDataAvailable)('goal-directed max weighting proves a hard dev problem; LPO stays within its deadline', async () => {
+    const pre = readAim('preamble.txt');
+    const line = readAim('dev.txt').split('\n').find((l) => l.includes('p9_6bd6a3af6c'))!;
+    const bank = new TermBank();
+    const a = parseArticle(bank, `${pre}\n${line}`);
+    const goal = parseEquation(bank, a.theorems[0]!.statement, { names: 'constants' });
+    const r = await proveByCompletion(bank, a.equations, goal, { deadline: Date.now() + 20_000, weighting: 'max', goalFactor: 0.5, fifoEvery: 12 });
+    expect(checkProof(pre, proofToJson(r.bank, r.proof!), a.theorems[0]!.statement).ok).toBe(true);
+    const hard = readAim('dev.txt').split('\n').find((l) => l.includes('p9_0db4c1d173'))!;
+    const b2 = new TermBank();
+    const a2 = parseArticle(b2, `${pre}\n${hard}`);
+    const g2 = parseEquation(b2, a2.theorems[0]!.statement, { names: 'constants' });
+    const t0 = Date.now();
+    await proveByCompletion(b2, a2.equations, g2, { deadline: Date.now() + 1500, order: 'lpo' });
+    expect(Date.now() - t0).toBeLessThan(6000);
+  });
   it('never returns a proof of a false equation', async () => {
     const bank = new TermBank();
     const a = parseArticle(bank, DEFAULT_PRELUDE);
