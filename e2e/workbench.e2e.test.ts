@@ -45,6 +45,8 @@ describe('workbench in Chromium via the web host', () => {
     await page.click('[data-testid="tab-transcript"]');
     const sent = await requests();
     expect(sent.filter((t) => /APPLY|HAVE|END|NEXT|GOAL/.test(t)).length).toBe(8);
+    // The finished proof's reproduction script (the last END's SCRIPT) is in the inspector.
+    await expect.poll(() => page.locator('[data-testid="script"]').textContent()).toBeTruthy();
     await shot('01-run-all-finished');
   });
 

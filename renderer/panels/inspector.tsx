@@ -3,7 +3,7 @@ import { stepDiff } from '../../shared/tree-diff/goal-diff.ts';
 import type { TextPart } from '../../shared/tree-diff/goal-diff.ts';
 import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
 import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
-import { selectSelectedId } from '../store/proof-slice.ts';
+import { selectActiveScript, selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectDisplayedStep, selectOverlay, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
 import { useMemo } from 'react';
@@ -30,9 +30,11 @@ export function Inspector() {
   const step = useArbor(selectDisplayedStep);
   const showsDocument = useArbor(selectShowsDocument);
   const overlay = useArbor(selectOverlay);
+  const script = useArbor(selectActiveScript);
   const selected = useArbor(selectSelectedId);
   const check = useArbor(selectActiveCheck);
-  const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoal(tree) : undefined;
+  const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoal(tree) ?? tree : undefined;
+  const finished = tree?.kind === 'bundle' && (tree.children?.length ?? 0) === 0;
   const context = useMemo(() => (tree && node ? accumulatedContext(tree, node.id) : []), [tree, node]);
   // No diff for a proof's first state: there is nothing before it to compare with.
   const diff = useMemo(() => (tree && previous && step !== undefined ? stepDiff(previous, tree, step) : undefined), [previous, tree, step]);
@@ -41,10 +43,10 @@ export function Inspector() {
   const added = new Set(change?.context.added.map((e) => `${e.kind}:${e.name}`));
   const changed = new Set(change?.context.changed.map((e) => `${e.kind}:${e.name}`));
   const line = showsDocument ? lineOfStep(check, node.step) : undefined;
-  const status = node.current === 'goal' && overlay ? overlay : node.status;
+  const status = finished ? 'proved' : node.current === 'goal' && overlay ? overlay : node.status;
   return (
     <aside className="inspector" data-testid="inspector">
-      <h3>{node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{node.id}</span> <span className={`status-badge ${status}`} data-testid="inspector-status">{status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>
+      <h3>{finished ? 'Proof complete' : node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{node.id}</span> <span className={`status-badge ${status}`} data-testid="inspector-status">{status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>
       <div className="origin">made by step {node.step}{line !== undefined ? <> — <button type="button" className="link" data-testid="origin-line">line {line}</button></> : null}</div>
       <h4>Context ({context.length})</h4>
       {context.length === 0 ? <p className="muted">empty</p> : (
@@ -56,10 +58,17 @@ export function Inspector() {
           })}
         </ul>
       )}
-      <h4>{node.kind === 'leaf' ? 'Goal' : 'Subgoals'}</h4>
-      {node.kind === 'leaf'
+      {!finished && <h4>{node.kind === 'leaf' ? 'Goal' : 'Subgoals'}</h4>}
+      {finished ? null : node.kind === 'leaf'
         ? <pre className="goal-text" data-testid="inspector-goal">{change ? <Parts parts={change.goal.filter((p) => p.kind !== 'removed')} /> : node.goal}</pre>
         : <ol className="subgoals">{(node.children ?? []).map((c) => <li key={c.id}>{c.kind === 'leaf' ? c.goal : `bundle of ${c.children?.length ?? 0}`}</li>)}</ol>}
+      {finished && showsDocument && script !== undefined && (
+        <>
+          <h4>Reproduction script</h4>
+          <pre className="script" data-testid="script">{script}</pre>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(script)}>Copy</button>
+        </>
+      )}
       {diff && (
         <>
           <h4>Last step (step {step})</h4>

@@ -61,6 +61,9 @@ function handleEvent(event: ApiEvent): void {
       break;
     case 'response':
       s.appendLive({ kind: 'response', time: event.time, response: event.response });
+      // The END that finishes a proof carries its reproduction script; any later step (a REVERT) voids it.
+      if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT);
+      else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);
       break;
     case 'tree':
       s.receiveTree(event.channel, event.step, event.tree);

@@ -18,7 +18,10 @@ export interface ProofSlice {
     search: string;
     /** A synthetic tree shown instead (performance mode). */
     synthetic: TreeView | null;
+    /** The reproduction script of each channel's finished proof (the `SCRIPT` of its last END). */
+    scripts: Record<number, string>;
   };
+  receiveScript(channel: number, script: string | null): void;
   receiveTree(channel: number, step: number, tree: TreeView | null): void;
   forgetChannel(channel: number): void;
   selectNode(id: number | null): void;
@@ -29,7 +32,13 @@ export interface ProofSlice {
 }
 
 export const createProofSlice: StateCreator<ArborState, [], [], ProofSlice> = (set) => ({
-  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null },
+  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null, scripts: {} },
+  receiveScript: (channel, script) => set((s) => {
+    const scripts = { ...s.proof.scripts };
+    if (script === null) delete scripts[channel];
+    else scripts[channel] = script;
+    return { proof: { ...s.proof, scripts } };
+  }),
   receiveTree: (channel, step, tree) => set((s) => {
     const old = s.proof.trees[channel];
     // A step at or below the latest means REVERT (or a new GOAL): later history is gone.
@@ -59,6 +68,10 @@ export const selectActiveChannel = (s: ArborState): number | undefined =>
 export const selectChannelTrees = (s: ArborState): ChannelTrees | undefined => {
   const ch = selectActiveChannel(s);
   return ch === undefined ? undefined : s.proof.trees[ch];
+};
+export const selectActiveScript = (s: ArborState): string | undefined => {
+  const ch = selectActiveChannel(s);
+  return ch === undefined ? undefined : s.proof.scripts[ch];
 };
 export const selectHistoryStep = (s: ArborState): number | null => s.proof.historyStep;
 export const selectSelectedId = (s: ArborState): number | null => s.proof.selectedId;

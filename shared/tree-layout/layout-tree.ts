@@ -63,7 +63,8 @@ export function layoutTree(view: TreeView, options: LayoutOptions = {}): TreeLay
   root.eachAfter((node) => {
     const n = node as Sized;
     const size = nodeSize(n.data);
-    n.w = size.w;
+    // A collapsed bundle shows how many children it hides (`▸k`): room for the badge.
+    n.w = collapsed.has(n.data.id) && n.data.children?.length ? size.w + 34 : size.w;
     n.h = size.h;
     const v = n.data;
     n.proved = v.kind === 'leaf' ? v.status === 'proved'
