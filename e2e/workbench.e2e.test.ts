@@ -106,6 +106,26 @@ describe('workbench in Chromium via the web host', () => {
     await shot('04-after-edit-recheck');
   });
 
+  it('searches the tree, hovers a command for its documentation, exports PNG', async () => {
+    await page.click('[data-testid="history-slider"]'); // any earlier step with several nodes
+    await page.locator('[data-testid="history-slider"]').fill('3');
+    await page.fill('.tree-search', 'fold_left');
+    await expect.poll(() => page.locator('[data-testid="hit-count"]').textContent()).toMatch(/^[1-9]\d* hits?$/);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(600);
+    await shot('08-search');
+    await page.fill('.tree-search', '');
+    await page.click('text=Live');
+    await page.locator('.view-line span', { hasText: /^HAVE$/ }).first().hover();
+    await expect.poll(() => page.locator('.monaco-hover').allTextContents().then((t) => t.join(' ')), { timeout: 10_000 }).toContain('Suspend the current goal');
+    await shot('09-hover-docs');
+    await page.mouse.move(5, 5);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=PNG')]);
+    const png = join(ARTIFACTS, 'tree-export.png');
+    await download.saveAs(png);
+    expect((await readFile(png)).subarray(1, 4).toString()).toBe('PNG');
+  });
+
   it('exports the tree as SVG', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-svg"]')]);
     const path = join(ARTIFACTS, 'tree-export.svg');
