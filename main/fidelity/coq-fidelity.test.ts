@@ -27,7 +27,7 @@ describe.skipIf(!hasCoq)('fidelity categories with Coq', () => {
   for (const c of categories) {
     for (const [canonical, candidate, dir] of [[c.a, c.b, '→'], [c.b, c.a, '←']] as const) {
       it(`${c.name} (${dir})`, async () => {
-        const r = await checkFidelity({ canonical, candidate, ...(c.context ? { context: c.context } : {}), timeoutMs: 1000 });
+        const r = await checkFidelity({ canonical, candidate, ...(c.context ? { context: c.context } : {}), timeoutMs: 1000, hammerTimeoutMs: 2000 });
         expect(r.verdict).toBe(c.verdict);
         expect(r.tier).toBe(c.tier);
         if (r.evidence?.kind === 'counterexample') expect(r.evidence.coqScript).toMatch(/Lemma arbor_refutation/u);

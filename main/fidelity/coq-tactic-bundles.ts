@@ -3,7 +3,8 @@
  * bundle is tried in order with `first`, and an `idtac` marker before each entry tells which one closed
  * the goal (the last marker printed). `arbor_h` is the other statement, introduced as a hypothesis.
  */
-export interface BundleEntry { label: string; tactic: (t: number) => string }
+/** `t`: seconds per ordinary tactic; `h`: seconds for `hammer`. */
+export interface BundleEntry { label: string; tactic: (t: number, h: number) => string }
 
 /** S3-lite: logic only — no arithmetic, no rewriting, no ATPs. */
 export const s3LiteBundle: BundleEntry[] = [
@@ -29,7 +30,7 @@ export const beqPlusBundle: BundleEntry[] = [
   { label: 'lia', tactic: (t) => `timeout ${t} (intros; lia)` },
   { label: 'apply+lia', tactic: (t) => `timeout ${t} (intros; apply arbor_h; lia)` },
   { label: 'sauto', tactic: (t) => `timeout ${t} sauto` },
-  { label: 'hammer', tactic: (t) => `timeout ${3 * t} hammer` },
+  { label: 'hammer', tactic: (_t, h) => `timeout ${h} hammer` },
 ];
 
 /** The guard's bundle (a statement alone): every entry of either tier that does not use `arbor_h`. */
@@ -40,19 +41,19 @@ export const standaloneBundle: BundleEntry[] = [
   { label: 'congruence', tactic: (t) => `timeout ${t} (intros; congruence)` },
   { label: 'lia', tactic: (t) => `timeout ${t} (intros; lia)` },
   { label: 'sauto', tactic: (t) => `timeout ${t} sauto` },
-  { label: 'hammer', tactic: (t) => `timeout ${3 * t} hammer` },
+  { label: 'hammer', tactic: (_t, h) => `timeout ${h} hammer` },
 ];
 
 /** `first [ (idtac "MARK i"; solve [ tac_i ]) | … ]`. */
-export function bundleTactic(bundle: BundleEntry[], marker: string, t: number): string {
-  return `first [ ${bundle.map((e, i) => `(idtac "${marker} ${i}"; solve [ ${e.tactic(t)} ])`).join('\n  | ')} ]`;
+export function bundleTactic(bundle: BundleEntry[], marker: string, t: number, h: number): string {
+  return `first [ ${bundle.map((e, i) => `(idtac "${marker} ${i}"; solve [ ${e.tactic(t, h)} ])`).join('\n  | ')} ]`;
 }
 
 /** Which entry closed the goal: the last marker coqc printed. */
 export function winningEntry(output: string, marker: string, bundle: BundleEntry[]): BundleEntry | null {
-  const hits = [...output.matchAll(new RegExp(`${marker} (\\d+)`, 'gu'))];
+  const hits = [...output.matchAll(new RegExp(`${marker} (\\d+|none)`, 'gu'))];
   const last = hits[hits.length - 1];
-  return last ? (bundle[Number(last[1])] ?? null) : null;
+  return last && last[1] !== 'none' ? (bundle[Number(last[1])] ?? null) : null;
 }
 
 /** The tactic CoqHammer says replaces `hammer` (reconstruction), if it printed one. */

@@ -43,11 +43,11 @@ const fake = (f: Fake): FidelityProver & { calls: string[] } => {
   return {
     calls,
     backend: 'coq',
-    header: '',
+    header: () => '',
     async typeCheck() { calls.push('typecheck'); return f.tc ?? { ok: true }; },
     async s3Lite() { calls.push('s3'); return f.s3 ?? { forward: null, backward: null }; },
     async beqPlus() { calls.push('beq'); return f.beq ?? { forward: null, backward: null }; },
-    async standalone(_t, which, claim) { calls.push(`alone:${which}:${claim}`); return f.alone?.[which]?.[claim] ?? null; },
+    async standalone(_t, which) { calls.push(`alone:${which}`); return { provable: f.alone?.[which]?.provable ?? null, refutable: f.alone?.[which]?.refutable ?? null }; },
     async checkFile() { return { ok: false, message: 'no' }; },
   };
 };

@@ -54,7 +54,7 @@ export async function runFidelity(input: FidelityInput, prover: FidelityProver |
     Object.assign(report, { verdict, tier, reason, evidence, ms: now() - started });
     return report;
   };
-  const timed = async <T>(tier: TierId, f: () => Promise<T> | T): Promise<{ value: T; ms: number }> => {
+  const timed = async <T>(f: () => Promise<T> | T): Promise<{ value: T; ms: number }> => {
     const t0 = now();
     const value = await f();
     return { value, ms: now() - t0 };
@@ -75,7 +75,7 @@ export async function runFidelity(input: FidelityInput, prover: FidelityProver |
         note('typecheck', 'decided', problem);
         return finish('ill_typed', 'typecheck', problem, { kind: 'prover-error', statement: 'input', message: problem });
       }
-      const { value: tc, ms } = await timed('typecheck', () => prover.typeCheck(task));
+      const { value: tc, ms } = await timed(() => prover.typeCheck(task));
       if (!tc.ok) {
         note('typecheck', 'decided', `${tc.statement}: ${tc.message}`, ms);
         return finish('ill_typed', 'typecheck', `${tc.statement} does not type-check: ${tc.message}`, { kind: 'prover-error', statement: tc.statement, message: tc.message });
@@ -122,7 +122,7 @@ export async function runFidelity(input: FidelityInput, prover: FidelityProver |
     const t0 = now();
     if (s0c.term && s0d.term) {
       const search = searchRefutation({ text: req.canonical, term: s0c.term }, { text: req.candidate, term: s0d.term }, context,
-        { header: prover.header, timeoutS: req.timeoutMs / 1000 });
+        { header: prover.header(task), timeoutS: req.timeoutMs / 1000, hammerTimeoutS: req.hammerTimeoutMs / 1000 });
       for (const cand of search.candidates) {
         const check = await prover.checkFile(cand.coqFile);
         if (check.ok) {
@@ -142,13 +142,8 @@ export async function runFidelity(input: FidelityInput, prover: FidelityProver |
   let guard: GuardOutcome | null = null;
   const getGuard = async (): Promise<GuardOutcome> => {
     if (!guard) {
-      // Provability first; refutability only where it can still change the outcome (saves attempts).
-      const [cp, dp] = await Promise.all([prover.standalone(task, 'canonical', 'provable'), prover.standalone(task, 'candidate', 'provable')]);
-      const [cr, dr] = await Promise.all([
-        cp ? Promise.resolve(null) : prover.standalone(task, 'canonical', 'refutable'),
-        dp ? Promise.resolve(null) : prover.standalone(task, 'candidate', 'refutable'),
-      ]);
-      guard = { canonicalProvable: cp, canonicalRefutable: cr, candidateProvable: dp, candidateRefutable: dr };
+      const [c, d] = await Promise.all([prover.standalone(task, 'canonical'), prover.standalone(task, 'candidate')]);
+      guard = { canonicalProvable: c.provable, canonicalRefutable: c.refutable, candidateProvable: d.provable, candidateRefutable: d.refutable };
     }
     return guard;
   };
@@ -206,7 +201,10 @@ export function guardReason(g: GuardOutcome): string | null {
   return null;
 }
 
-function truthMismatch(g: GuardOutcome): Extract<Evidence, { kind: 'truth-values' }> | null {
+const checked = (s: string | null): string | null => (s && !s.startsWith('(unchecked)') ? s : null);
+
+function truthMismatch(guard: GuardOutcome): Extract<Evidence, { kind: 'truth-values' }> | null {
+  const g = { canonicalProvable: checked(guard.canonicalProvable), canonicalRefutable: checked(guard.canonicalRefutable), candidateProvable: checked(guard.candidateProvable), candidateRefutable: checked(guard.candidateRefutable) };
   if (g.canonicalProvable && g.candidateRefutable) {
     return { kind: 'truth-values', summary: 'the canonical statement is provable and the candidate refutable', proofs: [
       { statement: 'canonical', claim: 'provable', script: g.canonicalProvable }, { statement: 'candidate', claim: 'refutable', script: g.candidateRefutable }] };

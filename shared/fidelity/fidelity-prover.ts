@@ -6,6 +6,8 @@ export interface ProverTask { request: FidelityRequest; context: FidelityContext
 
 export type TypeCheck = { ok: true } | { ok: false; statement: 'canonical' | 'candidate' | 'context' | 'input'; message: string };
 
+export interface StandaloneStatus { provable: string | null; refutable: string | null }
+
 /** Scripts of the directions that were proved (null = not proved). */
 export interface DirectionScripts { forward: string | null; backward: string | null; detail?: string }
 
@@ -15,15 +17,19 @@ export interface DirectionScripts { forward: string | null; backward: string | n
  */
 export interface FidelityProver {
   readonly backend: 'coq' | 'lean';
-  /** The import header refutation files start with. */
-  readonly header: string;
+  /** The import header refutation files start with (imports depend on what the statements mention). */
+  header(task: ProverTask): string;
   typeCheck(task: ProverTask): Promise<TypeCheck>;
   /** S3-lite: `canonical ↔ candidate` with logic-only tactics. */
   s3Lite(task: ProverTask): Promise<DirectionScripts>;
   /** BEq+: each direction separately with the fixed bundle. */
   beqPlus(task: ProverTask): Promise<DirectionScripts>;
-  /** The guard: is the statement provable (or refutable) on its own with the strongest bundle? The checked script, or null. */
-  standalone(task: ProverTask, which: 'canonical' | 'candidate', claim: 'provable' | 'refutable'): Promise<string | null>;
+  /**
+   * The guard: is the statement provable, or refutable, on its own with the strongest bundle? Scripts that
+   * the prover re-checked alone are returned as they are; others are prefixed `(unchecked) ` — they still
+   * block `equivalent`, but are never evidence for `not_equivalent`.
+   */
+  standalone(task: ProverTask, which: 'canonical' | 'candidate'): Promise<StandaloneStatus>;
   /** Check a self-contained file (refutations). */
   checkFile(source: string): Promise<{ ok: boolean; message: string }>;
 }

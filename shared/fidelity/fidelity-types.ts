@@ -18,6 +18,8 @@ export const fidelityInputSchema = z.object({
   tiers: z.array(z.enum(tierIds)).optional(),
   /** Budget of one proof attempt (one tactic of a bundle), in ms. */
   timeoutMs: z.number().int().positive().max(600_000).default(4000),
+  /** Budget of one `hammer` call, in ms: CoqHammer's premise selection alone takes 10–25 s on this class of machine. */
+  hammerTimeoutMs: z.number().int().positive().max(600_000).default(30_000),
   classical: z.boolean().default(false),
 });
 export type FidelityInput = z.input<typeof fidelityInputSchema>;

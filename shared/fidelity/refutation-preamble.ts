@@ -17,8 +17,9 @@ Lemma arbor_iff_ft : forall A B : Prop, ~ A -> B -> ~ (A <-> B). Proof. tauto. Q
 `;
 
 /** Closing tactics; defined after the model so `arbor_unfold` can name its definitions. */
-export function refutationTactics(unfold: string[], timeoutS: number): string {
+export function refutationTactics(unfold: string[], timeoutS: number, hammerTimeoutS: number): string {
   const t = Math.max(1, Math.round(timeoutS));
+  const h = Math.max(1, Math.round(hammerTimeoutS));
   const unfoldTac = unfold.length > 0 ? `cbv beta delta [${unfold.join(' ')}] in *` : 'idtac';
   return `Set Hammer ATPLimit ${t}.
 Set Hammer ReconstrLimit ${t}.
@@ -29,6 +30,6 @@ Ltac arbor_close := arbor_unfold; first [ exact I | solve [ reflexivity ] | solv
   | solve [ intro arbor_e; inversion arbor_e ] | solve [ cbv; intuition discriminate ] ].
 Ltac arbor_auto := arbor_unfold; first [ solve [ timeout ${t} (intuition lia) ] | solve [ timeout ${t} (firstorder lia) ]
   | solve [ intros; simpl in *; timeout ${t} lia ] | solve [ timeout ${t} sauto ] | solve [ intros; timeout ${t} (simpl in *; intuition (try discriminate; try lia)) ]
-  | solve [ timeout ${3 * t} hammer ] ].
+  | solve [ timeout ${h} hammer ] ].
 `;
 }

@@ -5,7 +5,7 @@ import { planProof } from './refutation-proof.ts';
 import { refutationHelpers, refutationTactics } from './refutation-preamble.ts';
 import { parseStatement } from './statement-parser.ts';
 import { EvalUnsupported, evaluate, truthOf } from './small-evaluator.ts';
-import type { EvalEnv, Value } from './small-evaluator.ts';
+import type { EvalEnv } from './small-evaluator.ts';
 import type { Term } from './statement-term.ts';
 
 /** A model (parameter interpretation) and instances where the statements' truth values differ. */
@@ -27,6 +27,8 @@ export interface RefutationOptions {
   /** Coq `Require`/`Import` header shared with the other tiers. */
   header: string;
   timeoutS: number;
+  /** Budget of the `hammer` call that ends `arbor_auto`. */
+  hammerTimeoutS?: number;
   maxCandidates?: number;
   maxModels?: number;
 }
@@ -90,7 +92,7 @@ function buildCandidate(
   const lines: string[] = [opts.header, refutationHelpers];
   for (const m of model) lines.push(`Definition ${m.name} : ${m.carrier ? 'Type' : m.type} := ${m.coq}.`);
   for (const d of ctx.definitions) lines.push(`${d.sentence}.`);
-  lines.push(refutationTactics(names, opts.timeoutS));
+  lines.push(refutationTactics(names, opts.timeoutS, opts.hammerTimeoutS ?? 3 * opts.timeoutS));
   for (const h of hyps) lines.push(`Lemma arbor_model_${h.name} : ${h.text}.\nProof. ${planProof(h.term, env, true).tactic}. Qed.`);
   const lemma = canonicalHolds ? 'arbor_iff_tf' : 'arbor_iff_ft';
   lines.push(`Lemma arbor_refutation : ~ ((${canonical.text}) <-> (${candidate.text})).\nProof. apply ${lemma}; [${cPlan.tactic} | ${dPlan.tactic}]. Qed.`);
@@ -101,4 +103,3 @@ function buildCandidate(
   return { interpretation, canonicalHolds, candidateHolds: !canonicalHolds, instances: inst, coqFile: lines.join('\n') + '\n', summary };
 }
 
-export type { Value };
