@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startWebWorkbench } from '../main/host/web-workbench.ts';
 import { UnavailableEngine } from '../main/host/unavailable-engine.ts';
@@ -25,7 +26,7 @@ export async function runTreeRenderBench(log: (s: string) => void = () => undefi
     for (const size of [10_000, 50_000]) {
       const page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
       const r = await measureTreeRendering(page, workbench.url, size, join(ARTIFACTS, `bench-${size}`));
-      await page.close();
+      const rss = rendererRssMB(process.pid);
       raw[String(size)] = r;
       log(`${size}: first paint ${r.firstPaintMs.toFixed(0)} ms`);
       rows.push({ what: `${r.nodes} nodes: first paint (layout ${r.layoutMs.toFixed(0)} ms incl.)`, value: r.firstPaintMs, unit: 'ms', ...(size === 10_000 ? { target: '≤ 500 ms', ok: r.firstPaintMs <= 500 } : {}) });
@@ -33,12 +34,42 @@ export async function runTreeRenderBench(log: (s: string) => void = () => undefi
         rows.push({ what: `${r.nodes} nodes: ${p.name}, draw p95`, value: p.p95, unit: 'ms', target: '≤ 16.7 ms', ok: p.p95 <= 16.7, detail: `${p.frames} frames, max ${p.max.toFixed(1)} ms, rAF interval p95 ${p.intervalP95.toFixed(1)} ms` });
       }
       rows.push({ what: `${r.nodes} nodes: JS heap`, value: r.heapMB, unit: 'MB' });
+      await page.close();
+      if (rss !== undefined) rows.push({ what: `${r.nodes} nodes: renderer process RSS`, value: rss, unit: 'MB', ...(size === 10_000 ? { target: '≤ 300 MB', ok: rss <= 300 } : {}) });
     }
   } finally {
     await browser.close();
     await workbench.close();
   }
   return { rows, raw };
+}
+
+/** The largest Chromium renderer process below `rootPid` (the page's), in MB, from /proc (Linux only). */
+function rendererRssMB(rootPid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let best: number | undefined;
+  const visit = (pid: number): void => {
+    let children: string[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    } catch {
+      return;
+    }
+    for (const c of children) {
+      try {
+        const cmd = readFileSync(`/proc/${c}/cmdline`, 'utf8');
+        if (cmd.includes('--type=renderer')) {
+          const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c}/status`, 'utf8'))?.[1] ?? 0);
+          best = Math.max(best ?? 0, kb / 1024);
+        }
+      } catch {
+        // the process went away
+      }
+      visit(Number(c));
+    }
+  };
+  visit(rootPid);
+  return best;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
