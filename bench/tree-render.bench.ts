@@ -49,7 +49,7 @@ function rendererRssMB(rootPid: number): number | undefined {
   if (process.platform !== 'linux') return undefined;
   let best: number | undefined;
   const visit = (pid: number): void => {
-    let children: string[] = [];
+    let children: string[];
     try {
       children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
     } catch {
