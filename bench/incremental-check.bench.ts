@@ -1,4 +1,5 @@
 import type { ShellResponse } from '../shared/protocol/shell-command.ts';
+import { splitRequests } from '../shared/protocol/split-requests.ts';
 import { Checker } from '../renderer/services/checker.ts';
 import { createArborStore } from '../renderer/store/store.ts';
 import type { BenchRow } from './bench-table.ts';
@@ -12,7 +13,7 @@ export async function runIncrementalCheckBench(): Promise<{ rows: BenchRow[]; ra
   const lines = ['GOAL "P"', ...Array.from({ length: 298 }, (_, i) => `APPLY t${i + 2}`), 'END'];
   const sent: string[] = [];
   let step = 0;
-  const submit = async (line: string): Promise<ShellResponse[]> => line.split('\n').map((req) => {
+  const submit = async (line: string): Promise<ShellResponse[]> => splitRequests(line).map((r) => r.text.trim()).map((req) => {
     sent.push(req);
     if (req === 'NEW_CHANNEL') return { CHANNEL: 0, RESPONSE: { ID: 1 }, ERR: '' };
     const revert = /REVERT (\d+)$/.exec(req);

@@ -59,6 +59,12 @@ describe('workbench in Chromium via the web host', () => {
     expect(await page.locator('[data-testid="tree-node"][data-current="goal"]').count()).toBe(1);
     await page.waitForTimeout(500); // let the step animation finish
     await shot('02-history-step');
+    // Step 3 (after the induction): the goal diff shows the new hypotheses and the changed goal parts.
+    await slider.fill('2');
+    await expect.poll(() => page.locator('[data-testid="step-diff"]').textContent()).toContain('produced 2 goals');
+    await page.waitForTimeout(500);
+    await shot('02b-goal-diff');
+    await slider.fill('3');
   });
 
   it('clicking a node shows its full context and goal and highlights its editor line', async () => {
@@ -205,6 +211,21 @@ describe('workbench in Chromium via the web host', () => {
     await page.locator('[data-testid="doc-tab"] button', { hasText: '02-fold-left-right.arbor' }).click();
     await expect.poll(async () => (await page.locator('.view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' ')).toContain('// unsaved note');
     await shot('07-recovered-after-reload');
+  });
+
+  it('opens an example through the in-app open dialog', async () => {
+    await page.click('[data-testid="open"]');
+    await page.click('[data-testid="examples"]');
+    await page.locator('[data-testid="file-entry"]', { hasText: '12-nested-have.arbor' }).click();
+    await expect.poll(() => page.locator('[data-testid="doc-tab"]').allTextContents()).toContain('12-nested-have.arbor×');
+    await page.click('[data-testid="run-all"]');
+    await expect.poll(async () => nodes().first().getAttribute('data-status'), { timeout: 120_000 }).toBe('proved');
+    await page.click('[data-testid="tab-channels"]');
+    // Channel 0 and this document's; the channels of documents lost in the reload were released.
+    await expect.poll(() => page.locator('[data-testid="channel-row"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('12-nested-have.arbor')]));
+    const rows = await page.locator('[data-testid="channel-row"]').allTextContents();
+    expect(rows.filter((r) => !/arbor$/.test(r) && !/^0coq/.test(r))).toEqual([]);
+    await shot('10-second-example-channels');
   });
 
   it('raised no console errors or CSP violations', () => {

@@ -8,6 +8,7 @@ import { createApiService } from '../host/api-service.ts';
 import type { ApiService } from '../host/api-service.ts';
 import { appInfo, createWorkbenchShell } from '../host/workbench-shell.ts';
 import type { WorkbenchShell } from '../host/workbench-shell.ts';
+import { ChannelOwnership } from '../host/channel-ownership.ts';
 import { Workspace } from '../host/workspace.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
@@ -56,9 +57,12 @@ async function start(): Promise<void> {
     },
   });
   // Every call is validated by the service (zod, shared/api); the sender is checked here.
+  const ownership = new ChannelOwnership();
   ipcMain.handle('arbor:call', async (event, method: unknown, params: unknown) => {
     if (!trusted(event)) throw new Error('untrusted sender');
-    return service?.call(method, params);
+    const result = await service?.call(method, params);
+    ownership.observe(method, params, result);
+    return result;
   });
   service.onEvent((event: ApiEvent) => {
     if (win && !win.isDestroyed()) win.webContents.send('arbor:event', event);
@@ -71,6 +75,14 @@ async function start(): Promise<void> {
   await refreshMenu();
   const bounds = typeof settings.windowBounds === 'string' ? safeJson(settings.windowBounds) : undefined;
   win = createAppWindow(preloadFile(distDir), bounds);
+  // A reload or a crashed renderer forgets its documents' channels: release their provers.
+  const releaseOwned = (): void => {
+    if (service) void ownership.releaseAll(service);
+  };
+  win.webContents.on('did-start-navigation', (details) => {
+    if (details.isMainFrame && !details.isSameDocument) releaseOwned();
+  });
+  win.webContents.on('render-process-gone', releaseOwned);
   win.on('close', () => {
     if (win) void ws.updateSettings({ windowBounds: JSON.stringify(win.getBounds()) });
   });

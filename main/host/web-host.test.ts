@@ -106,6 +106,17 @@ describe('web host', () => {
     sock.close();
   });
 
+  it('releases the channels a client opened when it disconnects', async () => {
+    const sock = await connect({ query: `?token=${host.token}` });
+    const r = await call(sock, 1, 'shell.submit', { line: 'NEW_CHANNEL; NEW_CHANNEL' });
+    const ids = (r.result as { RESPONSE: { ID: number } }[]).map((x) => x.RESPONSE.ID);
+    await call(sock, 2, 'shell.submit', { line: `${ids[0]} RELEASE_CHANNEL` });
+    expect(ws.shell.channelIds()).toContain(ids[1]);
+    sock.close();
+    await expect.poll(() => ws.shell.channelIds().includes(ids[1]!)).toBe(false);
+    expect(ws.shell.channelIds()).toContain(0);
+  });
+
   it('confines file access to the workspace', async () => {
     const sock = await connect({ query: `?token=${host.token}` });
     expect((await call(sock, 1, 'files.write', { path: 'a.arbor', text: 'GOAL "A"' })).error).toBeUndefined();

@@ -10,6 +10,7 @@ import type { WebSocket } from 'ws';
 import { wsClientFrame } from '../../shared/api/api-contract.ts';
 import type { WsServerFrame } from '../../shared/api/api-contract.ts';
 import type { ApiService } from './api-service.ts';
+import { ChannelOwnership } from './channel-ownership.ts';
 import { SECURITY_HEADERS } from './csp.ts';
 
 export interface WebHostOptions {
@@ -110,13 +111,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
+      const ownership = new ChannelOwnership();
       clients.add(ws);
-      ws.on('close', () => clients.delete(ws));
-      ws.on('message', (data) => void handleFrame(ws, data.toString()));
+      ws.on('close', () => {
+        clients.delete(ws);
+        void ownership.releaseAll(options.service);
+      });
+      ws.on('message', (data) => void handleFrame(ws, data.toString(), ownership));
     });
   });
 
-  async function handleFrame(ws: WebSocket, raw: string): Promise<void> {
+  async function handleFrame(ws: WebSocket, raw: string, ownership: ChannelOwnership): Promise<void> {
     let frame;
     try {
       frame = wsClientFrame.parse(JSON.parse(raw));
@@ -126,7 +131,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     let reply: WsServerFrame;
     try {
-      reply = { id: frame.id, result: await options.service.call(frame.method, frame.params) };
+      const result = await options.service.call(frame.method, frame.params);
+      ownership.observe(frame.method, frame.params, result);
+      reply = { id: frame.id, result };
     } catch (err) {
       reply = { id: frame.id, error: err instanceof Error ? err.message : String(err) };
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import { createArborStore } from '../store/store.ts';
 import { Checker } from './checker.ts';
 
@@ -8,7 +9,7 @@ function fakeHost() {
   const sent: string[] = [];
   const steps = new Map<number, number>([[0, 0]]);
   let nextChannel = 1;
-  const submit = async (line: string): Promise<ShellResponse[]> => line.split('\n').map((req) => {
+  const submit = async (line: string): Promise<ShellResponse[]> => splitRequests(line).map((r) => r.text.trim()).map((req) => {
     sent.push(req);
     if (req === 'NEW_CHANNEL') {
       const id = nextChannel++;

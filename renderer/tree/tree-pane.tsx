@@ -37,6 +37,8 @@ export function TreePane() {
   const [hitIndex, setHitIndex] = useState(0);
   const rootId = tree?.id;
   const fittedFor = useRef<unknown>(null);
+  /** Set once the user pans or zooms: until then (or until Fit) the view follows the growing tree. */
+  const userMoved = useRef(false);
 
   const layout: TreeLayout | undefined = useMemo(() => {
     if (!tree) return undefined;
@@ -54,7 +56,8 @@ export function TreePane() {
     const p = new TreePainter(canvas);
     painter.current = p;
     perf().drawTimes = p.drawTimes;
-    const z = d3zoom<HTMLCanvasElement, unknown>().scaleExtent([0.0005, 4]).on('zoom', (e: { transform: { x: number; y: number; k: number } }) => {
+    const z = d3zoom<HTMLCanvasElement, unknown>().scaleExtent([0.0005, 4]).on('zoom', (e: { transform: { x: number; y: number; k: number }; sourceEvent: unknown }) => {
+      if (e.sourceEvent) userMoved.current = true;
       p.setTransform({ x: e.transform.x, y: e.transform.y, k: e.transform.k });
     });
     zoomRef.current = z;
@@ -112,6 +115,7 @@ export function TreePane() {
       fit(animate) {
         const l = p.getLayout();
         if (!l) return;
+        userMoved.current = false;
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
         const k = Math.min(1.2, (r.width - 40) / Math.max(l.width, 1), (r.height - 40) / Math.max(l.height, 1));
         const t = zoomIdentity.translate((r.width - l.width * k) / 2, (r.height - l.height * k) / 2).scale(k);
@@ -119,6 +123,7 @@ export function TreePane() {
         else sel.call(z.transform, t);
       },
       centerOn(id) {
+        userMoved.current = true;
         const l = p.getLayout();
         const i = l?.index.get(id);
         if (!l || i === undefined) return;
@@ -154,6 +159,8 @@ export function TreePane() {
     if (layout && first) {
       fittedFor.current = rootId;
       handle?.fit(false);
+    } else if (layout && !userMoved.current) {
+      handle?.fit(true);
     }
   }, [layout, rootId]);
 
@@ -175,7 +182,7 @@ export function TreePane() {
     <div className="tree-pane">
       <TreeToolbar hitCount={hits.length} onNextHit={nextHit} onFit={() => handle?.fit(true)} nodeCount={layout?.nodes.length ?? 0} />
       <div className="tree-canvas-wrap" ref={wrap}>
-        <canvas ref={canvasRef} className="tree-canvas" data-testid="tree-canvas" />
+        <canvas ref={canvasRef} className="tree-canvas" data-testid="tree-canvas" tabIndex={0} aria-label="bundle tree (drag to pan, wheel to zoom, F to fit)" />
         {!tree && <div className="tree-empty">No proof yet: run the document (Ctrl+Alt+End) to see its bundle tree.</div>}
         {/* An accessible, testable mirror of what the canvas shows (small trees only). */}
         {layout && layout.nodes.length <= 400 && (

@@ -1,0 +1,35 @@
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { splitRequests } from '../../shared/protocol/split-requests.ts';
+import type { ApiService } from './api-service.ts';
+
+/**
+ * The channels one client (a browser tab, an Electron page) opened with NEW_CHANNEL. When the client
+ * goes away (tab closed or reloaded: its documents' channel numbers are lost with it), its channels are
+ * released, so no prover process is left running for nobody.
+ */
+export class ChannelOwnership {
+  private readonly owned = new Set<number>();
+
+  /** Call with every successful API result: picks out channels created and released by this client. */
+  observe(method: unknown, params: unknown, result: unknown): void {
+    if (method !== 'shell.submit' || !Array.isArray(result)) return;
+    const line = (params as { line?: unknown } | undefined)?.line;
+    const requests = typeof line === 'string' ? splitRequests(line).map((r) => r.text) : [];
+    (result as ShellResponse[]).forEach((r, i) => {
+      const id = (r.RESPONSE as { ID?: unknown } | null)?.ID;
+      if (typeof id === 'number' && r.ERR === '') this.owned.add(id);
+      if (/^\s*\d+\s+RELEASE_CHANNEL\s*$/.test(requests[i] ?? '')) this.owned.delete(r.CHANNEL);
+    });
+  }
+
+  get channels(): number[] {
+    return [...this.owned];
+  }
+
+  async releaseAll(service: ApiService): Promise<void> {
+    const ids = [...this.owned];
+    this.owned.clear();
+    if (ids.length === 0) return;
+    await service.call('shell.submit', { line: ids.map((id) => `${id} RELEASE_CHANNEL`).join('; ') }).catch(() => undefined);
+  }
+}
