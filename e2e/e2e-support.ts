@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,9 @@ import { loadBackend } from '../main/supervisor/engine-factory.ts';
 
 export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 export const CHROMIUM = process.env.ARBOR_CHROMIUM ?? '/usr/bin/chromium';
+/** Without a Chromium binary the e2e suites are skipped (with a note), not failed. */
+export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) process.stderr.write(`[e2e] skipped: no Chromium at ${CHROMIUM} (set ARBOR_CHROMIUM)\n`);
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR } from '../main/host/renderer-build.ts';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { ARTIFACTS, coqAvailable, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, launchChromium, startE2eWorkbench } from './e2e-support.ts';
 
 let browser: Browser;
 let page: Page;
@@ -18,6 +18,7 @@ const requests = () => page.locator('[data-testid="tx-request"]').allTextContent
 const nodes = () => page.locator('[data-testid="tree-node"]');
 
 beforeAll(async () => {
+  if (!HAVE_CHROMIUM) return;
   useCoq = await coqAvailable();
   process.stderr.write(`[e2e] backend: ${useCoq ? 'real Coq' : 'TEST DOUBLE (Coq backend not available)'}\n`);
   ({ workbench, workspace } = await startE2eWorkbench(useCoq));
@@ -32,7 +33,7 @@ afterAll(async () => {
   await workbench?.close();
 });
 
-describe('workbench in Chromium via the web host', () => {
+describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => {
   it('opens an example, runs it all, and shows the tree with statuses', async () => {
     await page.goto(`${workbench.url}&open=${encodeURIComponent(join(EXAMPLES_DIR, '02-fold-left-right.arbor'))}`);
     await page.waitForSelector('.monaco-editor .view-line');

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,8 @@ async function newest(dir: string): Promise<number> {
 export async function rendererIsStale(): Promise<boolean> {
   const built = await stat(join(RENDERER_DIST, 'index.html')).then((s) => s.mtimeMs, () => 0);
   if (built === 0) return true;
-  const sources = Math.max(await newest(join(REPO_ROOT, 'renderer')), await newest(join(REPO_ROOT, 'shared')));
+  const config = await stat(join(REPO_ROOT, 'vite.renderer.config.ts')).then((st) => st.mtimeMs, () => 0);
+  const sources = Math.max(config, await newest(join(REPO_ROOT, 'renderer')), await newest(join(REPO_ROOT, 'shared')));
   return sources > built;
 }
 
@@ -34,6 +35,28 @@ export async function rendererIsStale(): Promise<boolean> {
  */
 export async function ensureRendererBuilt(log: (line: string) => void = () => undefined): Promise<void> {
   if (!(await rendererIsStale())) return;
+  // Test workers and CLIs may start at once: one builds, the others wait for it (mkdir is atomic).
+  const lock = join(REPO_ROOT, 'dist', '.renderer-build.lock');
+  await mkdir(join(REPO_ROOT, 'dist'), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const age = await stat(lock).then((st) => Date.now() - st.mtimeMs, () => 0);
+      if (age > 5 * 60_000) await rm(lock, { recursive: true, force: true }); // left by a crashed build
+      else await new Promise((r) => setTimeout(r, 250));
+      if (!(await rendererIsStale())) return;
+    }
+  }
+  try {
+    if (await rendererIsStale()) await buildRenderer(log);
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function buildRenderer(log: (line: string) => void): Promise<void> {
   log('building the renderer (vite)…');
   // A child process with NODE_ENV=production: inside vitest NODE_ENV is `test`, which would make the
   // React plugin and React itself pick their development builds.

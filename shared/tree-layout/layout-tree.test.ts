@@ -80,13 +80,15 @@ describe('tree layout', () => {
     layoutTree(tree); // warm-up (JIT)
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
+      // CPU time, not wall time: other processes on a shared CI machine do not count against us.
+      const c0 = process.cpuUsage();
       layoutTree(tree);
-      times.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      times.push((c.user + c.system) / 1000);
     }
     times.sort((a, b) => a - b);
-    // Median; generous head-room against a loaded CI machine (the bench reports the real figure).
-    expect(times[2]).toBeLessThan(150);
+    // Median, with head-room for slow machines (`npm run bench:tree` reports the figure against 50 ms).
+    expect(times[2]).toBeLessThan(100);
   });
 });
 
