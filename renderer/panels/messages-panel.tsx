@@ -13,6 +13,7 @@ export function MessagesPanel() {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (!check.running) return;
+    setNow(Date.now());
     const t = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(t);
   }, [check.running]);
@@ -20,7 +21,7 @@ export function MessagesPanel() {
     <div className="messages-panel">
       {check.running && (
         <div className="progress" data-testid="progress">
-          <span className="spinner" /> line {check.running.line}{check.target ? ` (to line ${check.target})` : ''} — {((now - check.running.since) / 1000).toFixed(1)} s
+          <span className="spinner" /> line {check.running.line}{check.target ? ` (to line ${check.target})` : ''} — {(Math.max(0, now - check.running.since) / 1000).toFixed(1)} s
           <button type="button" onClick={() => uri && void checker.cancel(uri)} data-testid="cancel">Cancel</button>
         </div>
       )}

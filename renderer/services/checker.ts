@@ -195,8 +195,8 @@ export class Checker {
       }
       if (response.STEP !== undefined) stepAfter = response.STEP;
     }
-    if (error !== undefined && this.generations.get(uri) !== gen && this.state.documents.docs[uri]?.channel !== channel) {
-      // Cancelled under our feet (the channel was released): whoever cancelled takes over.
+    if (this.generations.get(uri) !== gen && this.state.documents.docs[uri]?.channel !== channel) {
+      // Cancelled under our feet (the channel was released), whatever the answer: whoever cancelled takes over.
       return false;
     }
     if (error !== undefined) {
@@ -239,9 +239,13 @@ export class Checker {
     this.state.setCheck(uri, { entries: [] });
     await this.channel(uri);
     const gen = this.generations.get(uri) ?? 0;
-    for (const e of entries) {
-      if (this.generations.get(uri) !== gen) return;
-      if (!(await this.checkLine(uri, e.line, e.text, gen))) return;
+    try {
+      for (const e of entries) {
+        if (this.generations.get(uri) !== gen) return;
+        if (!(await this.checkLine(uri, e.line, e.text, gen))) return;
+      }
+    } finally {
+      this.state.setCheck(uri, { running: undefined });
     }
   }
 }

@@ -82,7 +82,9 @@ export class TreePainter {
     this.dpr = dpr;
     this.canvas.width = Math.max(1, Math.round(width * dpr));
     this.canvas.height = Math.max(1, Math.round(height * dpr));
-    this.requestDraw();
+    // Resizing clears the canvas: redraw now, not next frame, so a resize never flashes an empty view.
+    if (this.layout) this.draw();
+    else this.requestDraw();
   }
 
   setHighlights(h: Highlights): void {
