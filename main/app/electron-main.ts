@@ -47,13 +47,18 @@ async function start(): Promise<void> {
     shell: wb.shell,
     workspace: ws,
     info: () => appInfo('electron', wb, ws.root, examplesDir),
-    pickOpen: async () => {
-      const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: 'Arbor proofs', extensions: ['arbor', 'txt'] }, { name: 'All files', extensions: ['*'] }] });
-      return r.canceled ? null : r.filePaths[0] ?? null;
+    pickOpen: async (filters) => {
+      const extensions = filters?.length ? filters : ['arbor', 'txt'];
+      const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: filters?.length ? 'Files' : 'Arbor proofs', extensions }, { name: 'All files', extensions: ['*'] }] });
+      const path = r.canceled ? null : r.filePaths[0] ?? null;
+      if (path) ws.allowChosen(path);
+      return path;
     },
     pickSave: async (suggested) => {
       const r = await dialog.showSaveDialog(win as BrowserWindow, { defaultPath: suggested ?? 'proof.arbor', filters: [{ name: 'Arbor proofs', extensions: ['arbor'] }] });
-      return r.canceled ? null : r.filePath ?? null;
+      const path = r.canceled ? null : r.filePath ?? null;
+      if (path) ws.allowChosen(path);
+      return path;
     },
   });
   // Every call is validated by the service (zod, shared/api); the sender is checked here.

@@ -124,6 +124,10 @@ describe('web host', () => {
     expect((await call(sock, 3, 'files.read', { path: '../secret.txt' })).error).toMatch(/outside the workspace/);
     expect((await call(sock, 4, 'files.read', { path: join(dir, 'secret.txt') })).error).toMatch(/outside the workspace/);
     expect((await call(sock, 5, 'files.write', { path: '../x.txt', text: '' })).error).toMatch(/outside the workspace/);
+    // A symlink inside the workspace that points outside is refused too.
+    const { symlink } = await import('node:fs/promises');
+    await symlink(join(dir, 'secret.txt'), join(dir, 'work', 'link.txt'));
+    expect((await call(sock, 8, 'files.read', { path: 'link.txt' })).error).toMatch(/outside the workspace/);
     await call(sock, 6, 'recovery.save', { uri: 'untitled:1', text: 'draft' });
     expect((await call(sock, 7, 'recovery.list', {})).result).toMatchObject([{ uri: 'untitled:1', text: 'draft' }]);
     sock.close();

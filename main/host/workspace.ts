@@ -28,10 +28,17 @@ export function defaultUserDir(): string {
 export class Workspace {
   readonly root: string;
   private readonly readRoots: string[];
+  /** Single files the user chose in a native dialog (Electron): allowed wherever they are. */
+  private readonly chosen = new Set<string>();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.root = resolve(options.root);
     this.readRoots = [this.root, ...(options.readOnlyRoots ?? []).map((r) => resolve(r))];
+  }
+
+  /** A file the user picked in a native open/save dialog: the user's choice is the permission. */
+  allowChosen(path: string): void {
+    this.chosen.add(resolve(path));
   }
 
   async read(path: string): Promise<{ path: string; text: string }> {
@@ -135,6 +142,7 @@ export class Workspace {
   /** Resolves `path` (relative to the workspace root) and requires it to stay inside one of `roots`. */
   private async confine(path: string, roots: string[], mustExist: boolean): Promise<string> {
     const abs = isAbsolute(path) ? resolve(path) : resolve(this.root, path);
+    if (this.chosen.has(abs)) return abs;
     let real: string;
     try {
       real = await realpath(abs);

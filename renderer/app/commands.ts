@@ -1,7 +1,7 @@
 import type { MenuCommand } from '../../shared/api/api-contract.ts';
 import { cursorLine } from '../editor/editor-pane.tsx';
-import { pickOpenFile } from '../services/arbor-api.ts';
-import { checker, exportPng, exportSvg, newDocument, openPath, saveDocument } from '../services/workbench.ts';
+import { pickOpenFile, readFile } from '../services/arbor-api.ts';
+import { checker, exportPng, exportSvg, loadTranscriptText, newDocument, openPath, saveDocument } from '../services/workbench.ts';
 import { useArbor } from '../store/store.ts';
 import { fitTree } from '../tree/tree-pane.tsx';
 
@@ -20,7 +20,16 @@ export async function runCommand(command: MenuCommand, arg?: string): Promise<vo
     case 'file.openPath': if (arg) await openPath(arg); break;
     case 'file.save': if (uri) await saveDocument(uri); break;
     case 'file.saveAs': if (uri) await saveDocument(uri, true); break;
-    case 'file.openTranscript': s.setBottomTab('transcript'); document.querySelector<HTMLInputElement>('[data-testid="transcript-file"]')?.click(); break;
+    case 'file.openTranscript': {
+      s.setBottomTab('transcript');
+      // Electron: the native dialog (a menu click is no user gesture for a file input); web: the file input.
+      const path = await pickOpenFile(['jsonl', 'json', 'txt']).catch(() => null);
+      if (path) {
+        const file = await readFile(path).catch((err: Error) => { s.addMessage('error', `open transcript: ${err.message}`); return null; });
+        if (file) await loadTranscriptText(file.path.split(/[\\/]/).pop() ?? file.path, file.text);
+      } else document.querySelector<HTMLInputElement>('[data-testid="transcript-file"]')?.click();
+      break;
+    }
     case 'proof.stepForward': if (uri) await checker.stepForward(uri); break;
     case 'proof.stepBack': if (uri) await checker.stepBack(uri); break;
     case 'proof.runToCursor': if (uri) await checker.runTo(uri, cursorLine()); break;

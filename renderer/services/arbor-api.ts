@@ -34,7 +34,7 @@ export const appInfo = () => call('app.info', {});
 export const readFile = (path: string) => call('files.read', { path });
 export const writeFile = (path: string, text: string) => call('files.write', { path, text });
 export const listDir = (dir?: string) => call('files.list', dir === undefined ? {} : { dir });
-export const pickOpenFile = () => call('files.pickOpen', {});
+export const pickOpenFile = (extensions?: string[]) => call('files.pickOpen', extensions ? { filters: extensions } : {});
 export const pickSaveFile = (suggested?: string) => call('files.pickSave', suggested === undefined ? {} : { suggested });
 export const saveRecovery = (uri: string, text: string, path?: string) => call('recovery.save', path === undefined ? { uri, text } : { uri, text, path });
 export const listRecovery = () => call('recovery.list', {});
