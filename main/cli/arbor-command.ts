@@ -1,0 +1,30 @@
+/** `arbor SUBCOMMAND …`: one entry for Arbor's tools besides `arbor-shell` and `arbor-mcp`. */
+export const ARBOR_USAGE = `Usage: arbor <command> [options]
+
+Commands:
+  shell      the channel protocol on stdin/stdout (same as arbor-shell)
+  mcp        the MCP server for agents (same as arbor-mcp)
+  fidelity   does a formal statement say what a reference says? (S0/S1, S3-lite, BEq+, refutation)
+  advisor    serve Arbor's distance estimates to AIMLEAP over its advisor protocol
+  check      which provers are installed, and how to install the rest
+
+Run 'arbor <command> --help' for a command's options.`;
+
+export async function runArborCommand(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'shell': return (await import('./arbor-shell.ts')).runArborShell(rest);
+    case 'check': return (await import('./arbor-shell.ts')).runArborShell(['--check', ...rest]);
+    case 'mcp': return (await import('../agent/arbor-mcp-cli.ts')).runArborMcp(rest);
+    case 'fidelity': return (await import('../fidelity/fidelity-command.ts')).runFidelityCommand(rest);
+    case 'advisor': return (await import('./advisor-command.ts')).runAdvisorCommand(rest);
+    case undefined:
+    case '-h':
+    case '--help':
+      process.stdout.write(`${ARBOR_USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`arbor: unknown command '${command}'\n${ARBOR_USAGE}\n`);
+      return 2;
+  }
+}
