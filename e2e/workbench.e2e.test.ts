@@ -229,6 +229,30 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     await shot('10-second-example-channels');
   });
 
+  it('runs to the cursor: a mid-proof tree with OBTAIN witnesses as context chips', async () => {
+    await page.click('[data-testid="open"]');
+    await page.click('[data-testid="examples"]');
+    await page.locator('[data-testid="file-entry"]', { hasText: '11-obtain-exists.arbor' }).click();
+    await expect.poll(() => page.locator('[data-testid="doc-tab"]').allTextContents()).toContain('11-obtain-exists.arbor×');
+    await page.click('[data-testid="tab-transcript"]');
+    await page.locator('.view-line', { hasText: 'APPLY (exists 1; split; lia)' }).click();
+    await page.click('[data-testid="run-to-cursor"]');
+    // Checked through the cursor line (5), not beyond: the OBTAIN block is open, its goal proved.
+    await expect.poll(async () => (await page.locator('[data-testid="tx-request"]').allTextContents()).some((t) => t.includes('exists 1')), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => nodes().evaluateAll((els) => els.map((e) => e.getAttribute('data-status'))), { timeout: 60_000 }).toEqual(['bundle', 'proved', 'open']);
+    const sent = await page.locator('[data-testid="tx-request"]').allTextContents();
+    expect(sent.some((t) => /exists k; split; assumption/.test(t))).toBe(false);
+    await page.waitForTimeout(500);
+    await shot('11-run-to-cursor-obtain');
+    // One line further (the block's END): the witness and both named conditions join the main goal's context.
+    await page.locator('.view-line', { hasText: /^\s*END\s*$/ }).first().click();
+    await page.click('[data-testid="run-to-cursor"]');
+    await expect.poll(() => nodes().count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="inspector-context"]').textContent()).toMatch(/k\s*:\s*nat[\s\S]*Hlt\s*:\s*k < n[\s\S]*Hpos/);
+    await page.waitForTimeout(500);
+    await shot('11b-obtain-closed');
+  });
+
   it('raised no console errors or CSP violations', () => {
     expect(consoleErrors.filter((e) => !/favicon/.test(e))).toEqual([]);
   });

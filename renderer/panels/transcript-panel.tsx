@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
 import { selectLiveTranscript, selectLoadedTranscript } from '../store/transcript-slice.ts';
 import { useArbor } from '../store/store.ts';
@@ -26,7 +26,13 @@ export function TranscriptPanel() {
   const loaded = useArbor(selectLoadedTranscript);
   const source = useArbor(selectTreeSource);
   const file = useRef<HTMLInputElement>(null);
+  const list = useRef<HTMLOListElement>(null);
   const s = useArbor.getState;
+  // Follow the newest live entry (the panel body is the scroll container).
+  useEffect(() => {
+    const body = list.current?.parentElement?.parentElement;
+    if (!loaded && body) body.scrollTop = body.scrollHeight;
+  }, [live.length, loaded]);
   return (
     <div className="transcript-panel">
       <div className="panel-toolbar">
@@ -50,7 +56,7 @@ export function TranscriptPanel() {
           </>
         )}
       </div>
-      <ol className="tx-list" data-testid={loaded ? 'loaded-transcript' : 'live-transcript'}>
+      <ol ref={list} className="tx-list" data-testid={loaded ? 'loaded-transcript' : 'live-transcript'}>
         {loaded
           ? loaded.entries.map((e, i) => <Row key={i} e={e} active={i === loaded.cursor} onClick={() => s().setTranscriptCursor(i)} />)
           : live.slice(-400).map((e, i) => <Row key={i} e={e} />)}
