@@ -2,7 +2,7 @@ import { select } from 'd3-selection';
 import 'd3-transition';
 import { zoom as d3zoom, zoomIdentity } from 'd3-zoom';
 import type { ZoomBehavior } from 'd3-zoom';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
 import type { TreeLayout } from '../../shared/tree-layout/layout-tree.ts';
 import { searchTree } from '../../shared/tree-layout/tree-queries.ts';
@@ -143,7 +143,8 @@ export function TreePane() {
     };
   }, []);
 
-  useEffect(() => {
+  // A layout effect: the new layout reaches the canvas before the browser paints this commit.
+  useLayoutEffect(() => {
     const p = painter.current;
     if (!p) return;
     const first = fittedFor.current !== rootId || !p.getLayout();
