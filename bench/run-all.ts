@@ -1,15 +1,37 @@
 import { parseArgs } from 'node:util';
+import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
+import { runIncrementalCheckBench } from './incremental-check.bench.ts';
 import { runShellBench } from './shell-bench.ts';
+import { runTreeLayoutBench } from './tree-layout.bench.ts';
+import { runTreeRenderBench } from './tree-render.bench.ts';
 
-/** `npm run bench`: the spine's benchmarks (other suites have their own scripts: bench:aim, bench:tree, …). */
+/**
+ * `npm run bench`: the spine's and the workbench's targets (BRIEF §4), each suite's figures measured side
+ * by side in one run. `--only shell,tree-layout,…` picks suites. The AIM and fidelity benchmarks are long
+ * and have their own scripts (bench:aim, bench:fidelity).
+ */
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const log = (s: string): void => {
   process.stderr.write(`bench: ${s}\n`);
 };
 
-if (values.only === undefined || values.only === 'shell') {
-  const { rows, raw } = await runShellBench(log);
-  printTable('arbor-shell (Coq backend), measured side by side in one run', rows);
-  log(`results: ${await writeResults('shell', { date: new Date().toISOString(), rows, raw })}`);
+const suites: { name: string; title: string; run: () => Promise<{ rows: BenchRow[]; raw: unknown }> }[] = [
+  { name: 'shell', title: 'arbor-shell (Coq backend)', run: () => runShellBench(log) },
+  { name: 'tree-layout', title: 'tree layout (Node)', run: () => runTreeLayoutBench(log) },
+  { name: 'tree-render', title: 'tree rendering (Chromium)', run: () => runTreeRenderBench(log) },
+  { name: 'incremental-check', title: 'incremental re-checking', run: () => runIncrementalCheckBench() },
+];
+const only = values.only?.split(',');
+let failed = false;
+for (const suite of suites.filter((s) => !only || only.includes(s.name))) {
+  try {
+    const { rows, raw } = await suite.run();
+    printTable(`${suite.title}, measured side by side in one run`, rows);
+    log(`results: ${await writeResults(suite.name, { date: new Date().toISOString(), rows, raw })}`);
+  } catch (err) {
+    failed = true;
+    log(`${suite.name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  }
 }
+process.exitCode = failed ? 1 : 0;
