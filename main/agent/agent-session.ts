@@ -323,6 +323,17 @@ export class AgentSession {
     return decided;
   }
 
+  /**
+   * Records a pending suggestion as accepted without running it: the workbench writes its commands
+   * into the proof script and its checker runs them, so the script stays the one source of the proof.
+   */
+  markAccepted(id: number, by = 'user'): Suggestion {
+    this.pending(id);
+    const decided = this.queue.decide(id, 'accepted');
+    this.history.add(this.editRecord(decided, 'accepted', by));
+    return decided;
+  }
+
   reject(id: number, by = 'user'): Suggestion {
     this.pending(id);
     const decided = this.queue.decide(id, 'rejected');

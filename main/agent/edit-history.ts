@@ -1,25 +1,7 @@
 import { z } from 'zod';
+import type { EditRecord } from '../../shared/agent/agent-types.ts';
 
-/**
- * The edit history of a proof (seed 003): every accepted or rejected suggestion and every manual edit,
- * with time and source. It is saved next to the proof file, so it is plain JSON with a version.
- */
-export type EditOutcome = 'accepted' | 'rejected' | 'manual';
-
-export interface EditRecord {
-  /** The left-hand side as shown: `H : n + 0 = n` for a hypothesis edit, else the text replaced. */
-  lhs: string;
-  rhs: string;
-  outcome: EditOutcome;
-  /** `agent:NAME`, `source:NAME` (built-in suggestion sources) or `user`. */
-  source: string;
-  /** Milliseconds since the epoch. */
-  time: number;
-  hypothesisName?: string;
-  reason?: string;
-  /** The suggestion this edit decided, when it was one. */
-  suggestionId?: number;
-}
+export type { EditOutcome, EditRecord } from '../../shared/agent/agent-types.ts';
 
 const recordSchema = z.object({
   lhs: z.string().max(100_000),
@@ -31,9 +13,12 @@ const recordSchema = z.object({
   reason: z.string().max(10_000).optional(),
   suggestionId: z.number().int().optional(),
 });
-
 const fileSchema = z.object({ version: z.literal(1), edits: z.array(recordSchema) });
 
+/**
+ * The edit history of a proof (seed 003): every accepted or rejected suggestion and every manual edit,
+ * with time and source. It is saved next to the proof file, so it is plain JSON with a version.
+ */
 export class EditHistory {
   private readonly records: EditRecord[];
   private readonly listeners = new Set<(record: EditRecord) => void>();
@@ -47,6 +32,11 @@ export class EditHistory {
     this.records.push(copy);
     for (const listener of this.listeners) listener(copy);
     return copy;
+  }
+
+  /** Replaces the records with a saved history's (loading the proof file's companion); no listener fires. */
+  restore(records: readonly EditRecord[]): void {
+    this.records.splice(0, this.records.length, ...records.map((r) => ({ ...r })));
   }
 
   list(): EditRecord[] {

@@ -8,10 +8,12 @@ import { AgentSession } from './agent-session.ts';
 import type { AgentSessionOptions } from './agent-session.ts';
 import { inProcessPort } from './in-process-port.ts';
 import { createArborMcpServer } from './mcp-server.ts';
+import type { SessionRef } from './mcp-tools.ts';
 import type { SuggestionSource } from './sources/suggestion-source.ts';
 
 export interface McpHttpHandlerOptions {
-  session: AgentSession;
+  /** The shared session, or a lookup per tool call (the workbench's session follows the active editor). */
+  session: AgentSession | SessionRef;
   /** Every request must carry `Authorization: Bearer TOKEN`. */
   token: string;
   /** Browser origins allowed to call (exact match). A request without `Origin` (any non-browser MCP client) passes. */
@@ -90,8 +92,8 @@ export interface ArborMcpHttpServerOptions {
   /** Path of the MCP endpoint (default `/mcp`). */
   path?: string;
   allowedOrigins?: readonly string[];
-  /** An existing session (e.g. the one the workbench's suggestion panel shows); otherwise one is made. */
-  session?: AgentSession;
+  /** An existing session, or a lookup per call (the workbench's, which follows its active editor); otherwise one is made. */
+  session?: AgentSession | SessionRef;
   sessionOptions?: Omit<AgentSessionOptions, 'port'>;
   sources?: readonly SuggestionSource[];
 }
@@ -105,8 +107,9 @@ export interface ArborMcpHttpServer {
 
 /** Listens on 127.0.0.1 only and serves the MCP endpoint; everything else is 404. */
 export async function createArborMcpHttpServer(options: ArborMcpHttpServerOptions): Promise<ArborMcpHttpServer> {
-  const ownSession = options.session === undefined;
-  const session = options.session ?? new AgentSession({ ...options.sessionOptions, port: inProcessPort(options.shell) });
+  const given = options.session;
+  const own = given === undefined ? new AgentSession({ ...options.sessionOptions, port: inProcessPort(options.shell) }) : undefined;
+  const session: SessionRef = typeof given === 'function' ? given : () => given ?? (own as AgentSession);
   const path = options.path ?? '/mcp';
   const hosts: string[] = [];
   const handler = createArborMcpHttpHandler({
@@ -136,12 +139,14 @@ export async function createArborMcpHttpServer(options: ArborMcpHttpServerOption
   return {
     url: `http://127.0.0.1:${port}${path}`,
     port,
-    session,
+    get session() {
+      return session();
+    },
     async close() {
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (ownSession) await session.close();
+      await own?.close();
     },
   };
 }

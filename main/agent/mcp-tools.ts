@@ -19,7 +19,10 @@ export interface ToolOptions {
 }
 
 /** The tools of seed 003 plus Arbor's (run_command, try_commands, get_script, get_transcript, …). */
-export function registerArborTools(server: McpServer, session: AgentSession, agentName: AgentName, options: ToolOptions = {}): void {
+/** The session a tool call works on, looked up per call (the workbench's follows the active editor). */
+export type SessionRef = () => AgentSession;
+
+export function registerArborTools(server: McpServer, session: SessionRef, agentName: AgentName, options: ToolOptions = {}): void {
   const tool = <S extends z.ZodRawShape>(
     name: string,
     description: string,
@@ -43,7 +46,7 @@ export function registerArborTools(server: McpServer, session: AgentSession, age
 
   tool('get_current_proof_state',
     'The current proof state: every open goal (Goal 1 is the current one) with its type and hypotheses. Call this first.',
-    {}, () => session.proofStateText());
+    {}, () => session().proofStateText());
 
   tool('get_proof_context',
     'The last lines of the proof script (the Arbor commands that built the state) and the theorems available: hypotheses, facts stated with HAVE/OBTAIN, prelude lemmas.',
@@ -51,16 +54,16 @@ export function registerArborTools(server: McpServer, session: AgentSession, age
       linesBefore: z.number().int().min(0).max(10_000).optional().describe('lines of proof script to include (default 20)'),
       includeTheorems: z.boolean().optional().describe('include the available theorems (default true)'),
     },
-    async (a) => session.proofContextText(a.linesBefore ?? 20, a.includeTheorems ?? true));
+    async (a) => session().proofContextText(a.linesBefore ?? 20, a.includeTheorems ?? true));
 
   tool('get_edit_history',
     'Every accepted or rejected suggestion and manual edit (lhs -> rhs) with time and source, then the pending suggestions of all agents. Check it to avoid repeating a suggestion.',
-    {}, async () => session.editHistoryText());
+    {}, async () => session().editHistoryText());
 
   tool('check_term_validity',
     'Checks with the prover that a Coq term or assertion is well typed in the current goal\'s context, on a scratch copy of the proof. Answers "valid" or the prover\'s message.',
     { term: term.describe('a Coq term or assertion, e.g. "assert (n + 0 = n)." or "n + 0"') },
-    (a) => session.checkTerm(a.term));
+    (a) => session().checkTerm(a.term));
 
   tool('suggest_proof_state_edit',
     'Proposes an edit of a hypothesis of the current goal (lhs -> rhs). Arbor checks it first (the new form must follow from the context with the hammer), labels it valid/invalid, and queues it for the user to accept or reject.',
@@ -71,25 +74,25 @@ export function registerArborTools(server: McpServer, session: AgentSession, age
       reason: z.string().max(2000).optional().describe('why this edit helps'),
     },
     async (a) => {
-      const { suggestion, duplicate, note } = await session.suggestHypothesisEdit(agentName(), {
+      const { suggestion, duplicate, note } = await session().suggestHypothesisEdit(agentName(), {
         hypothesisName: a.hypothesisName, originalValue: a.originalValue, suggestedValue: a.suggestedValue,
         ...(a.reason !== undefined ? { reason: a.reason } : {}),
       });
       const lines = [duplicate ? `Already pending as suggestion #${suggestion.id} (from ${suggestion.from}); not queued again.` : `Suggestion #${suggestion.id} queued (pending) from ${suggestion.from}.`];
-      lines.push(...describe(session, suggestion));
+      lines.push(...describe(session(), suggestion));
       if (note) lines.push(`note: ${note}`);
       return lines.join('\n');
     });
 
   tool('get_goal_structure',
     'The current goals broken down by structure (binders, connectives, relations), each variable and hypothesis with its shape and dependencies, and the goal\'s place in the bundle tree.',
-    {}, () => session.goalStructureText());
+    {}, () => session().goalStructureText());
 
   tool('run_command',
     'Runs one Arbor shell command (GOAL, HAVE, OBTAIN, APPLY, CRUSH, HAMMER, RULE, UNFOLD, END, NEXT, LET, STATE, REVERT, SCRIPT, …) on the session\'s channel and returns the response JSON. This changes the shared proof.',
     { command: command.describe('one command without a channel id, e.g. "APPLY intros n" or "HAVE H \\"n + 0 = n\\""') },
     async (a) => {
-      const response = await session.runCommand(a.command);
+      const response = await session().runCommand(a.command);
       if (response.ERR !== '') throw new ToolError(reasonForShellError(response.ERR), `${response.ERR}\n${JSON.stringify(response)}`);
       return JSON.stringify(response);
     });
@@ -102,14 +105,14 @@ export function registerArborTools(server: McpServer, session: AgentSession, age
     },
     async (a) => {
       // A JSON array, one alternative per line: readable for people, parseable for agents.
-      const results = await session.tryCommands(a.alternatives, { sequential: a.sequential ?? false });
+      const results = await session().tryCommands(a.alternatives, { sequential: a.sequential ?? false });
       return `[\n${results.map((r) => JSON.stringify(r)).join(',\n')}\n]`;
     });
 
   tool('get_script',
     'The reproduction script: the prover\'s own script (format "prover", default; open goals are marked) or the Arbor commands of the session (format "arbor").',
     { format: z.enum(['prover', 'arbor']).optional() },
-    (a) => session.script(a.format ?? 'prover'));
+    (a) => session().script(a.format ?? 'prover'));
 
   tool('get_transcript',
     'The session channel\'s requests and responses as JSON lines (whoever sent them), optionally with the scratch channels\' traffic.',
@@ -117,15 +120,15 @@ export function registerArborTools(server: McpServer, session: AgentSession, age
       last: z.number().int().min(1).max(5000).optional().describe('entries to return (default 100)'),
       includeScratch: z.boolean().optional(),
     },
-    async (a) => session.transcript(a.last ?? 100, a.includeScratch ?? false).map((e) => JSON.stringify(e)).join('\n') || '(empty)');
+    async (a) => session().transcript(a.last ?? 100, a.includeScratch ?? false).map((e) => JSON.stringify(e)).join('\n') || '(empty)');
 
   tool('get_suggestions',
     'The suggestion queue every attached agent and source writes to: id, author, label, status.',
     { status: z.enum(['pending', 'accepted', 'rejected']).optional() },
     async (a) => {
-      const list = session.queue.list(a.status !== undefined ? { status: a.status } : undefined);
+      const list = session().queue.list(a.status !== undefined ? { status: a.status } : undefined);
       if (list.length === 0) return '=== SUGGESTIONS (0) ===';
-      return [`=== SUGGESTIONS (${list.length}) ===`, '', ...list.flatMap((s) => [`#${s.id} [${s.status}] from ${s.from}`, ...describe(session, s).map((l) => `  ${l}`)])].join('\n');
+      return [`=== SUGGESTIONS (${list.length}) ===`, '', ...list.flatMap((s) => [`#${s.id} [${s.status}] from ${s.from}`, ...describe(session(), s).map((l) => `  ${l}`)])].join('\n');
     });
 
   const sources = options.sources ?? [];
@@ -136,8 +139,8 @@ export function registerArborTools(server: McpServer, session: AgentSession, age
       { sources: z.array(z.enum(names)).min(1).max(names.length).optional().describe('which sources (default: all)') },
       async (a) => {
         const chosen = sources.filter((s) => a.sources === undefined || a.sources.includes(s.name));
-        const queued = await session.runSources(chosen);
-        return [`=== SUGGESTIONS QUEUED (${queued.length}) ===`, '', ...queued.flatMap((s) => [`#${s.id} from ${s.from}`, ...describe(session, s).map((l) => `  ${l}`)])].join('\n');
+        const queued = await session().runSources(chosen);
+        return [`=== SUGGESTIONS QUEUED (${queued.length}) ===`, '', ...queued.flatMap((s) => [`#${s.id} from ${s.from}`, ...describe(session(), s).map((l) => `  ${l}`)])].join('\n');
       });
   }
 }

@@ -1,51 +1,14 @@
+import type { Suggestion, SuggestionStatus } from '../../shared/agent/agent-types.ts';
+
+export type { CommandSuggestion, HypothesisEdit, Suggestion, SuggestionLabel, SuggestionStatus } from '../../shared/agent/agent-types.ts';
+
+export type NewSuggestion = Omit<Suggestion, 'id' | 'status' | 'time'> & { time?: number };
+
 /**
  * The suggestion queue every attached agent and source writes to and the workbench's panel reads:
  * each suggestion is labelled by the prover before it is queued, tagged with who made it, and waits
  * for the user to accept or reject it.
  */
-export type SuggestionStatus = 'pending' | 'accepted' | 'rejected';
-
-/**
- * `valid`/`invalid`: a hypothesis edit the prover could or could not derive from the old hypothesis.
- * `closes_goal`/`progress`/`invalid`: commands tried on a copy of the state.
- */
-export type SuggestionLabel = 'valid' | 'invalid' | 'closes_goal' | 'progress';
-
-export interface HypothesisEdit {
-  kind: 'hypothesis-edit';
-  hypothesisName: string;
-  originalValue: string;
-  suggestedValue: string;
-  /** The name the new form gets when accepted (`H'`): the old hypothesis stays in the context. */
-  newName: string;
-}
-
-export interface CommandSuggestion {
-  kind: 'commands';
-  commands: string[];
-}
-
-export interface Suggestion {
-  id: number;
-  /** `agent:NAME` for MCP clients, `source:NAME` for built-in sources. */
-  from: string;
-  time: number;
-  edit: HypothesisEdit | CommandSuggestion;
-  reason?: string;
-  label: SuggestionLabel;
-  /** The prover's message when `invalid`. */
-  error?: string;
-  /** The goals the suggestion leaves in place of the current goal (`progress`). */
-  subgoals?: string[];
-  /** The commands that apply the suggestion to the channel when accepted. */
-  apply: string[];
-  status: SuggestionStatus;
-  /** The channel's step the suggestion was checked against. */
-  step: number;
-}
-
-export type NewSuggestion = Omit<Suggestion, 'id' | 'status' | 'time'> & { time?: number };
-
 export class SuggestionQueue {
   private readonly items: Suggestion[] = [];
   private nextId = 1;

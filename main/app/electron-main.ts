@@ -9,6 +9,7 @@ import type { ApiService } from '../host/api-service.ts';
 import { appInfo, createWorkbenchShell } from '../host/workbench-shell.ts';
 import type { WorkbenchShell } from '../host/workbench-shell.ts';
 import { ChannelOwnership } from '../host/channel-ownership.ts';
+import { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
@@ -25,6 +26,7 @@ let win: BrowserWindow | undefined;
 let service: ApiService | undefined;
 let workbench: WorkbenchShell | undefined;
 let workspace: Workspace | undefined;
+let agent: WorkbenchAgent | undefined;
 
 /** Only our own page may call the API (not a frame that navigated elsewhere). */
 function trusted(event: IpcMainInvokeEvent): boolean {
@@ -43,9 +45,13 @@ async function start(): Promise<void> {
   });
   const ws = workspace;
   const wb = workbench;
+  agent = new WorkbenchAgent({ shell: wb.shell, workspace: ws });
+  const mcp = await agent.startMcp();
+  process.stdout.write(`Arbor: agents (MCP, streamable HTTP): ${mcp.url}  Authorization: Bearer ${mcp.token}\n`);
   service = createApiService({
     shell: wb.shell,
     workspace: ws,
+    agent,
     info: () => appInfo('electron', wb, ws.root, examplesDir),
     pickOpen: async (filters) => {
       const extensions = filters?.length ? filters : ['arbor', 'txt'];
@@ -123,7 +129,7 @@ app.on('before-quit', (event) => {
   if (quitting || !workbench) return;
   event.preventDefault();
   quitting = true;
-  void workbench.dispose().finally(() => app.quit());
+  void (agent?.close() ?? Promise.resolve()).then(() => workbench?.dispose()).finally(() => app.quit());
 });
 
 app.on('window-all-closed', () => app.quit());

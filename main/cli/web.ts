@@ -50,6 +50,7 @@ export async function runWeb(argv: string[], keepRunning = true): Promise<number
     log: (line) => process.stderr.write(`arbor web: ${line}\n`),
   });
   process.stdout.write(`Arbor workbench: ${workbench.url}\n`);
+  process.stdout.write(`Agents (MCP, streamable HTTP): ${workbench.mcp.url}  Authorization: Bearer ${workbench.mcp.token}\n`);
   if (!workbench.backendAvailable) {
     process.stdout.write(`  prover backend not available: ${workbench.problems.join('; ')}\n  (the editor, tree and transcripts work; proof commands answer "unavailable")\n`);
   }

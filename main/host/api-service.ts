@@ -2,6 +2,7 @@ import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSch
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { z } from 'zod';
 import type { Shell, ShellEvent } from '../shell/shell.ts';
+import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 
 type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
@@ -13,6 +14,8 @@ export interface ApiServiceOptions {
   /** Native dialogs (Electron); the web host has none and answers null. */
   pickOpen?: (filters?: string[]) => Promise<string | null>;
   pickSave?: (suggested?: string) => Promise<string | null>;
+  /** The agent side (suggestion queue, edit history, MCP); without it the `agent.*` methods fail. */
+  agent?: WorkbenchAgent;
 }
 
 export interface ApiService {
@@ -29,7 +32,7 @@ export interface ApiService {
  * host's WebSocket both go through `call`, so validation (zod, `validateApiCall`) happens in exactly one place.
  */
 export function createApiService(options: ApiServiceOptions): ApiService {
-  const { shell, workspace } = options;
+  const { shell, workspace, agent } = options;
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
     for (const l of listeners) l(event);
@@ -64,13 +67,24 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     }
   });
 
+  const unsubscribeAgent = agent?.onEvent(emit);
+  const requireAgent = (): WorkbenchAgent => {
+    if (!agent) throw new Error('the agent side is not running in this host');
+    return agent;
+  };
+
   const handlers: { [M in ApiMethod]: (p: Params<M>) => Promise<ApiResults[M]> } = {
     'shell.submit': (p) => Promise.all(shell.submitLine(p.line)),
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(shell.engine(p.channel)?.treeView() ?? null),
     'app.info': () => Promise.resolve(options.info()),
     'files.read': (p) => workspace.read(p.path),
-    'files.write': (p) => workspace.write(p.path, p.text),
+    'files.write': async (p) => {
+      const written = await workspace.write(p.path, p.text);
+      // The proof's edit history goes next to it (FILE.arbor.edits.json); the proof is saved either way.
+      await agent?.saveHistory(written.path).catch(() => undefined);
+      return written;
+    },
     'files.list': (p) => workspace.list(p.dir),
     'files.pickOpen': (p) => options.pickOpen ? options.pickOpen(p.filters) : Promise.resolve(null),
     'files.pickSave': (p) => options.pickSave ? options.pickSave(p.suggested) : Promise.resolve(null),
@@ -86,6 +100,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'settings.get': () => workspace.settings(),
     'settings.set': (p) => workspace.updateSettings(p.patch),
     'recent.list': () => workspace.recent(),
+    'agent.focus': (p) => requireAgent().focus(p.channel, p.path),
+    'agent.suggestions': async () => requireAgent().snapshot().suggestions,
+    'agent.decide': async (p) => requireAgent().decide(p.id, p.decision),
+    'agent.history': async () => requireAgent().snapshot().history,
+    'agent.runSources': (p) => requireAgent().runSources(p.sources),
+    'agent.mcpInfo': async () => agent?.mcpInfo() ?? null,
   };
 
   return {
@@ -102,6 +122,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     emit,
     dispose() {
       unsubscribe();
+      unsubscribeAgent?.();
       listeners.clear();
     },
   };

@@ -2,6 +2,7 @@ import type { BackendId } from '../shell/prover-session.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
 import { createApiService } from './api-service.ts';
 import { EXAMPLES_DIR, RENDERER_DIST, ensureRendererBuilt } from './renderer-build.ts';
+import { WorkbenchAgent } from './workbench-agent.ts';
 import { startWebHost } from './web-host.ts';
 import { appInfo, createWorkbenchShell } from './workbench-shell.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
@@ -25,6 +26,8 @@ export interface WebWorkbench {
   token: string;
   backendAvailable: boolean;
   problems: string[];
+  /** Where MCP agents connect (streamable HTTP on 127.0.0.1, its own bearer token). */
+  mcp: { url: string; token: string };
   close(): Promise<void>;
 }
 
@@ -37,7 +40,9 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
   });
   const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
-  const service = createApiService({ shell: ws.shell, workspace, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
+  const agent = new WorkbenchAgent({ shell: ws.shell, workspace, hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
+  const mcp = await agent.startMcp();
+  const service = createApiService({ shell: ws.shell, workspace, agent, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
   const host = await startWebHost({
     service,
     staticDir: RENDERER_DIST,
@@ -50,9 +55,11 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
     token: host.token,
     backendAvailable: ws.available,
     problems: ws.problems,
+    mcp,
     close: async () => {
       await host.close();
       service.dispose();
+      await agent.close();
       await ws.dispose();
     },
   };

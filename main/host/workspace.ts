@@ -41,23 +41,24 @@ export class Workspace {
     this.chosen.add(resolve(path));
   }
 
-  async read(path: string): Promise<{ path: string; text: string }> {
+  /** `remember: false` leaves the recent-files list alone (companion files such as the edit history). */
+  async read(path: string, options: { remember?: boolean } = {}): Promise<{ path: string; text: string }> {
     const full = await this.confine(path, this.readRoots, true);
     const info = await stat(full);
     if (!info.isFile()) throw new Error(`not a file: ${path}`);
     if (info.size > MAX_FILE) throw new Error(`file too large: ${path}`);
     const text = await readFile(full, 'utf8');
-    await this.addRecent(full);
+    if (options.remember !== false) await this.addRecent(full);
     return { path: full, text };
   }
 
-  async write(path: string, text: string): Promise<{ path: string }> {
+  async write(path: string, text: string, options: { remember?: boolean } = {}): Promise<{ path: string }> {
     const full = await this.confine(path, [this.root], false);
     // Write to a sibling temp file, then rename: a crash never leaves half a proof file.
     const temp = join(dirname(full), `.${basename(full)}.arbor-tmp`);
     await writeFile(temp, text, 'utf8');
     await rename(temp, full);
-    await this.addRecent(full);
+    if (options.remember !== false) await this.addRecent(full);
     return { path: full };
   }
 

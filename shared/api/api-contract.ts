@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { ApiMethodName } from './api-methods.ts';
@@ -32,6 +33,18 @@ export const apiParamSchemas = {
   'settings.get': z.object({}).strict(),
   'settings.set': z.object({ patch: z.record(z.string().max(64), z.union([z.string().max(4096), z.number(), z.boolean()])) }).strict(),
   'recent.list': z.object({}).strict(),
+  /**
+   * The editor's document the agent side works on: its channel and file (the edit history is kept next
+   * to the file). Answers that session's suggestions and history.
+   */
+  'agent.focus': z.object({ channel, path: filePath.optional() }).strict(),
+  'agent.suggestions': z.object({}).strict(),
+  /** Records the user's decision; an accepted suggestion's commands are written into the script by the renderer. */
+  'agent.decide': z.object({ id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), decision: z.enum(['accept', 'reject']) }).strict(),
+  'agent.history': z.object({}).strict(),
+  /** Runs the built-in suggestion sources (default: all) on the current goal. */
+  'agent.runSources': z.object({ sources: z.array(z.string().min(1).max(64)).max(16).optional() }).strict(),
+  'agent.mcpInfo': z.object({}).strict(),
 } as const satisfies Record<ApiMethodName, z.ZodType>;
 
 export type ApiMethod = keyof typeof apiParamSchemas;
@@ -71,6 +84,16 @@ export interface RecoveryEntry {
 
 export type Settings = Record<string, string | number | boolean>;
 
+/** The agent session of one channel, as the suggestion panel shows it. */
+export interface AgentSnapshot {
+  channel: number;
+  suggestions: Suggestion[];
+  history: EditRecord[];
+}
+
+/** Where agents connect: the MCP streamable-HTTP endpoint and its bearer token (null when not served). */
+export type McpInfo = { url: string; token: string } | null;
+
 export interface ApiResults {
   'shell.submit': ShellResponse[];
   'shell.channels': ChannelInfo[];
@@ -87,6 +110,12 @@ export interface ApiResults {
   'settings.get': Settings;
   'settings.set': Settings;
   'recent.list': string[];
+  'agent.focus': AgentSnapshot;
+  'agent.suggestions': Suggestion[];
+  'agent.decide': Suggestion;
+  'agent.history': EditRecord[];
+  'agent.runSources': Suggestion[];
+  'agent.mcpInfo': McpInfo;
 }
 
 /** What the host pushes to the renderer. */
@@ -96,6 +125,10 @@ export type ApiEvent =
   /** The channel's tree right after a response that carried `STEP` (null before the first GOAL). */
   | { kind: 'tree'; channel: number; step: number; tree: TreeView | null }
   | { kind: 'channels'; channels: ChannelInfo[] }
+  /** A suggestion was queued or decided on the agent session of `channel`. */
+  | { kind: 'suggestion'; channel: number; suggestion: Suggestion }
+  /** An edit was recorded in the history of the agent session of `channel`. */
+  | { kind: 'edit'; channel: number; record: EditRecord }
   /** A menu item or shortcut handled by the renderer (Electron menus). */
   | { kind: 'menu'; command: MenuCommand; arg?: string };
 

@@ -15,6 +15,12 @@ export const API_METHODS = [
   'settings.get',
   'settings.set',
   'recent.list',
+  'agent.focus',
+  'agent.suggestions',
+  'agent.decide',
+  'agent.history',
+  'agent.runSources',
+  'agent.mcpInfo',
 ] as const;
 
 export type ApiMethodName = (typeof API_METHODS)[number];
