@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe.skipIf(!HAVE_CHROMIUM)('long commands', () => {
   it('show progress and can be cancelled; the checked lines are replayed on a fresh channel', async () => {
-    await page.goto(workbench.url);
+    await page.goto(`${workbench.url}&new`); // an empty buffer instead of the start-up example
     await page.waitForSelector('.monaco-editor .view-line');
     await page.click('.monaco-editor .view-lines');
     await page.keyboard.type('GOAL "A /\\ B');

@@ -52,3 +52,8 @@ export function onMenuCommand(listener: (command: MenuCommand, arg?: string) => 
     if (e.kind === 'menu') listener(e.command, e.arg);
   });
 }
+
+export const agentFocus = (channel: number, path?: string) => call('agent.focus', path === undefined ? { channel } : { channel, path });
+export const agentDecide = (id: number, decision: 'accept' | 'reject') => call('agent.decide', { id, decision });
+export const agentRunSources = (sources?: string[]) => call('agent.runSources', sources === undefined ? {} : { sources });
+export const agentMcpInfo = () => call('agent.mcpInfo', {});

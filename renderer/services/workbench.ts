@@ -40,6 +40,7 @@ export async function startWorkbench(): Promise<void> {
     store().setAppInfo(await api.appInfo());
     store().setConnected(true);
     store().setChannels(await api.listChannels());
+    store().setMcpInfo(await api.agentMcpInfo().catch(() => null));
   } catch (err) {
     store().addMessage('error', `host: ${(err as Error).message}`);
     return;
@@ -56,7 +57,22 @@ export async function startWorkbench(): Promise<void> {
   if (recovered.length > 0) store().addMessage('info', `Recovered ${recovered.length} unsaved buffer(s).`);
   const open = params.get('open');
   if (open) await openPath(open);
-  else if (recovered.length === 0) newDocument();
+  else if (recovered.length === 0 && params.has('new')) newDocument();
+  else if (recovered.length === 0) await openExample(info?.examplesDir);
+}
+
+/** A newcomer's first view: an example proof as an untitled copy (Save asks where it goes). */
+async function openExample(examplesDir: string | undefined): Promise<void> {
+  const name = '02-fold-left-right.arbor';
+  try {
+    if (!examplesDir) throw new Error('no examples folder');
+    const file = await api.readFile(`${examplesDir}/${name}`);
+    const uri = newDocument(file.text);
+    store().patchDocument(uri, { title: `Example ${name}`, dirty: false });
+    store().addMessage('info', `Opened the example ${name}: ▶▶ Run all checks it; the tree shows its shape.`);
+  } catch {
+    newDocument();
+  }
 }
 
 function handleEvent(event: ApiEvent): void {
@@ -76,6 +92,12 @@ function handleEvent(event: ApiEvent): void {
       break;
     case 'channels':
       s.setChannels(event.channels);
+      break;
+    case 'suggestion':
+      s.receiveSuggestion(event.channel, event.suggestion);
+      break;
+    case 'edit':
+      s.receiveEdit(event.channel, event.record);
       break;
     case 'menu':
       break;

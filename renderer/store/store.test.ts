@@ -4,6 +4,7 @@ import { selectActiveCheck, lineOfStep } from './checking-slice.ts';
 import { selectActiveDocument } from './documents-slice.ts';
 import { selectChannelTrees, selectShownStep } from './proof-slice.ts';
 import { createArborStore } from './store.ts';
+import { selectEditHistory, selectHiddenInvalidCount, selectPendingSuggestions, selectShownSuggestions, selectSuggestions } from './suggestions-slice.ts';
 import { selectOverlay, selectPreviousTree, selectShownTree, transcriptTreeAt } from './tree-selectors.ts';
 
 const leaf = (id: number, step: number, goal: string): TreeView => ({ id, kind: 'leaf', status: 'open', step, ctxt: { vars: [], hyps: [] }, goal, current: 'goal' });
@@ -68,10 +69,22 @@ describe('store slices', () => {
     expect(transcriptTreeAt(store.getState().transcript.loaded!.entries, 1)?.goal).toBe('A');
   });
 
-  it('suggestions: placeholder slice accepts and rejects', () => {
+  it('suggestions: snapshot, events of the focused channel only, invalid ones hidden until asked', () => {
     const store = createArborStore();
-    store.getState().addSuggestion({ id: 's1', source: 'agent', line: 3, text: 'HAVE "x"', rationale: 'r', state: 'pending' });
-    store.getState().resolveSuggestion('s1', 'rejected');
-    expect(store.getState().suggestions.list[0]?.state).toBe('rejected');
+    const base = { from: 'agent:x', time: 1, apply: ['APPLY lia'], step: 2, status: 'pending' as const };
+    const valid = { ...base, id: 1, edit: { kind: 'commands' as const, commands: ['APPLY lia'] }, label: 'closes_goal' as const };
+    const invalid = { ...base, id: 2, edit: { kind: 'commands' as const, commands: ['APPLY foo'] }, label: 'invalid' as const, error: 'no' };
+    store.getState().setAgentSnapshot({ channel: 3, suggestions: [valid], history: [] });
+    store.getState().receiveSuggestion(3, invalid);
+    store.getState().receiveSuggestion(4, { ...valid, id: 9 });
+    expect(selectSuggestions(store.getState()).map((x) => x.id)).toEqual([1, 2]);
+    expect(selectShownSuggestions(store.getState()).map((x) => x.id)).toEqual([1]);
+    expect(selectHiddenInvalidCount(store.getState())).toBe(1);
+    store.getState().setShowInvalid(true);
+    expect(selectShownSuggestions(store.getState()).map((x) => x.id)).toEqual([1, 2]);
+    store.getState().receiveSuggestion(3, { ...valid, status: 'rejected' });
+    store.getState().receiveEdit(3, { lhs: 'current goal', rhs: 'APPLY lia', outcome: 'rejected', source: 'agent:x', time: 2 });
+    expect(selectPendingSuggestions(store.getState())).toBe(0);
+    expect(selectEditHistory(store.getState())).toHaveLength(1);
   });
 });

@@ -1,31 +1,64 @@
 import type { StateCreator } from 'zustand';
+import type { EditRecord, Suggestion } from '../../shared/agent/agent-types.ts';
+import type { AgentSnapshot, McpInfo } from '../../shared/api/api-contract.ts';
 import type { ArborState } from './store.ts';
 
 /**
- * Suggestions from an agent (seed 003: proposed hypothesis edits), accepted or rejected in the UI. The
- * agent side (MCP server) is not wired yet; the slice and panel are the placeholder it will fill.
+ * The agent session of the active document's channel as the suggestion panel shows it: the queue
+ * (from MCP agents and built-in sources, labelled by the prover), the edit history, and panel state.
+ * Events from other channels' sessions are ignored; focusing a document replaces the snapshot.
  */
-export interface Suggestion {
-  id: string;
-  source: string;
-  /** The editor line the suggestion would change, and its proposed text. */
-  line: number;
-  text: string;
-  rationale: string;
-  state: 'pending' | 'accepted' | 'rejected';
-}
-
 export interface SuggestionsSlice {
-  suggestions: { list: Suggestion[] };
-  addSuggestion(s: Suggestion): void;
-  resolveSuggestion(id: string, state: 'accepted' | 'rejected'): void;
+  suggestions: {
+    channel: number | null;
+    list: Suggestion[];
+    history: EditRecord[];
+    showInvalid: boolean;
+    /** A built-in source run is in progress. */
+    suggesting: boolean;
+    /** Suggestions being accepted (their lines written and checked). */
+    busy: number[];
+    mcp: McpInfo;
+  };
+  /** The focused channel's session (null: the active document has no channel yet). */
+  setAgentSnapshot(snapshot: AgentSnapshot | null): void;
+  receiveSuggestion(channel: number, suggestion: Suggestion): void;
+  receiveEdit(channel: number, record: EditRecord): void;
+  setShowInvalid(show: boolean): void;
+  setSuggesting(running: boolean): void;
+  setSuggestionBusy(id: number, busy: boolean): void;
+  setMcpInfo(info: McpInfo): void;
 }
 
 export const createSuggestionsSlice: StateCreator<ArborState, [], [], SuggestionsSlice> = (set) => ({
-  suggestions: { list: [] },
-  addSuggestion: (suggestion) => set((s) => ({ suggestions: { list: [...s.suggestions.list, suggestion] } })),
-  resolveSuggestion: (id, state) => set((s) => ({ suggestions: { list: s.suggestions.list.map((x) => (x.id === id ? { ...x, state } : x)) } })),
+  suggestions: { channel: null, list: [], history: [], showInvalid: false, suggesting: false, busy: [], mcp: null },
+  setAgentSnapshot: (snap) => set((s) => ({ suggestions: { ...s.suggestions, channel: snap?.channel ?? null, list: snap?.suggestions ?? [], history: snap?.history ?? [] } })),
+  receiveSuggestion: (channel, suggestion) => set((s) => {
+    if (s.suggestions.channel !== channel) return {};
+    const has = s.suggestions.list.some((x) => x.id === suggestion.id);
+    const list = has ? s.suggestions.list.map((x) => (x.id === suggestion.id ? suggestion : x)) : [...s.suggestions.list, suggestion];
+    return { suggestions: { ...s.suggestions, list } };
+  }),
+  receiveEdit: (channel, record) => set((s) => (s.suggestions.channel !== channel ? {} : { suggestions: { ...s.suggestions, history: [...s.suggestions.history, record] } })),
+  setShowInvalid: (showInvalid) => set((s) => ({ suggestions: { ...s.suggestions, showInvalid } })),
+  setSuggesting: (suggesting) => set((s) => ({ suggestions: { ...s.suggestions, suggesting } })),
+  setSuggestionBusy: (id, busy) => set((s) => ({
+    suggestions: { ...s.suggestions, busy: busy ? [...s.suggestions.busy, id] : s.suggestions.busy.filter((x) => x !== id) },
+  })),
+  setMcpInfo: (mcp) => set((s) => ({ suggestions: { ...s.suggestions, mcp } })),
 });
 
+const isShown = (showInvalid: boolean) => (x: Suggestion): boolean => x.status === 'pending' && (showInvalid || x.label !== 'invalid');
+
+/** Every suggestion of the session (for tests and counts). */
 export const selectSuggestions = (s: ArborState): Suggestion[] => s.suggestions.list;
-export const selectPendingSuggestions = (s: ArborState): number => s.suggestions.list.filter((x) => x.state === 'pending').length;
+/** Pending suggestions the panel lists: invalid ones only when asked, newest first. */
+export const selectShownSuggestions = (s: ArborState): Suggestion[] => s.suggestions.list.filter(isShown(s.suggestions.showInvalid));
+export const selectHiddenInvalidCount = (s: ArborState): number =>
+  s.suggestions.showInvalid ? 0 : s.suggestions.list.filter((x) => x.status === 'pending' && x.label === 'invalid').length;
+export const selectPendingSuggestions = (s: ArborState): number => s.suggestions.list.filter(isShown(false)).length;
+export const selectEditHistory = (s: ArborState): EditRecord[] => s.suggestions.history;
+export const selectShowInvalid = (s: ArborState): boolean => s.suggestions.showInvalid;
+export const selectSuggesting = (s: ArborState): boolean => s.suggestions.suggesting;
+export const selectSuggestionBusy = (s: ArborState): number[] => s.suggestions.busy;
+export const selectMcpInfo = (s: ArborState): McpInfo => s.suggestions.mcp;

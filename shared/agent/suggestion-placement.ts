@@ -1,0 +1,44 @@
+import type { CheckedLine } from '../checking/checked-lines.ts';
+import { commandLinesBetween } from '../checking/checked-lines.ts';
+import type { Suggestion } from './agent-types.ts';
+
+/** Where an accepted suggestion goes in the script: replace `[from, to)` lines (1-based; from = to inserts). */
+export interface Placement {
+  /** The first line replaced, or the line the text is inserted before. */
+  line: number;
+  /** Lines replaced (0: an insertion). */
+  replace: number;
+  /** The new line, indented. */
+  text: string;
+  /** The last line the checker must run through to check it. */
+  checkThrough: number;
+}
+
+/** An accepted suggestion as one script line: its commands joined by `; ` (a hypothesis edit: `HAVE H' "…"; END`). */
+export function suggestionLine(s: Pick<Suggestion, 'apply'>): string {
+  return s.apply.join('; ');
+}
+
+/**
+ * Where the suggestion's line goes: right after the checked line that produced the step it was checked
+ * against (normally the last checked line), replacing the next command line when that line is the one
+ * that failed there (the suggestion is about it). Indented like the line it replaces or precedes.
+ */
+export function placeSuggestion(
+  lines: readonly string[],
+  entries: readonly CheckedLine[],
+  error: { line: number } | undefined,
+  s: Pick<Suggestion, 'apply' | 'step'>,
+): Placement {
+  const anchor = [...entries].reverse().find((e) => e.stepAfter === s.step) ?? entries.at(-1);
+  const after = anchor?.line ?? 0;
+  const next = commandLinesBetween(lines, after + 1, lines.length)[0];
+  const indentOf = (n: number): string => /^\s*/.exec(lines[n - 1] ?? '')?.[0] ?? '';
+  const anchorText = anchor ? lines[anchor.line - 1] ?? '' : '';
+  const indent = next !== undefined ? indentOf(next)
+    : anchor ? indentOf(anchor.line) + (/^\s*(HAVE|OBTAIN)\b/.test(anchorText) ? '    ' : '') : '';
+  const text = `${indent}${suggestionLine(s)}`;
+  if (next !== undefined && error?.line === next) return { line: next, replace: 1, text, checkThrough: next };
+  // Insert right after the anchor (before any blank or comment lines that follow it).
+  return { line: after + 1, replace: 0, text, checkThrough: after + 1 };
+}
