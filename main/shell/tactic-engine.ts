@@ -104,7 +104,8 @@ export class TacticEngine implements ChannelEngine {
         case 'crashed': {
           // Stable prefix; the detail says what died. By now the prover has been restarted and replayed.
           const detail = err.message.replace(/^(prover )?crashed:?\s*/, '');
-          return `prover crashed: ${detail || 'restarted'}; restarted at step ${this.history.length}`;
+          const restarted = /restart/.test(detail) ? '' : `; restarted at step ${this.history.length}`;
+          return `prover crashed: ${detail || 'restarted'}${restarted}`;
         }
         case 'fail': return err.message && err.message !== 'fail' ? `fail: ${err.message}` : 'fail';
         default: return err.message;

@@ -139,7 +139,7 @@ describe('PantographSession against the Pantograph test double', () => {
     await e.execute(cmd('APPLY intro p q hp hq'));
     const pid = e.status().pid;
     const r = await e.execute(cmd('APPLY crash!'));
-    expect(r.error).toMatch(/^Pantograph exited with code 1; restarted and replayed$/);
+    expect(r.error).toMatch(/^prover crashed: Pantograph exited with code 1; restarted and replayed$/);
     expect(r.step).toBe(2);
     const after = await e.execute(cmd('APPLY constructor'));
     expect(after).toMatchObject({ error: '', step: 3, response: { goal: [{ goal: 'p' }, { goal: 'q' }] } });
