@@ -52,8 +52,14 @@ const isShown = (showInvalid: boolean) => (x: Suggestion): boolean => x.status =
 
 /** Every suggestion of the session (for tests and counts). */
 export const selectSuggestions = (s: ArborState): Suggestion[] => s.suggestions.list;
-/** Pending suggestions the panel lists: invalid ones only when asked, newest first. */
-export const selectShownSuggestions = (s: ArborState): Suggestion[] => s.suggestions.list.filter(isShown(s.suggestions.showInvalid));
+// Memoised on the list and the toggle: a selector must return the same array for the same state.
+let shownMemo: { list: Suggestion[]; showInvalid: boolean; shown: Suggestion[] } | undefined;
+/** Pending suggestions the panel lists: invalid ones only when asked. */
+export const selectShownSuggestions = (s: ArborState): Suggestion[] => {
+  const { list, showInvalid } = s.suggestions;
+  if (shownMemo?.list !== list || shownMemo.showInvalid !== showInvalid) shownMemo = { list, showInvalid, shown: list.filter(isShown(showInvalid)) };
+  return shownMemo.shown;
+};
 export const selectHiddenInvalidCount = (s: ArborState): number =>
   s.suggestions.showInvalid ? 0 : s.suggestions.list.filter((x) => x.status === 'pending' && x.label === 'invalid').length;
 export const selectPendingSuggestions = (s: ArborState): number => s.suggestions.list.filter(isShown(false)).length;
