@@ -1,0 +1,58 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ChannelEngine, EngineResult } from '../shell/channel-engine.ts';
+import { Shell } from '../shell/shell.ts';
+import type { AgentEvent } from './workbench-agent.ts';
+import { WorkbenchAgent, editsFileOf } from './workbench-agent.ts';
+import { Workspace } from './workspace.ts';
+
+/** A unit-test double of a channel engine with no prover (never used by the product): queue and history need none. */
+class NoProverEngineDouble implements ChannelEngine {
+  async execute(): Promise<EngineResult> {
+    return { response: null, error: 'no goal' };
+  }
+  treeView(): undefined {
+    return undefined;
+  }
+  status() {
+    return { backend: 'coq' as const, busy: false, step: 0, finished: false };
+  }
+  async dispose(): Promise<void> {}
+}
+
+describe('workbench agent: sessions per editor channel, events, edit history next to the proof', () => {
+  it('focuses a channel, forwards queue and history changes, saves and reloads FILE.arbor.edits.json', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'arbor-agent-'));
+    const shell = new Shell({ createEngine: () => new NoProverEngineDouble() });
+    const workspace = new Workspace({ root, userDir: join(root, '.user') });
+    const proof = join(root, 'p.arbor');
+    await writeFile(proof, 'GOAL "A"\n');
+    const agent = new WorkbenchAgent({ shell, workspace, sources: [] });
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    try {
+      expect((await agent.focus(0, proof)).history).toEqual([]);
+      const add = () => agent.current().queue.add({ from: 'agent:a', edit: { kind: 'commands', commands: ['APPLY auto'] }, label: 'closes_goal', apply: ['APPLY auto'], step: 1 });
+      const first = add();
+      const second = agent.current().queue.add({ from: 'agent:a', edit: { kind: 'commands', commands: ['APPLY lia'] }, label: 'progress', apply: ['APPLY lia'], step: 1 });
+      expect(agent.decide(first.id, 'accept').status).toBe('accepted');
+      expect(agent.decide(second.id, 'reject').status).toBe('rejected');
+      expect(() => agent.decide(second.id, 'accept')).toThrow(/bad_argument: suggestion #2 is already rejected/);
+      expect(events.map((e) => e.kind)).toEqual(['suggestion', 'suggestion', 'suggestion', 'edit', 'suggestion', 'edit']);
+      expect(events.every((e) => e.channel === 0)).toBe(true);
+      await agent.saveHistory(proof);
+      const saved = JSON.parse(await readFile(editsFileOf(proof), 'utf8')) as { edits: { outcome: string; source: string }[] };
+      expect(saved.edits.map((e) => e.outcome)).toEqual(['accepted', 'rejected']);
+      // Another agent (a reopened workbench) loads it when the document is focused with its file.
+      const again = new WorkbenchAgent({ shell, workspace, sources: [] });
+      expect((await again.focus(0, proof)).history.map((r) => r.outcome)).toEqual(['accepted', 'rejected']);
+      await again.close();
+      await expect(agent.runSources(['nope'])).rejects.toThrow(/unknown suggestion source: nope/);
+    } finally {
+      await agent.close();
+      await shell.close();
+    }
+  });
+});
