@@ -225,8 +225,17 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     // Channel 0 and this document's; the channels of documents lost in the reload were released.
     await expect.poll(() => page.locator('[data-testid="channel-row"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('12-nested-have.arbor')]));
     const rows = await page.locator('[data-testid="channel-row"]').allTextContents();
-    expect(rows.filter((r) => !/arbor$/.test(r) && !/^0coq/.test(r))).toEqual([]);
+    expect(rows.filter((r) => !/\.arbor(Restart|Release)$/.test(r) && !/^0coq/.test(r))).toEqual([]);
+    // Each prover's memory (and CPU) is sampled from the host.
+    const row = page.locator('[data-testid="channel-row"]', { hasText: '12-nested-have.arbor' });
+    await expect.poll(() => row.locator('[data-testid="channel-memory"]').textContent(), { timeout: 10_000 }).toMatch(/^\d+ MB$/);
+    await expect.poll(() => row.locator('[data-testid="channel-cpu"]').textContent(), { timeout: 10_000 }).toMatch(/^\d+ %$/);
     await shot('10-second-example-channels');
+    // Restart: a fresh prover, the checked lines replayed, the proof still finished.
+    const before = await row.locator('td').first().textContent();
+    await row.locator('[data-testid="channel-restart"]').click();
+    await expect.poll(async () => page.locator('[data-testid="channel-row"]', { hasText: '12-nested-have.arbor' }).locator('td').first().textContent(), { timeout: 60_000 }).not.toBe(before);
+    await expect.poll(async () => nodes().first().getAttribute('data-status'), { timeout: 120_000 }).toBe('proved');
   });
 
   it('runs to the cursor: a mid-proof tree with OBTAIN witnesses as context chips', async () => {

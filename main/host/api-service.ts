@@ -2,6 +2,8 @@ import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSch
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { z } from 'zod';
 import type { Shell, ShellEvent } from '../shell/shell.ts';
+import type { ProcessUsage } from '../supervisor/process-usage.ts';
+import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
 import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -37,12 +39,35 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   const emit = (event: ApiEvent): void => {
     for (const l of listeners) l(event);
   };
+  const usage = new Map<number, ProcessUsage>();
   const channels = (): ChannelInfo[] => shell.channelIds().map((id) => {
     const s = shell.channelStatus(id);
     const info: ChannelInfo = { id, backend: s?.backend ?? '?', busy: s?.busy ?? false, step: s?.step ?? 0, finished: s?.finished ?? false };
-    if (s?.pid !== undefined) info.pid = s.pid;
+    if (s?.pid !== undefined) {
+      info.pid = s.pid;
+      const u = usage.get(s.pid);
+      if (u) {
+        info.cpuPercent = Math.round(u.cpuPercent);
+        info.rssMb = Math.round(u.rssMb);
+      }
+    }
     return info;
   });
+  // The channels panel shows each prover's CPU and memory: sample them every two seconds while anyone listens.
+  const sampler = new ProcessUsageSampler();
+  const sampleUsage = async (): Promise<void> => {
+    if (listeners.size === 0) return;
+    const pids = shell.channelIds().map((id) => shell.channelStatus(id)?.pid).filter((p): p is number => p !== undefined);
+    sampler.retain(pids);
+    for (const pid of [...usage.keys()]) if (!pids.includes(pid)) usage.delete(pid);
+    for (const pid of pids) {
+      const u = await sampler.sample(pid);
+      if (u) usage.set(pid, u);
+    }
+    emit({ kind: 'channels', channels: channels() });
+  };
+  const usageTimer = setInterval(() => void sampleUsage(), 2000);
+  usageTimer.unref();
   const unsubscribe = shell.onEvent((event: ShellEvent) => {
     switch (event.kind) {
       case 'request':
@@ -121,6 +146,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     emit,
     dispose() {
+      clearInterval(usageTimer);
       unsubscribe();
       unsubscribeAgent?.();
       listeners.clear();

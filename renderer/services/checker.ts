@@ -99,15 +99,24 @@ export class Checker {
    * opened, and the checked lines replayed on it so the document stays checked where it was.
    */
   async cancel(uri: string): Promise<void> {
+    if (!this.state.checking[uri]?.running) return;
+    await this.restartProver(uri, 'Cancelled');
+  }
+
+  /**
+   * A fresh prover for the document (the channels panel's Restart): its channel is released and the
+   * checked lines are replayed on a new one, so nothing checked is lost.
+   */
+  async restartProver(uri: string, why = 'Restarted'): Promise<void> {
     this.bump(uri);
     this.clearRecheck(uri);
     const doc = this.state.documents.docs[uri];
-    if (doc?.channel === undefined || !this.state.checking[uri]?.running) return;
+    if (doc?.channel === undefined) return;
     const old = doc.channel;
     this.state.patchDocument(uri, { channel: undefined });
     await this.deps.submit(`${old} RELEASE_CHANNEL`);
     this.state.forgetChannel(old);
-    this.state.addMessage('info', `Cancelled: channel ${old} released; replaying the checked lines on a new channel.`);
+    this.state.addMessage('info', `${why}: channel ${old} released; replaying the checked lines on a new channel.`);
     await this.enqueue(uri, () => this.replay(uri));
   }
 

@@ -57,6 +57,9 @@ export interface ChannelInfo {
   busy: boolean;
   step: number;
   finished: boolean;
+  /** The prover process's CPU use (percent of one core) and resident memory, where the host can tell. */
+  cpuPercent?: number;
+  rssMb?: number;
 }
 
 export interface AppInfo {
