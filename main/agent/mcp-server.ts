@@ -7,7 +7,8 @@ import type { SuggestionSource } from './sources/suggestion-source.ts';
 export const ARBOR_MCP_VERSION = '0.1.0';
 
 const INSTRUCTIONS = `Arbor proof session (Coq). Read the state with get_current_proof_state, get_proof_context,
-get_goal_structure and get_edit_history; check terms with check_term_validity; propose hypothesis edits
+get_goal_structure and get_edit_history; check terms with check_term_validity; compare two statements' meaning with
+check_statement_fidelity; propose hypothesis edits
 with suggest_proof_state_edit (the user accepts or rejects them). try_commands explores alternatives on
 scratch copies; run_command changes the shared proof. Errors start with a reason code: no_goal,
 bad_argument, prover_error, parse_error, timeout, injection.`;

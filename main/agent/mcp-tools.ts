@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AgentSession } from './agent-session.ts';
+import { fidelityToolShape, runFidelityTool } from './fidelity-tool.ts';
 import { lenientSchema } from './lenient-schema.ts';
 import type { SuggestionSource } from './sources/suggestion-source.ts';
 import type { Suggestion } from './suggestion-queue.ts';
@@ -130,6 +131,10 @@ export function registerArborTools(server: McpServer, session: SessionRef, agent
       if (list.length === 0) return '=== SUGGESTIONS (0) ===';
       return [`=== SUGGESTIONS (${list.length}) ===`, '', ...list.flatMap((s) => [`#${s.id} [${s.status}] from ${s.from}`, ...describe(session(), s).map((l) => `  ${l}`)])].join('\n');
     });
+
+  tool('check_statement_fidelity',
+    'Checks whether a candidate statement says the same as a canonical one (statement fidelity, not truth): tiers S0/S1 (normalisation), type check, refutation (a Coq-checked counterexample), S3-lite and BEq+ (proofs of both directions). Answers the verdict (equivalent, not_equivalent, ill_typed, unknown), the deciding tier, the normalised forms and the evidence, then the report as JSON.',
+    fidelityToolShape, (a) => runFidelityTool(a));
 
   const sources = options.sources ?? [];
   if (sources.length > 0) {
