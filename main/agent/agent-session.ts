@@ -288,6 +288,7 @@ export class AgentSession {
           from: `source:${source.name}`,
           edit: { kind: 'commands', commands: proposal.commands },
           ...(proposal.reason !== undefined ? { reason: proposal.reason } : {}),
+          ...(proposal.estimate !== undefined ? { estimate: proposal.estimate } : {}),
           label: result.label,
           ...(result.error !== undefined ? { error: result.error } : {}),
           ...(result.subgoals !== undefined ? { subgoals: result.subgoals } : {}),

@@ -45,7 +45,7 @@ async function start(): Promise<void> {
   });
   const ws = workspace;
   const wb = workbench;
-  agent = new WorkbenchAgent({ shell: wb.shell, workspace: ws });
+  agent = new WorkbenchAgent({ shell: wb.shell, workspace: ws, backend: wb.backend });
   const mcp = await agent.startMcp();
   process.stdout.write(`Arbor: agents (MCP, streamable HTTP): ${mcp.url}  Authorization: Bearer ${mcp.token}\n`);
   service = createApiService({

@@ -40,7 +40,7 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
   });
   const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
-  const agent = new WorkbenchAgent({ shell: ws.shell, workspace, hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
+  const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
   const mcp = await agent.startMcp();
   const service = createApiService({ shell: ws.shell, workspace, agent, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
   const host = await startWebHost({

@@ -6,10 +6,12 @@ import { EditHistory } from '../agent/edit-history.ts';
 import { inProcessPort } from '../agent/in-process-port.ts';
 import { createArborMcpHttpServer } from '../agent/mcp-http-server.ts';
 import type { ArborMcpHttpServer } from '../agent/mcp-http-server.ts';
+import { eqAdvisor } from '../agent/sources/eq-advisor.ts';
 import { hammerPortfolio } from '../agent/sources/hammer-portfolio.ts';
 import { quickTactics } from '../agent/sources/quick-tactics.ts';
 import type { SuggestionSource } from '../agent/sources/suggestion-source.ts';
 import { ToolError } from '../agent/tool-error.ts';
+import type { BackendId } from '../shell/prover-session.ts';
 import type { Shell } from '../shell/shell.ts';
 import type { Workspace } from './workspace.ts';
 
@@ -18,6 +20,8 @@ export interface WorkbenchAgentOptions {
   workspace: Workspace;
   /** Seconds for the hammer portfolio's `HAMMER`. */
   hammerSeconds?: number;
+  /** The channels' backend: `eq` goals get the equational advisor instead of Coq's quick tactics. */
+  backend?: BackendId;
   /** Replaces the built-in sources (tests). */
   sources?: readonly SuggestionSource[];
 }
@@ -48,7 +52,8 @@ export class WorkbenchAgent {
   readonly sources: readonly SuggestionSource[];
 
   constructor(private readonly options: WorkbenchAgentOptions) {
-    this.sources = options.sources ?? [hammerPortfolio({ hammerSeconds: options.hammerSeconds ?? 10 }), quickTactics()];
+    const hammer = hammerPortfolio({ hammerSeconds: options.hammerSeconds ?? 10 });
+    this.sources = options.sources ?? (options.backend === 'eq' ? [eqAdvisor(), hammer] : [hammer, quickTactics()]);
   }
 
   onEvent(listener: (event: AgentEvent) => void): () => void {

@@ -2,7 +2,10 @@ import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { stepDiff } from '../../shared/tree-diff/goal-diff.ts';
 import type { TextPart } from '../../shared/tree-diff/goal-diff.ts';
 import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
+import { parseEquationView, usesAimOperators } from '../../shared/equational/term-view.ts';
+import { selectAppInfo } from '../store/channels-slice.ts';
 import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
+import { EquationTrees } from './equation-trees.tsx';
 import { selectActiveScript, selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectDisplayedStep, selectOverlay, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
@@ -33,10 +36,13 @@ export function Inspector() {
   const script = useArbor(selectActiveScript);
   const selected = useArbor(selectSelectedId);
   const check = useArbor(selectActiveCheck);
+  const backend = useArbor(selectAppInfo)?.backend;
   const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoal(tree) ?? tree : undefined;
   const finished = tree?.kind === 'bundle' && (tree.children?.length ?? 0) === 0;
   const context = useMemo(() => (tree && node ? accumulatedContext(tree, node.id) : []), [tree, node]);
   // No diff for a proof's first state: there is nothing before it to compare with.
+  // Equation goals (the eq backend's, or any goal that reads as an AIM equation) also show as term trees.
+  const equation = useMemo(() => (node?.kind === 'leaf' && node.goal ? parseEquationView(node.goal) : undefined), [node]);
   const diff = useMemo(() => (tree && previous && step !== undefined ? stepDiff(previous, tree, step) : undefined), [previous, tree, step]);
   if (!tree || !node) return <aside className="inspector" data-testid="inspector"><h3>Inspector</h3><p className="muted">Select a node in the tree.</p></aside>;
   const change = diff?.produced.find((p) => p.id === node.id);
@@ -62,6 +68,7 @@ export function Inspector() {
       {finished ? null : node.kind === 'leaf'
         ? <pre className="goal-text" data-testid="inspector-goal">{change ? <Parts parts={change.goal.filter((p) => p.kind !== 'removed')} /> : node.goal}</pre>
         : <ol className="subgoals">{(node.children ?? []).map((c) => <li key={c.id}>{c.kind === 'leaf' ? c.goal : `bundle of ${c.children?.length ?? 0}`}</li>)}</ol>}
+      {!finished && equation && (backend === 'eq' || usesAimOperators(equation)) && <EquationTrees view={equation} />}
       {finished && showsDocument && script !== undefined && (
         <>
           <h4>Reproduction script</h4>

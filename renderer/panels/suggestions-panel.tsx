@@ -28,6 +28,7 @@ function SuggestionItem({ s, busy }: { s: Suggestion; busy: boolean }) {
         <SourceTag from={s.from} />
         <span className={`label-badge ${s.label}`} data-testid="suggestion-label" data-label={s.label}>{LABELS[s.label]}</span>
         <span className="muted">#{s.id}</span>
+        {s.estimate !== undefined && <span className="estimate-badge" data-testid="suggestion-estimate" title="the advisor's estimate of the steps left after this">d ≈ {s.estimate.toFixed(2)}</span>}
         <span className="spacer" />
         <button type="button" disabled={busy} onClick={() => void acceptSuggestion(s.id)} data-testid="accept">{busy ? 'Checking…' : 'Accept'}</button>
         <button type="button" disabled={busy} onClick={() => void rejectSuggestion(s.id)} data-testid="reject">Reject</button>

@@ -31,6 +31,8 @@ export interface Suggestion {
   time: number;
   edit: HypothesisEdit | CommandSuggestion;
   reason?: string;
+  /** An advisor's estimate of the steps left after the suggestion (equational goals). */
+  estimate?: number;
   label: SuggestionLabel;
   /** The prover's message when `invalid`. */
   error?: string;

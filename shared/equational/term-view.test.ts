@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenTerm, nodeAt, parseEquationView } from './term-view.ts';
+import { flattenTerm, nodeAt, parseEquationView, usesAimOperators } from './term-view.ts';
 
 describe('parseEquationView', () => {
   it('labels every node with its side.path position', () => {
@@ -19,6 +19,8 @@ describe('parseEquationView', () => {
     expect(parseEquationView('L(u, x, y) = R(u, x, y)')?.rhs.children).toHaveLength(3);
     expect(parseEquationView('a = e')?.lhs.kind).toBe('name');
     expect(parseEquationView('((x))= x')?.lhs.position).toBe('1');
+    expect(usesAimOperators(parseEquationView('x = y') as NonNullable<ReturnType<typeof parseEquationView>>)).toBe(false);
+    expect(usesAimOperators(parseEquationView('x = e') as NonNullable<ReturnType<typeof parseEquationView>>)).toBe(true);
   });
 
   it('rejects what is not an AIM equation', () => {

@@ -153,3 +153,6 @@ export function flattenTerm(root: TermNode): { node: TermNode; depth: number }[]
   walk(root, 0);
   return out;
 }
+
+/** Whether either side has an operator (not just names): other backends' `x = y` goals are not worth a tree. */
+export const usesAimOperators = (view: EquationView): boolean => view.lhs.kind !== 'name' || view.rhs.kind !== 'name';

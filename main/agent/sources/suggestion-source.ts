@@ -15,6 +15,8 @@ export interface SourceContext {
 export interface Proposal {
   commands: string[];
   reason?: string;
+  /** Estimated steps left after the commands (an equational advisor's distance), shown with the suggestion. */
+  estimate?: number;
 }
 
 /** A producer of proposals: built-in (hammer portfolio, quick tactics) or a chat model. */
