@@ -1,5 +1,7 @@
 import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSchemas } from '../../shared/api/api-contract.ts';
 import { validateApiCall } from '../../shared/api/api-contract.ts';
+import type { ProversReport } from '../../shared/settings/provers-report.ts';
+import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import type { z } from 'zod';
 import type { Shell, ShellEvent } from '../shell/shell.ts';
 import type { ProcessUsage } from '../supervisor/process-usage.ts';
@@ -18,6 +20,8 @@ export interface ApiServiceOptions {
   pickSave?: (suggested?: string) => Promise<string | null>;
   /** The agent side (suggestion queue, edit history, MCP); without it the `agent.*` methods fail. */
   agent?: WorkbenchAgent;
+  /** The Provers page: backend detection with the user's settings; without it `provers.detect` fails. */
+  detectProvers?: () => Promise<ProversReport>;
 }
 
 export interface ApiService {
@@ -123,8 +127,14 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       return null;
     },
     'settings.get': () => workspace.settings(),
-    'settings.set': (p) => workspace.updateSettings(p.patch),
+    'settings.set': (p) => {
+      // The prover settings end up on a command line: only values that pass their schema are stored.
+      const valid = validateSettingsPatch(p.patch);
+      if (!valid.ok) return Promise.reject(new Error(valid.error));
+      return workspace.updateSettings(p.patch);
+    },
     'recent.list': () => workspace.recent(),
+    'provers.detect': () => options.detectProvers ? options.detectProvers() : Promise.reject(new Error('provers.detect is not available in this host')),
     'agent.focus': (p) => requireAgent().focus(p.channel, p.path),
     'agent.suggestions': async () => requireAgent().snapshot().suggestions,
     'agent.decide': async (p) => requireAgent().decide(p.id, p.decision),

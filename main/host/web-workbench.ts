@@ -1,11 +1,15 @@
 import type { BackendId } from '../shell/prover-session.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
+import { proverSettingsFrom } from '../../shared/settings/prover-settings.ts';
+import { detectBackends } from '../supervisor/backend-detection.ts';
 import { createApiService } from './api-service.ts';
+import { isabelleCommandFor, leanSettingsFor } from './prover-config.ts';
 import { EXAMPLES_DIR, RENDERER_DIST, ensureRendererBuilt } from './renderer-build.ts';
 import { WorkbenchAgent } from './workbench-agent.ts';
 import { startWebHost } from './web-host.ts';
 import { appInfo, createWorkbenchShell } from './workbench-shell.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
+import { readWorkspaceProject } from './workspace-project.ts';
 
 export interface WebWorkbenchOptions {
   backend: BackendId;
@@ -34,15 +38,28 @@ export interface WebWorkbench {
 /** Everything `npm run web` runs: shell, workspace, API service and web host, wired together. */
 export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<WebWorkbench> {
   if (options.build !== false) await ensureRendererBuilt(options.log);
+  const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
+  // The shell runs one backend: the workspace's project file chooses it (and its prelude) at start.
+  const project = await readWorkspaceProject(workspace.root);
+  const backend = (project?.backend as BackendId | undefined) ?? options.backend;
+  const user = proverSettingsFrom(await workspace.settings());
+  const isabelleCommand = isabelleCommandFor(user);
   const ws = await createWorkbenchShell({
-    backend: options.backend,
+    backend,
+    lean: leanSettingsFor(user),
+    ...(isabelleCommand !== undefined ? { isabelleCommand } : {}),
+    ...(project?.prelude !== undefined ? { prelude: project.prelude } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
   });
-  const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
+  if (project?.error !== undefined) ws.problems.push(`${project.error} (ignored)`);
+  const detectProvers = async () => {
+    const now = proverSettingsFrom(await workspace.settings());
+    return { detections: await detectBackends(leanSettingsFor(now), isabelleCommandFor(now)), shellBackend: ws.backend, project };
+  };
   const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
   const mcp = await agent.startMcp();
-  const service = createApiService({ shell: ws.shell, workspace, agent, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
+  const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
   const host = await startWebHost({
     service,
     staticDir: RENDERER_DIST,

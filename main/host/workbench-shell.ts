@@ -2,8 +2,12 @@ import type { AppInfo } from '../../shared/api/api-contract.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { Shell } from '../shell/shell.ts';
+import { findExecutable } from '../provers/lean/find-executable.ts';
+import { createLeanBackend } from '../provers/lean/lean-backend.ts';
+import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { createPassThroughFactory, splitCommandLine } from '../supervisor/pass-through-factory.ts';
 import { UnavailableEngine } from './unavailable-engine.ts';
 
 export interface WorkbenchShell {
@@ -19,6 +23,10 @@ export interface WorkbenchShellOptions {
   timeoutMs?: number;
   poolSize?: number;
   prelude?: string;
+  /** The lean backend's settings (the user's, over the environment); default: the environment only. */
+  lean?: LeanSettings;
+  /** The isabelle backend's external channel-protocol process (command line). */
+  isabelleCommand?: string;
   /** Tests inject an engine maker (e.g. over a test double); the product always loads the backend. */
   createEngine?: (channel: number, prelude?: string) => ChannelEngine;
 }
@@ -33,22 +41,7 @@ export async function createWorkbenchShell(options: WorkbenchShellOptions): Prom
     return { shell, backend: options.backend, available: true, problems: [], dispose: () => shell.close() };
   }
   const problems: string[] = [];
-  let factory: EngineFactory | undefined;
-  try {
-    const backend = await loadBackend(options.backend);
-    const check = await backend.check();
-    problems.push(...check.problems);
-    if (check.available) {
-      factory = createProverEngineFactory(backend, {
-        backend: options.backend,
-        timeoutMs: options.timeoutMs ?? 10_000,
-        poolSize: options.poolSize ?? 1,
-        ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
-      });
-    }
-  } catch (err) {
-    problems.push(`backend ${options.backend} did not load: ${(err as Error).message}`);
-  }
+  const factory = options.backend === 'isabelle' ? isabelleFactory(options, problems) : await proverFactory(options, problems);
   const reason = problems[0] ?? `backend ${options.backend} is not available`;
   const shell = new Shell({
     createEngine: (channel, prelude) => factory ? factory.createEngine(channel, prelude) : new UnavailableEngine(options.backend, reason),
@@ -63,6 +56,44 @@ export async function createWorkbenchShell(options: WorkbenchShellOptions): Prom
       await factory?.dispose();
     },
   };
+}
+
+async function proverFactory(options: WorkbenchShellOptions, problems: string[]): Promise<EngineFactory | undefined> {
+  try {
+    const backend = options.backend === 'lean' && options.lean ? createLeanBackend(options.lean) : await loadBackend(options.backend);
+    const check = await backend.check();
+    problems.push(...check.problems);
+    if (!check.available) return undefined;
+    return createProverEngineFactory(backend, {
+      backend: options.backend,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      poolSize: options.poolSize ?? 1,
+      ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
+    });
+  } catch (err) {
+    problems.push(`backend ${options.backend} did not load: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Isabelle runs as a pass-through to the configured process; a missing command or executable is a problem, not a hang. */
+function isabelleFactory(options: WorkbenchShellOptions, problems: string[]): EngineFactory | undefined {
+  const command = options.isabelleCommand;
+  if (command === undefined) {
+    problems.push('no Isabelle command line configured: set it on the Provers page (the process that speaks the channel protocol, e.g. Isabelle\'s proof shell)');
+    return undefined;
+  }
+  let executable: string | undefined;
+  try {
+    executable = splitCommandLine(command)[0];
+  } catch {
+    executable = undefined;
+  }
+  if (executable === undefined || !findExecutable(executable)) {
+    problems.push(`the Isabelle command '${command}' does not start an executable on PATH: fix it on the Provers page`);
+    return undefined;
+  }
+  return createPassThroughFactory({ commandLine: command, timeoutMs: options.timeoutMs ?? 10_000, ...(options.prelude !== undefined ? { prelude: options.prelude } : {}) });
 }
 
 export function appInfo(host: AppInfo['host'], ws: WorkbenchShell, workspace: string, examplesDir: string): AppInfo {

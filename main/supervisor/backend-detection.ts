@@ -2,6 +2,8 @@ import type { BackendId } from '../shell/prover-session.ts';
 import { findExecutable, probeVersion } from '../provers/lean/find-executable.ts';
 import { checkLean } from '../provers/lean/lean-backend.ts';
 import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
+import type { LeanSettings } from '../provers/lean/lean-config.ts';
+import { splitCommandLine } from './pass-through-factory.ts';
 
 /** What `arbor-shell --check` and the provers page show for one backend. */
 export interface BackendDetection {
@@ -32,14 +34,23 @@ export async function detectCoq(): Promise<BackendDetection> {
   return { backend: 'coq', found: idetop.path !== undefined, tools: [idetop, coqc], missing };
 }
 
-export async function detectIsabelle(): Promise<BackendDetection> {
+/** `command`: the configured channel-protocol process (the workbench's Isabelle command line), if any. */
+export async function detectIsabelle(command?: string): Promise<BackendDetection> {
   const isabelle = await tool('isabelle', ['version']);
   const missing = isabelle.path ? [] : ['isabelle not found on PATH: install the Isabelle distribution and put its `bin/` on PATH; then give arbor-shell the command of its channel-protocol shell (`--backend isabelle --command "…"`)'];
-  return { backend: 'isabelle', found: isabelle.path !== undefined, tools: [isabelle], missing };
+  if (command === undefined) return { backend: 'isabelle', found: isabelle.path !== undefined, tools: [isabelle], missing };
+  let executable: string | undefined;
+  try {
+    executable = splitCommandLine(command)[0];
+  } catch {
+    executable = undefined;
+  }
+  const shell = executable ? await tool(executable, ['--version']) : { name: command };
+  if (!shell.path) missing.push(`the configured Isabelle command '${command}' does not start an executable on PATH: fix the Isabelle command line`);
+  return { backend: 'isabelle', found: isabelle.path !== undefined && shell.path !== undefined, tools: [isabelle, shell], missing };
 }
 
-export async function detectLean(): Promise<BackendDetection> {
-  const settings = leanSettingsFromEnv();
+export async function detectLean(settings: LeanSettings = leanSettingsFromEnv()): Promise<BackendDetection> {
   const check = await checkLean(settings);
   const lean = await tool('lean', ['--version']);
   const lake = await tool('lake', ['--version']);
@@ -54,8 +65,9 @@ export async function detectEq(): Promise<BackendDetection> {
   return { backend: 'eq', found: true, tools: [{ name: 'arbor eq engine', path: '(built in, no executable)' }, eprover], missing: eprover.path ? [] : ['optional: eprover not found (only for the AIM comparison): `apt-get install eprover`'] };
 }
 
-export async function detectBackends(): Promise<BackendDetection[]> {
-  return Promise.all([detectCoq(), detectEq(), detectLean(), detectIsabelle()]);
+/** Lean and Isabelle as configured (the workbench passes its user settings; the CLI the environment). */
+export async function detectBackends(lean?: LeanSettings, isabelleCommand?: string): Promise<BackendDetection[]> {
+  return Promise.all([detectCoq(), detectEq(), detectLean(lean), detectIsabelle(isabelleCommand)]);
 }
 
 /** Plain-text report, one block per backend. */

@@ -3,6 +3,7 @@ import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { ApiMethodName } from './api-methods.ts';
+import type { ProversReport } from '../settings/provers-report.ts';
 
 /**
  * The one API between the workbench's renderer and its host (Electron IPC or the web host's WebSocket).
@@ -33,6 +34,8 @@ export const apiParamSchemas = {
   'settings.get': z.object({}).strict(),
   'settings.set': z.object({ patch: z.record(z.string().max(64), z.union([z.string().max(4096), z.number(), z.boolean()])) }).strict(),
   'recent.list': z.object({}).strict(),
+  /** Which provers are installed (paths, versions, exact fixes), with the user's Lean/Isabelle settings applied. */
+  'provers.detect': z.object({}).strict(),
   /**
    * The editor's document the agent side works on: its channel and file (the edit history is kept next
    * to the file). Answers that session's suggestions and history.
@@ -113,6 +116,7 @@ export interface ApiResults {
   'settings.get': Settings;
   'settings.set': Settings;
   'recent.list': string[];
+  'provers.detect': ProversReport;
   'agent.focus': AgentSnapshot;
   'agent.suggestions': Suggestion[];
   'agent.decide': Suggestion;

@@ -15,6 +15,7 @@ export const API_METHODS = [
   'settings.get',
   'settings.set',
   'recent.list',
+  'provers.detect',
   'agent.focus',
   'agent.suggestions',
   'agent.decide',

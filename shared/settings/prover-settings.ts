@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const PROVER_SETTING_KEYS = ['lean.pantograph', 'lean.imports', 'lean.projectDir', 'lean.memoryMb', 'isabelle.command'] as const;
 export type ProverSettingKey = (typeof PROVER_SETTING_KEYS)[number];
 
-const commandLine = z.string().max(4096).refine((s) => !/[\n\r\u0000]/.test(s), 'one line, no NUL');
+const commandLine = z.string().max(4096).refine((s) => !s.includes('\n') && !s.includes('\r') && !s.includes('\u0000'), 'one line, no NUL');
 const moduleList = z.string().max(4096).refine((s) => s.split(/[\s,]+/).filter(Boolean).every((m) => /^[A-Za-z_][\w.']*$/.test(m)), 'module names separated by blanks or commas');
 const directory = z.string().max(4096).refine((s) => s === '' || s.startsWith('/'), 'an absolute path (or empty)').refine((s) => !s.includes('\u0000'), 'NUL in path');
 /** 0 means no cap; otherwise at least 256 MB (Lean itself needs that much) and at most 1 TB. */
