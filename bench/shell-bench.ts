@@ -139,7 +139,7 @@ async function hammerAll(shell: ShellProcess, channel: number): Promise<void> {
   }
 }
 
-async function parallelRatio(): Promise<{ one: number; two: number }> {
+export async function parallelRatio(): Promise<{ one: number; two: number }> {
   const shell = new ShellProcess(['--pool', '1']);
   try {
     await shell.request('NEW_CHANNEL');

@@ -5,6 +5,7 @@ import { ChannelsPanel } from '../panels/channels-panel.tsx';
 import { FileDialog } from '../panels/file-dialog.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
+import { ProversButton } from '../panels/provers-page.tsx';
 import { SuggestionsPanel } from '../panels/suggestions-panel.tsx';
 import { TranscriptPanel } from '../panels/transcript-panel.tsx';
 import { onMenuCommand } from '../services/arbor-api.ts';
@@ -45,6 +46,7 @@ function Toolbar() {
       {check.running && b('■ Cancel', 'Cancel the running command', () => void runCommand('proof.cancel'))}
       <span className="spacer" />
       <span className={`backend ${info?.backendAvailable ? 'ok' : 'missing'}`} title={info?.problems.join('\n')}>{info ? `${info.backend}${info.backendAvailable ? '' : ' (unavailable)'}` : 'connecting…'}</span>
+      <ProversButton />
       {b('?', 'Commands (F1)', () => void runCommand('help.commands'))}
     </header>
   );

@@ -42,6 +42,7 @@ export const discardRecovery = (uri: string) => call('recovery.discard', { uri }
 export const getSettings = () => call('settings.get', {});
 export const updateSettings = (patch: Record<string, string | number | boolean>) => call('settings.set', { patch });
 export const recentFiles = () => call('recent.list', {});
+export const detectProvers = () => call('provers.detect', {});
 
 export function onHostEvent(listener: (event: ApiEvent) => void): () => void {
   return current().onEvent(listener);

@@ -1,6 +1,7 @@
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
 import type { Checkpoint, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
+import { shareHammer } from './hammer-share.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
 import { splitHyp, type SplitHyp } from './coq-hyps.ts';
@@ -355,16 +356,23 @@ export class CoqSession implements ProverSession {
     const total = secs(budget) - 1;
     const len = this.log.length;
     const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, Math.floor(x)));
-    const h = await this.attempt(
-      [
-        // 4 strategies instead of CoqHammer's 8: on two cores 8 ATP processes mostly wait for each other.
-        'Set Hammer GSMode 4.',
-        `Set Hammer ATPLimit ${clamp(total / 3, 2, 10)}.`,
-        `Set Hammer ReconstrLimit ${clamp(total / 6, 1, 5)}.`,
-        `Timeout ${total} hammer.`,
-      ],
-      total * 1000,
-    );
+    // Fewer strategies than CoqHammer's 8: on two cores 8 ATP processes mostly wait for each other, and
+    // channels hammering at the same time share the cores (see hammer-share.ts).
+    const share = shareHammer();
+    let h: Awaited<ReturnType<CoqSession['attempt']>>;
+    try {
+      h = await this.attempt(
+        [
+          `Set Hammer GSMode ${share.strategies}.`,
+          `Set Hammer ATPLimit ${clamp(total / 3, 2, 10)}.`,
+          `Set Hammer ReconstrLimit ${clamp(total / 6, 1, 5)}.`,
+          `Timeout ${total} hammer.`,
+        ],
+        total * 1000,
+      );
+    } finally {
+      share.release();
+    }
     // The hammer's own run never stays in the document: only its checked reconstruction does.
     if (!h.ok) return undefined;
     const texts = h.messages.map((m) => m.text);
