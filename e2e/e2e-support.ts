@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { TestDoubleProverSession } from '../main/host/testing/test-double-prover.ts';
+import type { BackendId } from '../main/shell/prover-session.ts';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
 import { startWebWorkbench } from '../main/host/web-workbench.ts';
 import { TacticEngine } from '../main/shell/tactic-engine.ts';
@@ -34,20 +35,23 @@ export async function coqAvailable(): Promise<boolean> {
   }
 }
 
-/** The web workbench on a fresh workspace and user dir; the renderer is built if missing or stale. */
-export async function startE2eWorkbench(useCoq: boolean): Promise<{ workbench: WebWorkbench; workspace: string; userDir: string }> {
+/**
+ * The web workbench on a fresh workspace and user dir; the renderer is built if missing or stale.
+ * `backend` other than coq (e.g. `eq`, in-process) always runs the real backend.
+ */
+export async function startE2eWorkbench(useCoq: boolean, backend: BackendId = 'coq'): Promise<{ workbench: WebWorkbench; workspace: string; userDir: string }> {
   const base = await mkdtemp(join(tmpdir(), 'arbor-e2e-'));
   const workspace = join(base, 'work');
   const userDir = join(base, 'user');
   await mkdir(workspace, { recursive: true });
   await mkdir(ARTIFACTS, { recursive: true });
   const workbench = await startWebWorkbench({
-    backend: 'coq',
+    backend,
     workspace,
     userDir,
     timeoutMs: 20_000,
     log: (l) => process.stderr.write(`[e2e] ${l}\n`),
-    ...(useCoq ? {} : {
+    ...(useCoq || backend !== 'coq' ? {} : {
       // TEST DOUBLE: only when coqidetop/the Coq backend is missing; the UI flow is the same.
       createEngine: () => new TacticEngine({ backend: 'coq', timeoutMs: 5000, openSession: async () => new TestDoubleProverSession(30) }),
     }),
