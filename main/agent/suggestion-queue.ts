@@ -49,6 +49,15 @@ export class SuggestionQueue {
     return { ...s };
   }
 
+  /** Attaches a fidelity verdict to a suggestion (checked after it was queued: the check may take a while). */
+  setFidelity(id: number, fidelity: Suggestion['fidelity']): Suggestion | undefined {
+    const s = this.items.find((x) => x.id === id);
+    if (!s) return undefined;
+    s.fidelity = fidelity;
+    this.emit(s);
+    return { ...s };
+  }
+
   onChange(listener: (s: Suggestion) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -3,6 +3,7 @@ import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import type { z } from 'zod';
+import { checkFidelity } from '../fidelity/check-fidelity.ts';
 import type { Shell, ShellEvent } from '../shell/shell.ts';
 import type { ProcessUsage } from '../supervisor/process-usage.ts';
 import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
@@ -141,6 +142,14 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'agent.history': async () => requireAgent().snapshot().history,
     'agent.runSources': (p) => requireAgent().runSources(p.sources),
     'agent.mcpInfo': async () => agent?.mcpInfo() ?? null,
+    'agent.setReference': async (p) => {
+      requireAgent().setReference(p.channel, p.statement);
+      return null;
+    },
+    'fidelity.check': (p) => checkFidelity({
+      canonical: p.canonical, candidate: p.candidate, backend: p.backend ?? 'coq',
+      ...(p.context ? { context: p.context } : {}), ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+    }),
   };
 
   return {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChannelEngine, EngineResult } from '../shell/channel-engine.ts';
+import { checkAgainstReference } from '../agent/reference-fidelity.ts';
 import { Shell } from '../shell/shell.ts';
 import type { AgentEvent } from './workbench-agent.ts';
 import { WorkbenchAgent, editsFileOf } from './workbench-agent.ts';
@@ -50,6 +51,34 @@ describe('workbench agent: sessions per editor channel, events, edit history nex
       expect((await again.focus(0, proof)).history.map((r) => r.outcome)).toEqual(['accepted', 'rejected']);
       await again.close();
       await expect(agent.runSources(['nope'])).rejects.toThrow(/unknown suggestion source: nope/);
+    } finally {
+      await agent.close();
+      await shell.close();
+    }
+  });
+
+  it('checks suggested GOALs against the channel\'s reference statement and attaches the verdict', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'arbor-agent-'));
+    const shell = new Shell({ createEngine: () => new NoProverEngineDouble() });
+    const workspace = new Workspace({ root, userDir: join(root, '.user') });
+    // S0/S1 only (no prover): the wiring is under test here, the tiers in reference-fidelity.test.ts.
+    const agent = new WorkbenchAgent({ shell, workspace, sources: [], checkGoal: (ref, goal) => checkAgainstReference(ref, goal, null) });
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    const goal = (g: string) => agent.current().queue.add({ from: 'agent:a', edit: { kind: 'commands', commands: [`GOAL "${g}"`] }, label: 'progress', apply: [`GOAL "${g}"`], step: 0 });
+    const fidelityOf = (id: number) => agent.snapshot().suggestions.find((s) => s.id === id)?.fidelity;
+    try {
+      await agent.focus(0);
+      const before = goal('forall x : nat, x = x');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(fidelityOf(before.id)).toBeUndefined();
+      agent.setReference(0, 'forall n : nat, n = n');
+      await expect.poll(() => fidelityOf(before.id)).toMatchObject({ verdict: 'equivalent', tier: 's1' });
+      const other = goal('forall n : nat, n + 0 = n');
+      await expect.poll(() => fidelityOf(other.id)).toMatchObject({ verdict: 'unknown' });
+      expect(events.some((e) => e.kind === 'suggestion' && e.suggestion.id === before.id && e.suggestion.fidelity?.verdict === 'equivalent')).toBe(true);
+      agent.setReference(0, null);
+      expect(fidelityOf(before.id)).toBeUndefined();
     } finally {
       await agent.close();
       await shell.close();

@@ -5,6 +5,7 @@ import { AgentSession } from '../agent/agent-session.ts';
 import { EditHistory } from '../agent/edit-history.ts';
 import { inProcessPort } from '../agent/in-process-port.ts';
 import { createArborMcpHttpServer } from '../agent/mcp-http-server.ts';
+import { checkAgainstReference, suggestedGoal } from '../agent/reference-fidelity.ts';
 import type { ArborMcpHttpServer } from '../agent/mcp-http-server.ts';
 import { eqAdvisor } from '../agent/sources/eq-advisor.ts';
 import { hammerPortfolio } from '../agent/sources/hammer-portfolio.ts';
@@ -24,6 +25,8 @@ export interface WorkbenchAgentOptions {
   backend?: BackendId;
   /** Replaces the built-in sources (tests). */
   sources?: readonly SuggestionSource[];
+  /** Checks a suggested goal against the reference statement (tests replace it). */
+  checkGoal?: (reference: string, goal: string) => Promise<Suggestion['fidelity']>;
 }
 
 /** What the agent side pushes to the renderer. */
@@ -32,6 +35,8 @@ export type AgentEvent = Extract<ApiEvent, { kind: 'suggestion' | 'edit' }>;
 interface Entry {
   session: AgentSession;
   path?: string;
+  /** The proof's reference statement: suggested `GOAL`s are checked against it. */
+  reference?: string;
   off: () => void;
 }
 
@@ -105,6 +110,28 @@ export class WorkbenchAgent {
     }
   }
 
+  /** Sets (or clears) the reference statement of `channel`'s proof and re-checks its pending suggested goals. */
+  setReference(channel: number, statement: string | null): void {
+    const entry = this.entry(channel);
+    if (statement === null) delete entry.reference;
+    else entry.reference = statement;
+    for (const s of entry.session.queue.list({ status: 'pending' })) {
+      if (s.edit.kind !== 'commands' || suggestedGoal(s.edit.commands) === null) continue;
+      if (statement === null) entry.session.queue.setFidelity(s.id, undefined);
+      else void this.checkSuggestion(entry, s);
+    }
+  }
+
+  /** Attaches the verdict of a suggested goal against the reference, unless the reference changed meanwhile. */
+  private async checkSuggestion(entry: Entry, s: Suggestion): Promise<void> {
+    const reference = entry.reference;
+    const goal = s.edit.kind === 'commands' ? suggestedGoal(s.edit.commands) : null;
+    if (reference === undefined || goal === null) return;
+    const check = this.options.checkGoal ?? checkAgainstReference;
+    const fidelity = await check(reference, goal);
+    if (entry.reference === reference) entry.session.queue.setFidelity(s.id, fidelity);
+  }
+
   /** Writes the history of the session whose file is `path` next to it (after the proof is saved). */
   async saveHistory(path: string): Promise<void> {
     const entry = [...this.sessions.values()].find((e) => e.path === path);
@@ -138,9 +165,14 @@ export class WorkbenchAgent {
     let entry = this.sessions.get(channel);
     if (!entry) {
       const session = new AgentSession({ port: inProcessPort(this.options.shell), channel });
-      const offQueue = session.queue.onChange((suggestion) => this.emit({ kind: 'suggestion', channel, suggestion }));
+      const offQueue = session.queue.onChange((suggestion) => {
+        this.emit({ kind: 'suggestion', channel, suggestion });
+        // A newly queued suggested goal: check it against the reference (in the background).
+        if (suggestion.status === 'pending' && !('fidelity' in suggestion) && created.reference !== undefined) void this.checkSuggestion(created, suggestion);
+      });
       const offHistory = session.history.onAdd((record: EditRecord) => this.emit({ kind: 'edit', channel, record }));
-      entry = { session, off: () => { offQueue(); offHistory(); } };
+      const created: Entry = { session, off: () => { offQueue(); offHistory(); } };
+      entry = created;
       this.sessions.set(channel, entry);
     }
     return entry;

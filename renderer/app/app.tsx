@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { COMMAND_DOCS } from '../../shared/language/command-docs.ts';
 import { EditorPane } from '../editor/editor-pane.tsx';
 import { ChannelsPanel } from '../panels/channels-panel.tsx';
+import { FidelityPanel } from '../panels/fidelity-panel.tsx';
 import { FileDialog } from '../panels/file-dialog.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
@@ -23,6 +24,7 @@ import { runCommand } from './commands.ts';
 const TABS: { id: BottomTab; label: string }[] = [
   { id: 'messages', label: 'Messages' }, { id: 'transcript', label: 'Transcript' },
   { id: 'channels', label: 'Channels' }, { id: 'suggestions', label: 'Suggestions' },
+  { id: 'fidelity', label: 'Fidelity' },
 ];
 
 function Toolbar() {
@@ -89,6 +91,7 @@ function BottomPanels() {
         {tab === 'transcript' && <TranscriptPanel />}
         {tab === 'channels' && <ChannelsPanel />}
         {tab === 'suggestions' && <SuggestionsPanel />}
+        {tab === 'fidelity' && <FidelityPanel />}
       </div>
     </section>
   );

@@ -27,6 +27,12 @@ function SuggestionItem({ s, busy }: { s: Suggestion; busy: boolean }) {
       <div className="suggestion-head">
         <SourceTag from={s.from} />
         <span className={`label-badge ${s.label}`} data-testid="suggestion-label" data-label={s.label}>{LABELS[s.label]}</span>
+        {s.fidelity && (
+          <span className={`fidelity-badge ${s.fidelity.verdict}`} data-testid="suggestion-fidelity" data-verdict={s.fidelity.verdict}
+            title={`against the reference statement: ${s.fidelity.reason}`}>
+            reference: {s.fidelity.verdict.replace('_', ' ')}{s.fidelity.tier ? ` (${s.fidelity.tier})` : ''}
+          </span>
+        )}
         <span className="muted">#{s.id}</span>
         {s.estimate !== undefined && <span className="estimate-badge" data-testid="suggestion-estimate" title="the advisor's estimate of the steps left after this">d ≈ {s.estimate.toFixed(2)}</span>}
         <span className="spacer" />

@@ -58,3 +58,5 @@ export const agentFocus = (channel: number, path?: string) => call('agent.focus'
 export const agentDecide = (id: number, decision: 'accept' | 'reject') => call('agent.decide', { id, decision });
 export const agentRunSources = (sources?: string[]) => call('agent.runSources', sources === undefined ? {} : { sources });
 export const agentMcpInfo = () => call('agent.mcpInfo', {});
+export const agentSetReference = (channel: number, statement: string | null) => call('agent.setReference', { channel, statement });
+export const checkStatementFidelity = (params: ApiParams<'fidelity.check'>) => call('fidelity.check', params);

@@ -5,6 +5,8 @@ import type { CheckingSlice } from './checking-slice.ts';
 import { createCheckingSlice } from './checking-slice.ts';
 import type { DocumentsSlice } from './documents-slice.ts';
 import { createDocumentsSlice } from './documents-slice.ts';
+import type { FidelitySlice } from './fidelity-slice.ts';
+import { createFidelitySlice } from './fidelity-slice.ts';
 import type { MessagesSlice } from './messages-slice.ts';
 import { createMessagesSlice } from './messages-slice.ts';
 import type { ProofSlice } from './proof-slice.ts';
@@ -16,7 +18,7 @@ import { createTranscriptSlice } from './transcript-slice.ts';
 import type { UiSlice } from './ui-slice.ts';
 import { createUiSlice } from './ui-slice.ts';
 
-export type ArborState = DocumentsSlice & CheckingSlice & ProofSlice & ChannelsSlice & TranscriptSlice & MessagesSlice & SuggestionsSlice & UiSlice;
+export type ArborState = DocumentsSlice & CheckingSlice & ProofSlice & ChannelsSlice & TranscriptSlice & MessagesSlice & SuggestionsSlice & UiSlice & FidelitySlice;
 
 /** The one store, made of slices; components read it through the slices' module-level selectors. */
 export const createArborStore = () => create<ArborState>()((...a) => ({
@@ -28,6 +30,7 @@ export const createArborStore = () => create<ArborState>()((...a) => ({
   ...createMessagesSlice(...a),
   ...createSuggestionsSlice(...a),
   ...createUiSlice(...a),
+  ...createFidelitySlice(...a),
 }));
 
 export const useArbor = createArborStore();

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { ArborState } from './store.ts';
 
-export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions';
+export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions' | 'fidelity';
 
 export interface UiSlice {
   ui: { bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; showHelp: boolean };

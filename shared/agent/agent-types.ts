@@ -43,6 +43,15 @@ export interface Suggestion {
   status: SuggestionStatus;
   /** The channel's step the suggestion was checked against. */
   step: number;
+  /** A suggested `GOAL "…"` checked against the proof's reference statement (quick tiers only). */
+  fidelity?: SuggestionFidelity;
+}
+
+/** The verdict of a suggested goal against the reference statement (see shared/fidelity). */
+export interface SuggestionFidelity {
+  verdict: 'equivalent' | 'not_equivalent' | 'ill_typed' | 'unknown';
+  tier: string | null;
+  reason: string;
 }
 
 export type EditOutcome = 'accepted' | 'rejected' | 'manual';

@@ -18,6 +18,10 @@ describe('API validation', () => {
     expect(validateApiCall('files.read', { path: 'a\u0000b' })).toMatchObject({ ok: false });
     // Extra keys are refused, not silently dropped.
     expect(validateApiCall('shell.submit', { line: 'x', shell: '/bin/sh' })).toMatchObject({ ok: false });
+    expect(validateApiCall('fidelity.check', { canonical: 'True', candidate: 'True', backend: 'coq' })).toMatchObject({ ok: true });
+    expect(validateApiCall('fidelity.check', { canonical: '', candidate: 'True' })).toMatchObject({ ok: false });
+    expect(validateApiCall('fidelity.check', { canonical: 'True', candidate: 'True', backend: 'isabelle' })).toMatchObject({ ok: false });
+    expect(validateApiCall('agent.setReference', { channel: 0, statement: null })).toMatchObject({ ok: true });
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
+import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { ApiMethodName } from './api-methods.ts';
@@ -14,6 +15,7 @@ const channel = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const filePath = z.string().min(1).max(4096).refine((p) => !p.includes('\u0000'), 'NUL in path');
 const uri = z.string().min(1).max(1024);
 const text = z.string().max(16 << 20);
+const statement = z.string().min(1).max(10_000);
 
 export const apiParamSchemas = {
   /** Submits one editor line (may hold several `;`-separated requests); resolves with every response. */
@@ -48,6 +50,13 @@ export const apiParamSchemas = {
   /** Runs the built-in suggestion sources (default: all) on the current goal. */
   'agent.runSources': z.object({ sources: z.array(z.string().min(1).max(64)).max(16).optional() }).strict(),
   'agent.mcpInfo': z.object({}).strict(),
+  /** The reference statement of the proof on `channel` (null clears it): agents' suggested GOALs are checked against it. */
+  'agent.setReference': z.object({ channel, statement: statement.nullable() }).strict(),
+  /** Statement fidelity of two statements (the host runs `checkFidelity`); see shared/fidelity. */
+  'fidelity.check': z.object({
+    canonical: statement, candidate: statement, context: z.string().max(100_000).optional(),
+    backend: z.enum(['coq', 'lean']).optional(), timeoutMs: z.number().int().positive().max(60_000).optional(),
+  }).strict(),
 } as const satisfies Record<ApiMethodName, z.ZodType>;
 
 export type ApiMethod = keyof typeof apiParamSchemas;
@@ -123,6 +132,8 @@ export interface ApiResults {
   'agent.history': EditRecord[];
   'agent.runSources': Suggestion[];
   'agent.mcpInfo': McpInfo;
+  'agent.setReference': null;
+  'fidelity.check': FidelityReport;
 }
 
 /** What the host pushes to the renderer. */

@@ -22,6 +22,8 @@ export const API_METHODS = [
   'agent.history',
   'agent.runSources',
   'agent.mcpInfo',
+  'agent.setReference',
+  'fidelity.check',
 ] as const;
 
 export type ApiMethodName = (typeof API_METHODS)[number];
