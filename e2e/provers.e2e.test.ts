@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebWorkbench } from '../main/host/web-workbench.ts';
+import { findExecutable } from '../main/provers/lean/find-executable.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+
+let browser: Browser;
+let page: Page;
+let workbench: WebWorkbench;
+let userDir: string;
+const coqInstalled = findExecutable('coqidetop.opt') !== undefined || findExecutable('coqidetop') !== undefined;
+
+beforeAll(async () => {
+  if (!HAVE_CHROMIUM) return;
+  // The page reports detection on the host; the shell itself runs over the test double (no prover needed).
+  ({ workbench, userDir } = await startE2eWorkbench(false));
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workbench?.close();
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('Provers page', () => {
+  it('shows each backend found or not, with versions and fixes, and saves validated settings', async () => {
+    await page.goto(workbench.url);
+    await page.click('[data-testid="open-provers"]');
+    const coq = page.locator('[data-testid="prover-coq"]');
+    const lean = page.locator('[data-testid="prover-lean"]');
+    await expect.poll(() => coq.locator('[data-testid="prover-state"]').textContent(), { timeout: 20_000 }).toBe(coqInstalled ? 'found' : 'not found');
+    if (coqInstalled) expect(await coq.locator('[data-testid="prover-version"]').first().textContent()).toMatch(/version \d+\.\d+/);
+    if (!findExecutable('pantograph-repl')) {
+      expect(await lean.locator('[data-testid="prover-state"]').textContent()).toBe('not found');
+      expect((await lean.locator('[data-testid="prover-fix"]').allTextContents()).join('\n')).toMatch(/Pantograph not found \('pantograph-repl'\): build Pantograph/);
+    }
+    expect(await lean.textContent()).toMatch(/Never run against a real Lean here/);
+    expect(await page.locator('[data-testid="prover-isabelle"]').textContent()).toMatch(/Never run against a real Isabelle/);
+    expect(await page.locator('[data-testid="provers-shell-note"]').textContent()).toMatch(/runs one backend, chosen when it starts: coq/);
+
+    // A bad memory cap is refused with the setting named; good values are stored per user.
+    await page.fill('[data-testid="setting-lean.memoryMb"]', '12');
+    await page.click('[data-testid="save-provers"]');
+    await expect.poll(() => page.locator('[data-testid="provers-status"]').textContent()).toMatch(/lean\.memoryMb/);
+    await page.fill('[data-testid="setting-lean.memoryMb"]', '4096');
+    await page.fill('[data-testid="setting-lean.pantograph"]', '/opt/pantograph/repl');
+    await page.fill('[data-testid="setting-lean.imports"]', 'Init Mathlib');
+    await page.click('[data-testid="save-provers"]');
+    await expect.poll(() => page.locator('[data-testid="provers-status"]').textContent()).toMatch(/^Saved/);
+    const saved = JSON.parse(await readFile(join(userDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ 'lean.memoryMb': 4096, 'lean.pantograph': '/opt/pantograph/repl', 'lean.imports': 'Init Mathlib' });
+    // Detection now uses the user's Pantograph command.
+    await expect.poll(() => lean.locator('[data-testid="prover-fix"]').allTextContents()).toContainEqual(expect.stringMatching(/Pantograph not found \('\/opt\/pantograph\/repl'\)/));
+    await page.fill('[data-testid="setting-lean.memoryMb"]', '0');
+    await page.fill('[data-testid="setting-lean.pantograph"]', '');
+    await page.fill('[data-testid="setting-lean.imports"]', '');
+    await page.click('[data-testid="save-provers"]');
+    await expect.poll(() => lean.locator('[data-testid="prover-fix"]').allTextContents()).toContainEqual(expect.stringMatching(/Pantograph not found \('pantograph-repl'\)/));
+    await page.screenshot({ path: join(ARTIFACTS, '31-provers.png') });
+  }, 60_000);
+});

@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import type { Settings } from '../../shared/api/api-contract.ts';
+import { PROJECT_FILE_NAME } from '../../shared/project/project-file.ts';
+import type { ProversReport } from '../../shared/settings/provers-report.ts';
+import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
+import { detectProvers, getSettings, updateSettings } from '../services/arbor-api.ts';
+
+/** What each backend has (and has not) been run against: stated plainly, not implied by "found". */
+const TESTED: Record<string, string> = {
+  coq: 'Run against the real Coq (coqidetop, XML protocol) in every test run.',
+  eq: 'Arbor\'s own engine, in process: run in every test run.',
+  lean: 'Built to Pantograph\'s documented JSON protocol (v0.3); tested against a Pantograph test double. Never run against a real Lean here.',
+  isabelle: 'Pass-through to a channel-protocol process; tested with arbor-shell itself as the external process. Never run against a real Isabelle.',
+};
+
+const FIELDS: { key: string; label: string; placeholder: string; number?: boolean; wide?: boolean }[] = [
+  { key: 'lean.pantograph', label: 'Pantograph command', placeholder: 'pantograph-repl (or ARBOR_PANTOGRAPH)' },
+  { key: 'lean.imports', label: 'Lean imports', placeholder: 'Init (e.g. Init Mathlib)' },
+  { key: 'lean.projectDir', label: 'Lake project directory', placeholder: '/absolute/path (optional)' },
+  { key: 'lean.memoryMb', label: 'Memory cap (MB)', placeholder: '0 = no cap', number: true },
+  { key: 'isabelle.command', label: 'Isabelle command line', placeholder: 'the process that speaks the channel protocol (e.g. Isabelle\'s proof shell)', wide: true },
+];
+
+/** The toolbar's "Provers" button and the page it opens. */
+export function ProversButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" title="Provers: what is installed, settings" onClick={() => setOpen(true)} data-testid="open-provers">Provers</button>
+      {open && <ProversPage onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/**
+ * Every backend: found or not, paths and versions, the exact fix for what is missing, what it has been
+ * tested against; and the Lean/Isabelle settings, saved per user and used when the workbench starts.
+ */
+function ProversPage({ onClose }: { onClose: () => void }) {
+  const [report, setReport] = useState<ProversReport | null>(null);
+  const [form, setForm] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const refresh = (): void => {
+    detectProvers().then(setReport, (e: Error) => setStatus({ ok: false, text: e.message }));
+  };
+  useEffect(() => {
+    refresh();
+    getSettings().then((s) => setForm(Object.fromEntries(FIELDS.map((f) => [f.key, s[f.key] === undefined || s[f.key] === 0 ? '' : String(s[f.key])]))), () => undefined);
+    const onKey = (e: KeyboardEvent): void => { if (e.key === 'Escape') onClose(); };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const save = (): void => {
+    const patch: Settings = {};
+    for (const f of FIELDS) patch[f.key] = f.number ? Number(form[f.key] || 0) : (form[f.key] ?? '').trim();
+    const valid = validateSettingsPatch(patch);
+    if (!valid.ok) {
+      setStatus({ ok: false, text: valid.error });
+      return;
+    }
+    updateSettings(patch).then(() => {
+      setStatus({ ok: true, text: 'Saved. Used when the workbench next starts a lean or isabelle shell (restart the workbench); detection below already uses them.' });
+      refresh();
+    }, (e: Error) => setStatus({ ok: false, text: e.message }));
+  };
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div className="dialog provers" role="dialog" aria-label="Provers" onClick={(e) => e.stopPropagation()} data-testid="provers-page">
+        <header className="provers-head">
+          <h3>Provers</h3>
+          <button type="button" onClick={refresh}>Detect again</button>
+          <button type="button" onClick={onClose} aria-label="close">×</button>
+        </header>
+        {report ? <ShellNote report={report} /> : <p className="muted">detecting…</p>}
+        <div className="prover-cards">
+          {report?.detections.map((d) => (
+            <section key={d.backend} className={`prover-card ${d.found ? 'found' : 'missing'}`} data-testid={`prover-${d.backend}`}>
+              <h4>{d.backend} <span className="prover-state" data-testid="prover-state">{d.found ? 'found' : 'not found'}</span>{report.shellBackend === d.backend && <span className="prover-active"> · this workbench</span>}</h4>
+              <table>
+                <tbody>
+                  {d.tools.map((t) => (
+                    <tr key={t.name}><td className="name">{t.name}</td><td className="path">{t.path ?? 'missing'}</td><td data-testid="prover-version">{t.version ?? ''}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+              {d.missing.length > 0 && <ul className="prover-fixes">{d.missing.map((m) => <li key={m} data-testid="prover-fix">{m}</li>)}</ul>}
+              <p className="prover-tested">{TESTED[d.backend] ?? ''}</p>
+            </section>
+          ))}
+        </div>
+        <h4>Lean and Isabelle settings (this user)</h4>
+        <form className="prover-settings" onSubmit={(e) => { e.preventDefault(); save(); }}>
+          {FIELDS.map((f) => (
+            <label key={f.key} className={f.wide ? 'wide' : undefined}>
+              <span>{f.label}</span>
+              <input
+                type={f.number ? 'number' : 'text'} value={form[f.key] ?? ''} placeholder={f.placeholder} data-testid={`setting-${f.key}`}
+                onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}
+              />
+            </label>
+          ))}
+          <div className="prover-save">
+            <button type="submit" data-testid="save-provers">Save</button>
+            {status && <span className={`message ${status.ok ? 'info' : 'error'}`} data-testid="provers-status">{status.text}</span>}
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}
+
+function ShellNote({ report }: { report: ProversReport }) {
+  const p = report.project;
+  return (
+    <p className="muted" data-testid="provers-shell-note">
+      This workbench's shell runs one backend, chosen when it starts: <b>{report.shellBackend}</b>
+      {p && !p.error ? ` (from ${p.path}${p.prelude ? ', with its prelude' : ''})` : ' (from the command line)'}.
+      {p?.error ? ` ${p.error}: ignored.` : ''} To use another backend or prelude for a folder, put <code>{`{"backend": "lean", "prelude": "import Mathlib"}`}</code> in
+      {' '}<code>{PROJECT_FILE_NAME}</code> in the workspace folder and restart the workbench.
+    </p>
+  );
+}
