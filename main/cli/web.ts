@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseAdvisorAddress } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { startWebWorkbench } from '../host/web-workbench.ts';
 
@@ -10,6 +11,7 @@ Options:
   --workspace DIR    the folder the workbench may open and save files in (default: the current folder)
   --port N           listen on this port (default: a free one)
   --timeout SECONDS  default limit of HAMMER, END and CRUSH (default 10)
+  --advisor HOST:PORT  eq backend: an AIMLEAP advisor for the suggestion panel's eq-advisor (estimates, middle terms)
   --no-build         do not (re)build the renderer, serve dist/renderer as it is
   -h, --help         this text`;
 
@@ -23,6 +25,7 @@ export async function runWeb(argv: string[], keepRunning = true): Promise<number
         workspace: { type: 'string', default: process.cwd() },
         port: { type: 'string', default: '0' },
         timeout: { type: 'string', default: '10' },
+        advisor: { type: 'string' },
         'no-build': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -41,11 +44,17 @@ export async function runWeb(argv: string[], keepRunning = true): Promise<number
     process.stderr.write('arbor web: --port must be 0..65535\n');
     return 2;
   }
+  const advisor = values.advisor === undefined ? undefined : parseAdvisorAddress(values.advisor);
+  if (values.advisor !== undefined && !advisor) {
+    process.stderr.write('arbor web: --advisor must be HOST:PORT\n');
+    return 2;
+  }
   const workbench = await startWebWorkbench({
     backend: values.backend as BackendId,
     workspace: values.workspace,
     port,
     timeoutMs: Number(values.timeout) * 1000,
+    ...(advisor ? { advisor } : {}),
     build: !values['no-build'],
     log: (line) => process.stderr.write(`arbor web: ${line}\n`),
   });

@@ -1,3 +1,4 @@
+import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
 import { proverSettingsFrom } from '../../shared/settings/prover-settings.ts';
@@ -22,6 +23,8 @@ export interface WebWorkbenchOptions {
   log?: (line: string) => void;
   /** Tests only: engines over a test double instead of a real backend. */
   createEngine?: (channel: number, prelude?: string) => ChannelEngine;
+  /** eq backend: an AIMLEAP advisor the suggestion panel's eq-advisor asks (HOST:PORT, already checked). */
+  advisor?: AdvisorSettings;
 }
 
 export interface WebWorkbench {
@@ -57,7 +60,7 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
     const now = proverSettingsFrom(await workspace.settings());
     return { detections: await detectBackends(leanSettingsFor(now), isabelleCommandFor(now)), shellBackend: ws.backend, project };
   };
-  const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
+  const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, ...(options.advisor ? { advisor: options.advisor } : {}), hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
   const mcp = await agent.startMcp();
   const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
   const host = await startWebHost({

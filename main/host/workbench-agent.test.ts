@@ -85,3 +85,19 @@ describe('workbench agent: sessions per editor channel, events, edit history nex
     }
   });
 });
+
+describe('workbench agent: built-in sources per backend', () => {
+  it('an eq workbench offers the equational advisor (not Coq\'s quick tactics); others the quick tactics', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'arbor-agent-'));
+    const shell = new Shell({ createEngine: () => new NoProverEngineDouble() });
+    const workspace = new Workspace({ root, userDir: join(root, '.user') });
+    const eq = new WorkbenchAgent({ shell, workspace, backend: 'eq' });
+    const coq = new WorkbenchAgent({ shell, workspace });
+    expect(eq.sources.map((s) => s.name)).toContain('eq-advisor');
+    expect(eq.sources.map((s) => s.name)).not.toContain('quick-tactics');
+    expect(coq.sources.map((s) => s.name)).not.toContain('eq-advisor');
+    await eq.close();
+    await coq.close();
+    await shell.close();
+  });
+});

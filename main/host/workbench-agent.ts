@@ -12,6 +12,7 @@ import { hammerPortfolio } from '../agent/sources/hammer-portfolio.ts';
 import { quickTactics } from '../agent/sources/quick-tactics.ts';
 import type { SuggestionSource } from '../agent/sources/suggestion-source.ts';
 import { ToolError } from '../agent/tool-error.ts';
+import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import type { Shell } from '../shell/shell.ts';
 import type { Workspace } from './workspace.ts';
@@ -23,6 +24,8 @@ export interface WorkbenchAgentOptions {
   hammerSeconds?: number;
   /** The channels' backend: `eq` goals get the equational advisor instead of Coq's quick tactics. */
   backend?: BackendId;
+  /** An external AIMLEAP advisor (`--advisor HOST:PORT`) for the eq-advisor's estimates and middle terms. */
+  advisor?: AdvisorSettings;
   /** Replaces the built-in sources (tests). */
   sources?: readonly SuggestionSource[];
   /** Checks a suggested goal against the reference statement (tests replace it). */
@@ -58,7 +61,7 @@ export class WorkbenchAgent {
 
   constructor(private readonly options: WorkbenchAgentOptions) {
     const hammer = hammerPortfolio({ hammerSeconds: options.hammerSeconds ?? 10 });
-    this.sources = options.sources ?? (options.backend === 'eq' ? [eqAdvisor(), hammer] : [hammer, quickTactics()]);
+    this.sources = options.sources ?? (options.backend === 'eq' ? [eqAdvisor(options.advisor ? { advisor: options.advisor } : {}), hammer] : [hammer, quickTactics()]);
   }
 
   onEvent(listener: (event: AgentEvent) => void): () => void {
