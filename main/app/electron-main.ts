@@ -11,6 +11,8 @@ import type { WorkbenchShell } from '../host/workbench-shell.ts';
 import { ChannelOwnership } from '../host/channel-ownership.ts';
 import { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
+import { readWorkspaceProject } from '../host/workspace-project.ts';
+import { createProversReporter, shellProverOptions } from '../host/provers-reporter.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { createAppWindow, denyAllPermissions, preloadFile } from './app-window.ts';
@@ -39,8 +41,12 @@ async function start(): Promise<void> {
   serveRenderer(join(distDir, 'renderer'));
   workspace = new Workspace({ root: homedir(), readOnlyRoots: [examplesDir], userDir: app.getPath('userData') });
   const settings = await workspace.settings();
+  // As in the web host: the workspace's arbor.project.json (if valid) chooses the one backend and its prelude.
+  const project = await readWorkspaceProject(workspace.root);
   workbench = await createWorkbenchShell({
-    backend: (typeof settings.backend === 'string' ? settings.backend : 'coq') as 'coq',
+    backend: (project?.backend ?? (typeof settings.backend === 'string' ? settings.backend : 'coq')) as 'coq',
+    ...shellProverOptions(settings),
+    ...(project?.prelude !== undefined ? { prelude: project.prelude } : {}),
     timeoutMs: typeof settings.timeoutSeconds === 'number' ? settings.timeoutSeconds * 1000 : 10_000,
   });
   const ws = workspace;
@@ -52,6 +58,7 @@ async function start(): Promise<void> {
     shell: wb.shell,
     workspace: ws,
     agent,
+    detectProvers: createProversReporter(() => ws.settings(), wb.backend, project),
     info: () => appInfo('electron', wb, ws.root, examplesDir),
     pickOpen: async (filters) => {
       const extensions = filters?.length ? filters : ['arbor', 'txt'];

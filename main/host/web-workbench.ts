@@ -1,10 +1,8 @@
 import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
-import { proverSettingsFrom } from '../../shared/settings/prover-settings.ts';
-import { detectBackends } from '../supervisor/backend-detection.ts';
 import { createApiService } from './api-service.ts';
-import { isabelleCommandFor, leanSettingsFor } from './prover-config.ts';
+import { createProversReporter, shellProverOptions } from './provers-reporter.ts';
 import { EXAMPLES_DIR, RENDERER_DIST, ensureRendererBuilt } from './renderer-build.ts';
 import { WorkbenchAgent } from './workbench-agent.ts';
 import { startWebHost } from './web-host.ts';
@@ -45,21 +43,15 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
   // The shell runs one backend: the workspace's project file chooses it (and its prelude) at start.
   const project = await readWorkspaceProject(workspace.root);
   const backend = (project?.backend as BackendId | undefined) ?? options.backend;
-  const user = proverSettingsFrom(await workspace.settings());
-  const isabelleCommand = isabelleCommandFor(user);
   const ws = await createWorkbenchShell({
     backend,
-    lean: leanSettingsFor(user),
-    ...(isabelleCommand !== undefined ? { isabelleCommand } : {}),
+    ...shellProverOptions(await workspace.settings()),
     ...(project?.prelude !== undefined ? { prelude: project.prelude } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
   });
   if (project?.error !== undefined) ws.problems.push(`${project.error} (ignored)`);
-  const detectProvers = async () => {
-    const now = proverSettingsFrom(await workspace.settings());
-    return { detections: await detectBackends(leanSettingsFor(now), isabelleCommandFor(now)), shellBackend: ws.backend, project };
-  };
+  const detectProvers = createProversReporter(() => workspace.settings(), ws.backend, project);
   const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, ...(options.advisor ? { advisor: options.advisor } : {}), hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
   const mcp = await agent.startMcp();
   const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
