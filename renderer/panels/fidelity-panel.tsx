@@ -48,9 +48,9 @@ function EvidenceView({ ev }: { ev: Evidence }) {
     case 'counterexample':
       return (
         <div data-testid="fidelity-counterexample">
-          <p><strong>Counterexample:</strong> {ev.summary}</p>
-          {ev.model.length > 0 && <p>model: {ev.model.map((m) => <code key={m.name}>{m.name} := {m.value} </code>)}</p>}
-          {ev.instances.length > 0 && <p>instances: {ev.instances.map((x, i) => <code key={i}>{x} </code>)}</p>}
+          <p><strong>Counterexample:</strong> {ev.canonicalHolds ? 'the canonical statement holds and the candidate fails' : 'the candidate holds and the canonical statement fails'}</p>
+          {ev.model.length > 0 && <p>model: <code>{ev.model.map((m) => `${m.name} := ${m.value}`).join(', ')}</code></p>}
+          {ev.instances.length > 0 && <p>instances: <code>{ev.instances.join(', ')}</code></p>}
           <details><summary className="muted">Coq-checked script</summary><pre className="script">{ev.coqScript}</pre></details>
         </div>
       );

@@ -24,7 +24,9 @@ export function tokenDiff(a: string, b: string): { left: DiffSegment[]; right: D
   }
   const left: DiffSegment[] = [];
   const right: DiffSegment[] = [];
-  const push = (side: DiffSegment[], text: string, same: boolean): void => {
+  const push = (side: DiffSegment[], text: string, matched: boolean): void => {
+    // Spaces are never highlighted: a changed operator should not drag its surrounding blanks along.
+    const same = matched || /^\s+$/u.test(text);
     const last = side[side.length - 1];
     if (last && last.same === same) last.text += text;
     else side.push({ text, same });
