@@ -9,6 +9,7 @@ import type { ProcessUsage } from '../supervisor/process-usage.ts';
 import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
 import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
+import { readWorkspaceProject } from './workspace-project.ts';
 
 type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
 
@@ -135,6 +136,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       return workspace.updateSettings(p.patch);
     },
     'recent.list': () => workspace.recent(),
+    'project.read': (p) => readWorkspaceProject(p.dir, (path) => workspace.read(path, { remember: false }).then((r) => r.text)),
     'provers.detect': () => options.detectProvers ? options.detectProvers() : Promise.reject(new Error('provers.detect is not available in this host')),
     'agent.focus': (p) => requireAgent().focus(p.channel, p.path),
     'agent.suggestions': async () => requireAgent().snapshot().suggestions,

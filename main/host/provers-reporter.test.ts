@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,11 @@ describe('the workspace project file and the user\'s prover settings', () => {
       expect(report.shellBackend).toBe('coq');
       expect(report.detections.map((d) => d.backend)).toEqual(['coq', 'eq', 'lean', 'isabelle']);
       expect(report.detections.find((d) => d.backend === 'lean')?.missing.join('\n')).toMatch(/Pantograph not found \('\/nowhere\/repl'\)/);
+      // project.read: a folder inside the workspace; outside it there is nothing to read.
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'sub', 'arbor.project.json'), '{"backend":"coq","prelude":"Require Import Lia."}');
+      expect(await service.call('project.read', { dir: join(dir, 'sub') })).toMatchObject({ backend: 'coq', prelude: 'Require Import Lia.' });
+      expect(await service.call('project.read', { dir: tmpdir() })).toBeNull();
     } finally {
       service.dispose();
       await shell.close();

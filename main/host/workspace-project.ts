@@ -1,19 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_FILE_NAME, parseProjectFile } from '../../shared/project/project-file.ts';
-import type { ProversReport } from '../../shared/settings/provers-report.ts';
+import type { ProjectInfo } from '../../shared/settings/provers-report.ts';
 
-export type ProjectInfo = NonNullable<ProversReport['project']>;
+export type { ProjectInfo };
 
 /**
  * The folder's `arbor.project.json`: null when there is none; a file that does not validate is reported
- * (and ignored) rather than stopping the workbench.
+ * (and ignored) rather than stopping the workbench. `read` fails for a missing file (or one outside
+ * what the caller may read): both mean "no project file here".
  */
-export async function readWorkspaceProject(dir: string): Promise<ProjectInfo | null> {
+export async function readWorkspaceProject(dir: string, read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8')): Promise<ProjectInfo | null> {
   const path = join(dir, PROJECT_FILE_NAME);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // The renderer's `project.read` passes the workspace's confined read (only folders it may read).
+    text = await read(path);
   } catch {
     return null;
   }

@@ -43,6 +43,7 @@ export const getSettings = () => call('settings.get', {});
 export const updateSettings = (patch: Record<string, string | number | boolean>) => call('settings.set', { patch });
 export const recentFiles = () => call('recent.list', {});
 export const detectProvers = () => call('provers.detect', {});
+export const readProject = (dir: string) => call('project.read', { dir });
 
 export function onHostEvent(listener: (event: ApiEvent) => void): () => void {
   return current().onEvent(listener);

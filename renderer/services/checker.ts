@@ -4,6 +4,7 @@ import { addressLine, commandLinesBetween, firstStaleLine, recheckTarget, retrac
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import type { ArborState } from '../store/store.ts';
+import { preludeRequest } from './project-prelude.ts';
 
 export interface CheckerDeps {
   store: StoreApi<ArborState>;
@@ -12,6 +13,8 @@ export interface CheckerDeps {
   lines: (uri: string) => readonly string[] | undefined;
   /** How long typing must pause before an edited region is re-checked. */
   recheckDelayMs?: number;
+  /** The PRELUDE of a new channel for this document (its folder's project file); throws to refuse checking. */
+  prelude?: (uri: string) => Promise<string | undefined>;
 }
 
 /**
@@ -153,9 +156,18 @@ export class Checker {
   private async channel(uri: string): Promise<number> {
     const doc = this.state.documents.docs[uri];
     if (doc?.channel !== undefined) return doc.channel;
+    // Asked before the channel exists, so a refused project leaves no channel behind.
+    const prelude = await this.deps.prelude?.(uri);
     const [response] = await this.deps.submit('NEW_CHANNEL');
     const id = (response?.RESPONSE as { ID?: number } | null)?.ID;
     if (typeof id !== 'number') throw new Error(`cannot open a channel: ${response?.ERR ?? 'no response'}`);
+    if (prelude !== undefined) {
+      const [set] = await this.deps.submit(preludeRequest(id, prelude));
+      if (set?.ERR) {
+        await this.deps.submit(`${id} RELEASE_CHANNEL`);
+        throw new Error(`the project's prelude was refused: ${set.ERR}`);
+      }
+    }
     this.state.patchDocument(uri, { channel: id });
     return id;
   }

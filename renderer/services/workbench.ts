@@ -8,10 +8,19 @@ import { selectShownTree } from '../store/tree-selectors.ts';
 import * as api from './arbor-api.ts';
 import { Checker } from './checker.ts';
 import { createModel, disposeModel, getModel, modelLines } from './monaco-models.ts';
+import { projectPrelude } from './project-prelude.ts';
 import { renderFullTree } from '../tree/tree-painter.ts';
 
 /** The checker of every document (one instance; it reads the store and the Monaco models). */
-export const checker = new Checker({ store: useArbor, submit: api.submitLine, lines: modelLines });
+export const checker = new Checker({ store: useArbor, submit: api.submitLine, lines: modelLines, prelude: documentPrelude });
+
+/** A document's folder may carry an `arbor.project.json`: its prelude goes to the document's new channel. */
+function documentPrelude(uri: string): Promise<string | undefined> {
+  const s = useArbor.getState();
+  const info = s.host.info;
+  if (!info) return Promise.resolve(undefined);
+  return projectPrelude({ path: s.documents.docs[uri]?.path, workspace: info.workspace, backend: info.backend, readProject: api.readProject });
+}
 
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 

@@ -4,7 +4,7 @@ import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { ApiMethodName } from './api-methods.ts';
-import type { ProversReport } from '../settings/provers-report.ts';
+import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
 
 /**
  * The one API between the workbench's renderer and its host (Electron IPC or the web host's WebSocket).
@@ -38,6 +38,8 @@ export const apiParamSchemas = {
   'recent.list': z.object({}).strict(),
   /** Which provers are installed (paths, versions, exact fixes), with the user's Lean/Isabelle settings applied. */
   'provers.detect': z.object({}).strict(),
+  /** The `arbor.project.json` of a folder the workbench may read (null: none there). */
+  'project.read': z.object({ dir: filePath }).strict(),
   /**
    * The editor's document the agent side works on: its channel and file (the edit history is kept next
    * to the file). Answers that session's suggestions and history.
@@ -126,6 +128,7 @@ export interface ApiResults {
   'settings.set': Settings;
   'recent.list': string[];
   'provers.detect': ProversReport;
+  'project.read': ProjectInfo | null;
   'agent.focus': AgentSnapshot;
   'agent.suggestions': Suggestion[];
   'agent.decide': Suggestion;

@@ -16,6 +16,7 @@ export const API_METHODS = [
   'settings.set',
   'recent.list',
   'provers.detect',
+  'project.read',
   'agent.focus',
   'agent.suggestions',
   'agent.decide',

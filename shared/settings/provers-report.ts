@@ -7,11 +7,14 @@ export interface ProverDetection {
   missing: string[];
 }
 
+/** A folder's `arbor.project.json` as the host read it (`error` when it did not validate; then it is ignored). */
+export interface ProjectInfo { path: string; backend?: string; prelude?: string; error?: string }
+
 /** What `provers.detect` answers: every backend, and how this workbench's shell was started. */
 export interface ProversReport {
   detections: ProverDetection[];
   /** The one backend this host's shell runs (chosen at start: the workspace's project file, else the command line). */
   shellBackend: string;
   /** The workspace's `arbor.project.json`, if any (`error` when it did not validate; then it was ignored). */
-  project: { path: string; backend?: string; prelude?: string; error?: string } | null;
+  project: ProjectInfo | null;
 }
