@@ -117,6 +117,7 @@ function ShellNote({ report }: { report: ProversReport }) {
       {p && !p.error ? ` (from ${p.path}${p.prelude ? ', with its prelude' : ''})` : ' (from the command line)'}.
       {p?.error ? ` ${p.error}: ignored.` : ''} To use another backend or prelude for a folder, put <code>{`{"backend": "lean", "prelude": "import Mathlib"}`}</code> in
       {' '}<code>{PROJECT_FILE_NAME}</code> in the workspace folder and restart the workbench.
+      A project file in a subfolder gives its prelude to the documents opened from there; one naming another backend is refused with a message.
     </p>
   );
 }
