@@ -101,7 +101,14 @@ describe.skipIf(!HAVE_CHROMIUM)('suggestions from an MCP agent, end to end (real
     await page.click('.monaco-editor .view-lines');
     await page.keyboard.press('Control+s');
     await expect.poll(() => readFile(join(workspace, 'suggest.arbor'), 'utf8')).toContain('HAVE H\'');
-    const saved = JSON.parse(await readFile(join(workspace, 'suggest.arbor.edits.json'), 'utf8')) as { edits: { outcome: string }[] };
-    expect(saved.edits.map((e) => e.outcome)).toEqual(['accepted', 'rejected']);
+    // The history is written just after the proof file: wait for it rather than race it.
+    const outcomes = async (): Promise<string[]> => {
+      try {
+        return (JSON.parse(await readFile(join(workspace, 'suggest.arbor.edits.json'), 'utf8')) as { edits: { outcome: string }[] }).edits.map((e) => e.outcome);
+      } catch {
+        return [];
+      }
+    };
+    await expect.poll(outcomes, { timeout: 10_000 }).toEqual(['accepted', 'rejected']);
   }, 120_000);
 });
