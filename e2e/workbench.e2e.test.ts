@@ -48,6 +48,9 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     expect(sent.filter((t) => /APPLY|HAVE|END|NEXT|GOAL/.test(t)).length).toBe(8);
     // The finished proof's reproduction script (the last END's SCRIPT) is in the inspector.
     await expect.poll(() => page.locator('[data-testid="script"]').textContent()).toBeTruthy();
+    // Saved as the file Coq checks alone.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="save-script"]')]);
+    expect(download.suggestedFilename()).toMatch(/^fold_left_right\.v$/);
     await shot('01-run-all-finished');
   });
 

@@ -10,6 +10,7 @@ import { selectActiveScript, selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectDisplayedStep, selectOverlay, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
 import { useMemo } from 'react';
+import { saveReproductionScript } from '../services/workbench.ts';
 
 function Entry({ e, mark }: { e: ContextEntry; mark?: 'added' | 'changed' }) {
   return (
@@ -73,7 +74,8 @@ export function Inspector() {
         <>
           <h4>Reproduction script</h4>
           <pre className="script" data-testid="script">{script}</pre>
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(script)}>Copy</button>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(script)}>Copy</button>{' '}
+          <button type="button" title="Save as the file the prover checks alone (.v, .thy, .lean)" onClick={() => saveReproductionScript(script)} data-testid="save-script">Save script</button>
         </>
       )}
       {diff && (

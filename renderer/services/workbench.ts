@@ -1,4 +1,5 @@
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
+import { scriptFile } from '../../shared/scripts/script-file.ts';
 import { parseTranscript } from '../../shared/transcript/parse-transcript.ts';
 import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
 import { syntheticTree } from '../../shared/tree-layout/synthetic-tree.ts';
@@ -224,6 +225,14 @@ function currentLayout() {
   if (!tree) return undefined;
   const collapsed = new Set(Object.keys(s.proof.collapsed).map(Number));
   return layoutTree(tree, { collapsed });
+}
+
+/** Saves a finished proof's reproduction script as the file its prover checks (`.v`, `.thy`, `.lean`). */
+export function saveReproductionScript(script: string): void {
+  const s = store();
+  const doc = s.documents.activeUri ? s.documents.docs[s.documents.activeUri] : undefined;
+  const file = scriptFile(s.host.info?.backend ?? 'coq', script, doc?.title);
+  download(file.name, new Blob([file.text], { type: 'text/plain' }));
 }
 
 export function exportSvg(): void {
