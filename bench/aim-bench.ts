@@ -37,6 +37,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     limit: { type: 'string', default: '10' },
     'no-e-in-arbor': { type: 'boolean', default: false },
+    // Skip the plain-E baseline (for long runs that only measure Arbor, e.g. the 60 s target).
+    'no-baseline': { type: 'boolean', default: false },
     out: { type: 'string' },
     advisor: { type: 'string' },
     mode: { type: 'string', default: 'parallel' },
@@ -89,7 +91,7 @@ async function main(): Promise<void> {
     const th = article.theorems[0];
     if (!th) continue;
     const goal = parseEquation(bank, th.statement, { names: 'constants' });
-    const e = await runEprover(problemToTptp(bank, article.equations, goal), limit);
+    const e = values['no-baseline'] ? { status: 'skipped', ms: 0 } : await runEprover(problemToTptp(bank, article.equations, goal), limit);
     const eOk = e.status === 'proved';
     if (eOk) eSolved++;
     rows.push({ name: r.name, arbor: arborOk, arborMs: r.ms, ...(r.by ? { arborBy: r.by } : {}), ...(r.proofSteps ? { proofSteps: r.proofSteps } : {}), own: ownOk, ...(r.own ? { ownMs: r.own.ms } : {}), ...(r.own?.config ? { ownConfig: r.own.config } : {}), ...(r.e ? { eInside: `${r.e.status}${r.e.replayed ? '+replayed' : ''}` } : {}), e: eOk, eMs: e.ms, ...(r.solved || !r.messages.length ? {} : { note: r.messages.join('; ').slice(0, 200) }) });
@@ -126,7 +128,8 @@ async function main(): Promise<void> {
   console.log(`  first proof by own completion ${String(byCompletion).padStart(6)}`);
   console.log(`  first proof by E (replayed)   ${String(byE).padStart(6)}`);
   console.log(`Arbor own completion only       ${String(ownSolved).padStart(6)}   ${pct(ownSolved).padStart(7)}  ${summary.ownCompletionOnly.medianMs}`);
-  console.log(`E prover 2.6 --auto             ${String(eSolved).padStart(6)}   ${pct(eSolved).padStart(7)}  ${summary.eprover.medianMs}`);
+  if (values['no-baseline']) console.log('E prover 2.6 --auto             (baseline skipped: --no-baseline)');
+  else console.log(`E prover 2.6 --auto             ${String(eSolved).padStart(6)}   ${pct(eSolved).padStart(7)}  ${summary.eprover.medianMs}`);
   console.log(`only Arbor: ${summary.onlyArbor}, only E: ${summary.onlyE}; own-only vs E: only own ${summary.onlyOwn}, only E ${summary.onlyEvsOwn}`);
   console.log(`Arbor mode: ${mode}; load average ${summary.loadAverage.start.toFixed(1)} → ${summary.loadAverage.end.toFixed(1)} (2 cores; other work on the machine slows both sides alike)`);
   console.log(summary.aimleapPublished);
