@@ -1,7 +1,6 @@
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
 import type { Checkpoint, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
-import { shareHammer } from './hammer-share.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
 import { splitHyp, type SplitHyp } from './coq-hyps.ts';
@@ -351,30 +350,31 @@ export class CoqSession implements ProverSession {
       const a = await this.attempt([`Timeout ${q.secs} (${q.tac}).`], q.secs * 1000);
       if (a.ok && this.current.length < count) return q.tac;
     }
-    const budget = left();
-    if (budget < 2000 || !this.hammerPlugin) return undefined;
-    const total = secs(budget) - 1;
+    if (!this.hammerPlugin) return undefined;
     const len = this.log.length;
     const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, Math.floor(x)));
-    // Fewer strategies than CoqHammer's 8: on two cores 8 ATP processes mostly wait for each other, and
-    // channels hammering at the same time share the cores (see hammer-share.ts).
-    const share = shareHammer();
-    let h: Awaited<ReturnType<CoqSession['attempt']>>;
-    try {
+    // CoqHammer gives up when its ATPs or its reconstruction run past their own limits, which happens on
+    // a loaded machine (e.g. two channels hammering on two cores). While the budget lasts, try again with
+    // limits twice as long.
+    let h: Awaited<ReturnType<CoqSession['attempt']>> | undefined;
+    for (let scale = 1; scale <= 4 && left() >= 2000; scale *= 2) {
+      const total = secs(left()) - 1;
+      const started = Date.now();
       h = await this.attempt(
         [
-          `Set Hammer GSMode ${share.strategies}.`,
-          `Set Hammer ATPLimit ${clamp(total / 3, 2, 10)}.`,
-          `Set Hammer ReconstrLimit ${clamp(total / 6, 1, 5)}.`,
+          // 4 strategies instead of CoqHammer's 8: on two cores 8 ATP processes mostly wait for each other.
+          'Set Hammer GSMode 4.',
+          `Set Hammer ATPLimit ${clamp(total / 3, 2, 10 * scale)}.`,
+          `Set Hammer ReconstrLimit ${clamp(total / 6, 1, 5 * scale)}.`,
           `Timeout ${total} hammer.`,
         ],
         total * 1000,
       );
-    } finally {
-      share.release();
+      // A quick failure is not a time limit (e.g. a goal outside the ATPs' logic): longer limits won't help.
+      if (h.ok || Date.now() - started < 1000) break;
     }
     // The hammer's own run never stays in the document: only its checked reconstruction does.
-    if (!h.ok) return undefined;
+    if (!h?.ok) return undefined;
     const texts = h.messages.map((m) => m.text);
     messages.push(...texts.filter((m) => /succeeded|dependencies|Replace the hammer/.test(m)).map(flat));
     await this.rewind(len);
