@@ -19,6 +19,8 @@ interface StepRecord {
   /** The step as sent to the prover, for replay after a crash (undefined for GOAL and LET). */
   proofStep?: ProofStep;
   lets: ReadonlyMap<string, string>;
+  /** The print mode the tree's terms are printed in. */
+  printMode: PrintMode;
 }
 
 export interface TacticEngineOptions {
@@ -150,7 +152,7 @@ export class TacticEngine implements ChannelEngine {
     if (!first || outcome.goals.length !== 1) throw new ShellError('fail: the prover did not start one goal');
     this.goalText = expr;
     this.hypCounter = 0;
-    this.history = [{ tree: initialTree(first, 1), checkpoint: outcome.checkpoint, script: outcome.script, lets: new Map() }];
+    this.history = [{ tree: initialTree(first, 1), checkpoint: outcome.checkpoint, script: outcome.script, lets: new Map(), printMode: this.printMode }];
     return this.stateResult();
   }
 
@@ -170,13 +172,13 @@ export class TacticEngine implements ChannelEngine {
       await this.restoreTo(last.checkpoint);
       throw new ShellError('fail: the hammer left subgoals');
     }
-    this.history.push({ tree: removeCurrentLeaf(tree), checkpoint: outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets });
+    this.history.push({ tree: removeCurrentLeaf(tree), checkpoint: outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode });
     return this.stateResult(true);
   }
 
   private advance(last: StepRecord, proofStep: ProofStep, outcome: StepOutcome): EngineResult {
     const tree = this.applyOutcome(last.tree, outcome, this.history.length + 1);
-    this.history.push({ tree, checkpoint: outcome.checkpoint, script: outcome.script, proofStep, lets: last.lets });
+    this.history.push({ tree, checkpoint: outcome.checkpoint, script: outcome.script, proofStep, lets: last.lets, printMode: this.printMode });
     return this.stateResult();
   }
 
@@ -228,7 +230,9 @@ export class TacticEngine implements ChannelEngine {
     const target = this.history[step - 1] as StepRecord;
     await this.restoreTo(target.checkpoint);
     this.history = this.history.slice(0, step);
-    await this.refreshFromProver();
+    // The recorded tree is the state after step n; the prover need only re-print it if the print mode
+    // changed since (one round trip saved on every revert, which the editor sends on every edit).
+    if (target.printMode !== this.printMode) await this.refreshFromProver();
     return this.stateResult();
   }
 
@@ -248,7 +252,7 @@ export class TacticEngine implements ChannelEngine {
     const session = await this.session;
     const goals: OpenGoal[] = await session.goals();
     if (goals.length !== openLeaves(last.tree).length) return;
-    this.history[this.history.length - 1] = { ...last, tree: refreshOpenLeaves(last.tree, goals) };
+    this.history[this.history.length - 1] = { ...last, tree: refreshOpenLeaves(last.tree, goals), printMode: this.printMode };
   }
 
   private async restoreTo(checkpoint: Checkpoint): Promise<void> {
