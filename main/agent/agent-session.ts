@@ -168,7 +168,8 @@ export class AgentSession {
 
   /**
    * Checks a hypothesis edit `name : lhs` → `name : rhs` (the new form must follow from the context,
-   * old hypothesis included: `HAVE name' "rhs"` closed by `END`'s hammer) and queues it, labelled.
+   * old hypothesis included: `HAVE name' "rhs"` closed by `END`'s hammer, then it replaces the old one)
+   * and queues it, labelled.
    */
   async suggestHypothesisEdit(
     agent: string,
@@ -186,7 +187,13 @@ export class AgentSession {
         : `no hypothesis ${edit.hypothesisName} in the current goal; its hypotheses: ${names}`);
     }
     const newName = freshName(`${edit.hypothesisName}'`, current);
-    const apply = [`HAVE ${newName} ${quoteTerm(edit.suggestedValue)}`, 'END'];
+    // Prove the new form from the context (old hypothesis included), then put it in the old one's place;
+    // when something else still depends on the old hypothesis it stays, and the new form keeps its name.
+    const apply = [
+      `HAVE ${newName} ${quoteTerm(edit.suggestedValue)}`,
+      'END',
+      `APPLY (try (clear ${edit.hypothesisName}; rename ${newName} into ${edit.hypothesisName}))`,
+    ];
     const kind = { kind: 'hypothesis-edit' as const, hypothesisName: edit.hypothesisName, originalValue: edit.originalValue, suggestedValue: edit.suggestedValue, newName };
     const duplicate = this.queue.findPendingDuplicate(kind);
     if (duplicate) return { suggestion: duplicate, duplicate: true };

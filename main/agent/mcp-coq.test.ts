@@ -71,7 +71,7 @@ describe.skipIf(!hasBackend)(title('arbor-mcp over stdio (node bin/arbor-mcp.js,
     const valid = await call(client, 'suggest_proof_state_edit', { hypothesisName: 'H', originalValue: 'n + 0 = n', suggestedValue: 'n = n', reason: 'n + 0 simplifies to n' });
     expect(valid.ok).toBe(true);
     expect(valid.text).toMatch(/^Suggestion #1 queued \(pending\) from agent:stdio-agent\.\nedit: "H : n \+ 0 = n" -> "H : n = n"\nlabel: valid/);
-    expect(valid.text).toContain("applies as: HAVE H' \"n = n\"; END");
+    expect(valid.text).toContain("applies as: HAVE H' \"n = n\"; END; APPLY (try (clear H; rename H' into H))");
     const invalid = await call(client, 'suggest_proof_state_edit', { hypothesisName: 'H', originalValue: 'n + 0 = n', suggestedValue: 'n = S n' });
     expect(invalid.text).toMatch(/label: invalid — the hammer could not derive the new form/);
     const typo = await call(client, 'suggest_proof_state_edit', { hypothesisName: 'H', originalValue: 'n + 0 = n', suggestedValue: 'n = true' });
@@ -173,7 +173,10 @@ describe.skipIf(!hasBackend)(title('MCP over streamable HTTP on a shared in-proc
     const [a, b] = [session.queue.list({ from: 'agent:agent-alpha' })[0], session.queue.list({ from: 'agent:agent-beta' })[0]];
     await session.accept(a?.id ?? -1);
     session.reject(b?.id ?? -1);
-    expect((await call(alpha, 'get_current_proof_state')).text).toContain("  Hab' : a = b");
+    // The edit replaced the hypothesis: Hab now has its new form, and the old one is gone.
+    const state = (await call(alpha, 'get_current_proof_state')).text;
+    expect(state).toContain('  Hab : a = b');
+    expect(state).not.toContain('a + 0 = b');
     const history = (await call(beta, 'get_edit_history')).text;
     expect(history).toContain('=== EDIT HISTORY (2 edits) ===\n\n1. "Hab : a + 0 = b" -> "Hab : a = b"\n   accepted · agent:agent-alpha');
     expect(history).toContain('2. "Hab : a + 0 = b" -> "Hab : b = a"\n   rejected · agent:agent-beta');

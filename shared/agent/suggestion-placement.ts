@@ -14,7 +14,7 @@ export interface Placement {
   checkThrough: number;
 }
 
-/** An accepted suggestion as one script line: its commands joined by `; ` (a hypothesis edit: `HAVE H' "…"; END`). */
+/** An accepted suggestion as one script line: its commands joined by `; ` (a hypothesis edit: `HAVE H' "…"; END; APPLY (try (clear H; rename H' into H))`). */
 export function suggestionLine(s: Pick<Suggestion, 'apply'>): string {
   return s.apply.join('; ');
 }
