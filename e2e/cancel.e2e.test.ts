@@ -1,24 +1,23 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { ARTIFACTS, HAVE_CHROMIUM, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, startE2eSession } from './e2e-support.ts';
+import type { E2eSession } from './e2e-support.ts';
 
-let browser: Browser;
+let session: E2eSession | undefined;
 let page: Page;
 let workbench: WebWorkbench;
 
 // Over the TEST DOUBLE prover, whose `APPLY sleep` takes two seconds: a long command on demand.
 beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
-  ({ workbench } = await startE2eWorkbench(false));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
+  session = await startE2eSession(false);
+  ({ workbench, page } = session);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await workbench?.close();
+  await session?.close();
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('long commands', () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { TestDoubleProverSession } from '../main/host/testing/test-double-prover.ts';
 import type { BackendId } from '../main/shell/prover-session.ts';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
@@ -39,7 +39,7 @@ export async function coqAvailable(): Promise<boolean> {
  * The web workbench on a fresh workspace and user dir; the renderer is built if missing or stale.
  * `backend` other than coq (e.g. `eq`, in-process) always runs the real backend.
  */
-export async function startE2eWorkbench(useCoq: boolean, backend: BackendId = 'coq'): Promise<{ workbench: WebWorkbench; workspace: string; userDir: string }> {
+async function startE2eWorkbench(useCoq: boolean, backend: BackendId = 'coq'): Promise<{ workbench: WebWorkbench; workspace: string; userDir: string }> {
   const base = await mkdtemp(join(tmpdir(), 'arbor-e2e-'));
   const workspace = join(base, 'work');
   const userDir = join(base, 'user');
@@ -57,4 +57,27 @@ export async function startE2eWorkbench(useCoq: boolean, backend: BackendId = 'c
     }),
   });
   return { workbench, workspace, userDir };
+}
+
+/** A workbench (as `startE2eWorkbench` starts it) and a Chromium page to drive it; `close` ends both. */
+export interface E2eSession {
+  workbench: WebWorkbench;
+  workspace: string;
+  userDir: string;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function startE2eSession(useCoq: boolean, backend: BackendId = 'coq', pageOptions: BrowserContextOptions = {}): Promise<E2eSession> {
+  const started = await startE2eWorkbench(useCoq, backend);
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1500, height: 920 }, ...pageOptions });
+  return {
+    ...started,
+    page,
+    close: async () => {
+      await browser.close();
+      await started.workbench.close();
+    },
+  };
 }

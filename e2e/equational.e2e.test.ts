@@ -1,11 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { ARTIFACTS, HAVE_CHROMIUM, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, startE2eSession } from './e2e-support.ts';
+import type { E2eSession } from './e2e-support.ts';
 
-let browser: Browser;
+let session: E2eSession | undefined;
 let page: Page;
 let workbench: WebWorkbench;
 let workspace: string;
@@ -16,15 +17,13 @@ const editorText = async () => (await page.locator('.monaco-editor .view-lines')
 
 beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
-  ({ workbench, workspace } = await startE2eWorkbench(false, 'eq'));
+  session = await startE2eSession(false, 'eq');
+  ({ workbench, workspace, page } = session);
   await writeFile(join(workspace, 'loop.arbor'), PROOF);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await workbench?.close();
+  await session?.close();
 });
 
 // The eq backend is in-process (no external prover), so this always runs the real engine.

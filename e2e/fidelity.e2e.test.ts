@@ -1,16 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, startE2eSession } from './e2e-support.ts';
+import type { E2eSession } from './e2e-support.ts';
 
 // The fidelity tiers run plain coqc on the host (whatever the workbench's proof backend is).
 const HAVE_COQC = (() => {
   try { execFileSync('coqc', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; }
 })();
 
-let browser: Browser;
+let session: E2eSession | undefined;
 let page: Page;
 let workbench: WebWorkbench;
 
@@ -25,14 +26,12 @@ async function check(canonical: string, candidate: string): Promise<void> {
 
 beforeAll(async () => {
   if (!HAVE_CHROMIUM || !HAVE_COQC) return;
-  ({ workbench } = await startE2eWorkbench(await coqAvailable()));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
+  session = await startE2eSession(await coqAvailable());
+  ({ workbench, page } = session);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await workbench?.close();
+  await session?.close();
 });
 
 describe.skipIf(!HAVE_CHROMIUM || !HAVE_COQC)('Fidelity tab (web host, real coqc)', () => {

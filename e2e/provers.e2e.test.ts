@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
 import { findExecutable } from '../main/provers/lean/find-executable.ts';
-import { ARTIFACTS, HAVE_CHROMIUM, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, startE2eSession } from './e2e-support.ts';
+import type { E2eSession } from './e2e-support.ts';
 
-let browser: Browser;
+let session: E2eSession | undefined;
 let page: Page;
 let workbench: WebWorkbench;
 let userDir: string;
@@ -15,14 +16,12 @@ const coqInstalled = findExecutable('coqidetop.opt') !== undefined || findExecut
 beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
   // The page reports detection on the host; the shell itself runs over the test double (no prover needed).
-  ({ workbench, userDir } = await startE2eWorkbench(false));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
+  session = await startE2eSession(false);
+  ({ workbench, userDir, page } = session);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await workbench?.close();
+  await session?.close();
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('Provers page', () => {

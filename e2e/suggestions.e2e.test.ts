@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, startE2eSession } from './e2e-support.ts';
+import type { E2eSession } from './e2e-support.ts';
 
-let browser: Browser;
+let session: E2eSession | undefined;
 let page: Page;
 let workbench: WebWorkbench;
 let workspace: string;
@@ -25,16 +26,14 @@ const editorText = async () => (await page.locator('.monaco-editor .view-lines')
 beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
   useCoq = await coqAvailable();
-  ({ workbench, workspace } = await startE2eWorkbench(useCoq));
+  session = await startE2eSession(useCoq);
+  ({ workbench, workspace, page } = session);
   await writeFile(join(workspace, 'suggest.arbor'), PROOF);
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
 }, 180_000);
 
 afterAll(async () => {
   await agent?.close();
-  await browser?.close();
-  await workbench?.close();
+  await session?.close();
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('workbench start-up', () => {

@@ -1,12 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR } from '../main/host/renderer-build.ts';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, launchChromium, startE2eWorkbench } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, startE2eSession } from './e2e-support.ts';
+import type { E2eSession } from './e2e-support.ts';
 
-let browser: Browser;
+let session: E2eSession | undefined;
 let page: Page;
 let workbench: WebWorkbench;
 let workspace: string;
@@ -21,16 +22,14 @@ beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
   useCoq = await coqAvailable();
   process.stderr.write(`[e2e] backend: ${useCoq ? 'real Coq' : 'TEST DOUBLE (Coq backend not available)'}\n`);
-  ({ workbench, workspace } = await startE2eWorkbench(useCoq));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1500, height: 920 }, acceptDownloads: true });
+  session = await startE2eSession(useCoq, 'coq', { acceptDownloads: true });
+  ({ workbench, workspace, page } = session);
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await workbench?.close();
+  await session?.close();
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => {
