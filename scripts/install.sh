@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs everything Arbor needs on a Debian/Ubuntu machine: the provers and tools from the distribution
+# (only those missing), then the npm packages. Used by the README's two set-up commands and by CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debian_packages=(coq libcoq-hammer eprover z3 cvc4 chromium redis-server python3-venv)
+missing=()
+for p in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install: Debian packages: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+echo "install: npm ci"
+npm ci --no-audit --no-fund
