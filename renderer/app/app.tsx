@@ -135,7 +135,7 @@ export function App() {
     <div className="app">
       <Toolbar />
       <main className="workspace">
-        <section className="left">
+        <section className="editor-column">
           <DocumentTabs />
           <EditorPane />
         </section>
