@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { Context, Goal } from '../proof-tree/proof-state.ts';
+import { buildDerivation, derivationNodes, proofsFromExchanges, stateLeaves } from './derivation.ts';
+import type { DerivationStep } from './derivation.ts';
+
+const ctx = (vars: [string, string][] = [], hyps: [string, string][] = []): Context => ({
+  vars: vars.map(([name, type]) => ({ name, type })),
+  hyps: hyps.map(([name, expr]) => ({ name, expr })),
+});
+const prop = (goal: string, c: Context = ctx()): Goal => ({ ctxt: c, goal });
+const bundle = (goals: Goal[], c: Context = ctx()): Goal => ({ ctxt: c, goal: goals });
+
+// BRIEF §3's fold example, as the shell answers it (states abbreviated to their shape).
+const P = 'fold_left l 0 = fold_right l';
+const Q = 'forall l a, fold_left l a = a + fold_right l';
+const Q0 = 'forall a, fold_left [] a = a + fold_right []';
+const Q1 = 'forall a, fold_left (x :: l) a = a + fold_right (x :: l)';
+const P2 = '0 + fold_right l = fold_right l';
+const G = ctx([], [['G', Q]]);
+const fold: DerivationStep[] = [
+  { step: 1, command: `GOAL "${P}"`, state: prop(P) },
+  { step: 2, command: `HAVE G "${Q}"`, state: bundle([prop(Q), prop(P, G)]) },
+  { step: 3, command: 'APPLY induction l as [|x l IH]', state: bundle([bundle([prop(Q0), prop(Q1, ctx([['x', 'nat'], ['l', 'list nat']], [['IH', 'Q l']]))]), prop(P, G)]) },
+  { step: 4, command: 'NEXT', state: bundle([prop(Q1, ctx([['x', 'nat'], ['l', 'list nat']], [['IH', 'Q l']])), prop(P, G)]), closedWith: 'sauto' },
+  { step: 5, command: 'LET ?x = "1"', state: bundle([prop(Q1, ctx([['x', 'nat'], ['l', 'list nat']], [['IH', 'Q l']])), prop(P, G)]) },
+  { step: 6, command: 'APPLY (intros a; simpl; rewrite IH)', state: bundle([prop('True', ctx([['x', 'nat'], ['l', 'list nat']], [['IH', 'Q l']])), prop(P, G)]) },
+  { step: 7, command: 'END', state: prop(P, G) },
+  { step: 8, command: 'APPLY (intros l; rewrite G)', state: prop(P2, ctx([['l', 'list nat']], [['G', Q]])) },
+  { step: 9, command: 'END', state: bundle([]), closedWith: 'lia' },
+];
+
+describe('derivation of a proof', () => {
+  it('keeps every goal, the command that acted on it and how it was closed', () => {
+    const { root, irregularSteps } = buildDerivation(fold);
+    expect(irregularSteps).toEqual([]);
+    expect(root?.goal).toBe(P);
+    expect(root?.action?.command).toBe(`HAVE G "${Q}"`);
+    const [have, rest] = root?.children ?? [];
+    expect(have?.goal).toBe(Q);
+    expect(have?.action?.command).toBe('APPLY induction l as [|x l IH]');
+    const [base, stepCase] = have?.children ?? [];
+    // NEXT had to prove the base case: it was closed by automation, and says with what.
+    expect(base).toMatchObject({ goal: Q0, status: 'closed', closedBy: { step: 4, command: 'NEXT', with: 'sauto' } });
+    // The step case was proved by the tactic, then END removed it (no automation involved).
+    expect(stepCase).toMatchObject({ goal: Q1, status: 'closed', action: { step: 6 }, closedBy: { step: 7, command: 'END' } });
+    expect(stepCase?.closedBy?.with).toBeUndefined();
+    expect(stepCase?.introduced).toEqual(['x', 'l', 'IH']);
+    // G enters the main goal's context where the HAVE put it.
+    expect(rest?.goal).toBe(P);
+    expect(rest?.introduced).toEqual(['G']);
+    expect(rest?.children[0]).toMatchObject({ goal: P2, status: 'closed', closedBy: { step: 9, with: 'lia' } });
+    // A finished proof is a closed tree of 6 goals, not one node.
+    expect(root?.status).toBe('closed');
+    expect(derivationNodes(root)).toHaveLength(6);
+  });
+
+  it('shows open goals of an unfinished proof as open, and LET changes nothing', () => {
+    const { root } = buildDerivation(fold.slice(0, 5));
+    const nodes = derivationNodes(root);
+    expect(nodes.filter((n) => n.status === 'open' && n.children.length === 0).map((n) => n.goal)).toEqual([Q1, P]);
+    expect(root?.status).toBe('open');
+  });
+
+  it('reads the leaves of a state with their full contexts', () => {
+    const leaves = stateLeaves(bundle([prop('A', ctx([['n', 'nat']])), prop('B')], ctx([], [['H', 'n = 0']])));
+    expect(leaves.map((l) => [l.goal, l.context.map((e) => e.name)])).toEqual([['A', ['H', 'n']], ['B', ['H']]]);
+  });
+
+  it('rebuilds each proof of a channel from its exchanges, honouring REVERT and ignoring failures', () => {
+    const exchanges = [
+      ...fold.slice(0, 4).map((s) => ({ command: `3 ${s.command}`, response: s.state, err: '', step: s.step })),
+      { command: 'APPLY nonsense', response: null, err: 'fail', step: 4 },
+      { command: 'REVERT 2', response: fold[1]?.state, err: '', step: 2 },
+      { command: 'APPLY induction l as [|x l IH]', response: fold[2]?.state, err: '', step: 3 },
+      { command: 'GOAL "True"', response: prop('True'), err: '', step: 1 },
+    ];
+    const proofs = proofsFromExchanges(exchanges);
+    expect(proofs).toHaveLength(2);
+    expect(proofs[0]?.map((s) => s.step)).toEqual([1, 2, 3]);
+    expect(proofs[0]?.[0]?.command).toBe(`GOAL "${P}"`);
+    expect(buildDerivation(proofs[0] ?? []).root?.children[0]?.children).toHaveLength(2);
+  });
+});
