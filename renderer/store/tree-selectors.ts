@@ -1,13 +1,16 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import { buildDerivation, exchangesByChannel, proofsFromExchanges } from '../../shared/derivation/derivation.ts';
+import { derivationToTreeView } from '../../shared/derivation/derivation-view.ts';
 import { stateToTreeView } from '../../shared/transcript/state-to-tree-view.ts';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
 import { selectActiveCheck } from './checking-slice.ts';
-import { selectChannelTrees, selectShownStep } from './proof-slice.ts';
+import { selectActiveChannel, selectChannelTrees, selectShownStep } from './proof-slice.ts';
 import type { ArborState } from './store.ts';
 
 /** The tree in the tree pane: a synthetic one (perf mode), the transcript's at its cursor, or the channel's. */
 export const selectShownTree = (s: ArborState): TreeView | null => {
   if (s.proof.synthetic) return s.proof.synthetic;
+  if (s.ui.treeView === 'derivation') return selectDerivationTree(s);
   if (s.ui.treeSource === 'transcript' && s.transcript.loaded) return transcriptTreeAt(s.transcript.loaded.entries, s.transcript.loaded.cursor);
   const trees = selectChannelTrees(s);
   const step = selectShownStep(s);
@@ -17,6 +20,7 @@ export const selectShownTree = (s: ArborState): TreeView | null => {
 
 /** The tree before the shown one (for goal diffs): the largest recorded step below it. */
 export const selectPreviousTree = (s: ArborState): TreeView | null => {
+  if (s.ui.treeView === 'derivation') return null;
   if (s.ui.treeSource === 'transcript' && s.transcript.loaded) return transcriptPreviousTree(s.transcript.loaded.entries, s.transcript.loaded.cursor);
   const trees = selectChannelTrees(s);
   const step = selectShownStep(s);
@@ -79,4 +83,44 @@ function lastStateIndex(entries: TranscriptEntry[], cursor: number): number | un
 export function transcriptPreviousTree(entries: TranscriptEntry[], cursor: number): TreeView | null {
   const i = lastStateIndex(entries, cursor);
   return i === undefined || i === 0 ? null : transcriptTreeAt(entries, i - 1);
+}
+
+const derivationCache = new WeakMap<TranscriptEntry[], Map<string, TreeView | null>>();
+
+/**
+ * The derivation of the proof on display: from the loaded transcript up to its cursor, or from the live
+ * transcript of the active document's channel up to the step on display (the history slider). Memoised
+ * per transcript array, so re-renders between events cost nothing.
+ */
+export const selectDerivationTree = (s: ArborState): TreeView | null => {
+  const fromFile = s.ui.treeSource === 'transcript' && s.transcript.loaded;
+  const entries = fromFile && s.transcript.loaded ? s.transcript.loaded.entries : s.transcript.live;
+  const upTo = fromFile && s.transcript.loaded ? s.transcript.loaded.cursor : entries.length - 1;
+  const channel = fromFile ? undefined : selectActiveChannel(s);
+  const step = fromFile ? undefined : s.proof.historyStep ?? undefined;
+  let memo = derivationCache.get(entries);
+  if (!memo) derivationCache.set(entries, (memo = new Map()));
+  const key = `${upTo}/${channel ?? '*'}/${step ?? '-'}`;
+  if (memo.has(key)) return memo.get(key) ?? null;
+  const view = derivationTreeOf(entries.slice(0, upTo + 1), channel, step);
+  memo.set(key, view);
+  return view;
+};
+
+function derivationTreeOf(entries: TranscriptEntry[], channel: number | undefined, step: number | undefined): TreeView | null {
+  const byChannel = exchangesByChannel(entries);
+  // A transcript file: the channel whose response came last (the one being replayed).
+  let ch = channel;
+  if (ch === undefined) {
+    for (let i = entries.length - 1; i >= 0 && ch === undefined; i--) {
+      const e = entries[i]!;
+      if (e.kind === 'response') ch = e.response.CHANNEL;
+    }
+  }
+  const proofs = ch === undefined ? [] : proofsFromExchanges(byChannel.get(ch) ?? []);
+  const proof = proofs[proofs.length - 1];
+  if (!proof) return null;
+  const steps = step === undefined ? proof : proof.filter((p) => p.step <= step);
+  const { root } = buildDerivation(steps);
+  return root ? derivationToTreeView(root) : null;
 }

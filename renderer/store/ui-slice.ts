@@ -1,25 +1,31 @@
 import type { StateCreator } from 'zustand';
 import type { ArborState } from './store.ts';
 
+/** The tree pane shows the state (open goals, seed 000) or the derivation (every goal and how it was closed). */
+export type TreeViewMode = 'state' | 'derivation';
+
 export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions' | 'fidelity';
 
 export interface UiSlice {
-  ui: { bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; showHelp: boolean };
+  ui: { bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; treeView: TreeViewMode; showHelp: boolean };
   setBottomTab(tab: BottomTab): void;
   setOpenDialog(dialog: 'open' | 'save' | null): void;
   setTreeSource(source: 'live' | 'transcript'): void;
   setShowHelp(show: boolean): void;
+  setTreeView(mode: TreeViewMode): void;
 }
 
 export const createUiSlice: StateCreator<ArborState, [], [], UiSlice> = (set) => ({
-  ui: { bottomTab: 'messages', openDialog: null, treeSource: 'live', showHelp: false },
+  ui: { bottomTab: 'messages', openDialog: null, treeSource: 'live', treeView: 'state', showHelp: false },
   setBottomTab: (bottomTab) => set((s) => ({ ui: { ...s.ui, bottomTab } })),
   setOpenDialog: (openDialog) => set((s) => ({ ui: { ...s.ui, openDialog } })),
   setTreeSource: (treeSource) => set((s) => ({ ui: { ...s.ui, treeSource } })),
   setShowHelp: (showHelp) => set((s) => ({ ui: { ...s.ui, showHelp } })),
+  setTreeView: (treeView) => set((s) => ({ ui: { ...s.ui, treeView }, proof: { ...s.proof, selectedId: null } })),
 });
 
 export const selectBottomTab = (s: ArborState): BottomTab => s.ui.bottomTab;
 export const selectOpenDialog = (s: ArborState) => s.ui.openDialog;
 export const selectTreeSource = (s: ArborState) => s.ui.treeSource;
+export const selectTreeView = (s: ArborState): TreeViewMode => s.ui.treeView;
 export const selectShowHelp = (s: ArborState) => s.ui.showHelp;

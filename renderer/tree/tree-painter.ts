@@ -2,7 +2,7 @@ import type { LaidOutNode, TreeLayout } from '../../shared/tree-layout/layout-tr
 import { contentOf } from '../../shared/tree-layout/layout-tree.ts';
 import type { DisplayStatus } from '../../shared/tree-layout/display-status.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
-import { CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, HEADER_HEIGHT, PADDING } from '../../shared/tree-layout/node-content.ts';
+import { ACTION_HEIGHT, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, HEADER_HEIGHT, PADDING } from '../../shared/tree-layout/node-content.ts';
 import type { TreeIndex } from './tree-index.ts';
 import { buildIndex, countVisible, forEachVisible, forEachVisibleFan } from './tree-index.ts';
 
@@ -256,7 +256,7 @@ function easeInOut(t: number): number {
 /** A full node: rounded box in its status colours, status dot, label, context chips, collapse badge. */
 export function drawFullNode(ctx: CanvasRenderingContext2D, n: LaidOutNode, alpha: number): void {
   const st = STATUS_STYLE[n.status];
-  const { label, chipRows } = contentOf(n);
+  const { label, chipRows, action } = contentOf(n);
   ctx.globalAlpha = alpha;
   ctx.beginPath();
   ctx.roundRect(n.x, n.y, n.w, n.h, 5);
@@ -299,6 +299,19 @@ export function drawFullNode(ctx: CanvasRenderingContext2D, n: LaidOutNode, alph
       cx += cw + CHIP_GAP;
     }
     cy += CHIP_HEIGHT + CHIP_GAP;
+  }
+  if (action !== undefined) {
+    // The derivation view's footer: the command that acted on this goal, under a hairline.
+    const ay = n.y + n.h - ACTION_HEIGHT;
+    ctx.beginPath();
+    ctx.moveTo(n.x + 4, ay);
+    ctx.lineTo(n.x + n.w - 4, ay);
+    ctx.strokeStyle = st.stroke;
+    ctx.lineWidth = 0.6;
+    ctx.stroke();
+    ctx.font = `italic ${CHIP_FONT}`;
+    ctx.fillStyle = '#4a4f5c';
+    ctx.fillText(action, n.x + PADDING, ay + ACTION_HEIGHT / 2 + 1);
   }
   ctx.globalAlpha = 1;
 }

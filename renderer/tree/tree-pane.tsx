@@ -20,6 +20,8 @@ interface TreeHandle {
 }
 
 let handle: TreeHandle | undefined;
+/** Fit never zooms out further than this: node text (12 px) stays at 9 px or more on screen. */
+const READABLE_SCALE = 0.75;
 /** Fit the tree to the view (toolbar, menu, `F`). */
 export const fitTree = (): void => handle?.fit(true);
 
@@ -117,8 +119,16 @@ export function TreePane() {
         if (!l) return;
         userMoved.current = false;
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
-        const k = Math.min(1.2, (r.width - 40) / Math.max(l.width, 1), (r.height - 40) / Math.max(l.height, 1));
-        const t = zoomIdentity.translate((r.width - l.width * k) / 2, (r.height - l.height * k) / 2).scale(k);
+        const whole = Math.min(1.2, (r.width - 40) / Math.max(l.width, 1), (r.height - 40) / Math.max(l.height, 1));
+        let t = zoomIdentity.translate((r.width - l.width * whole) / 2, (r.height - l.height * whole) / 2).scale(whole);
+        if (whole < READABLE_SCALE) {
+          // The whole tree would need unreadable text: keep text readable and bring the current goal
+          // (or the root) into view instead; the rest is a pan away.
+          const k = READABLE_SCALE;
+          const focus = l.nodes.find((n) => n.current === 'goal') ?? l.nodes[0]!;
+          const x = Math.min(20, r.width / 2 - (focus.x + focus.w / 2) * k);
+          t = zoomIdentity.translate(x, r.height / 2 - (focus.y + focus.h / 2) * k).scale(k);
+        }
         if (animate) sel.transition().duration(450).call(z.transform, t);
         else sel.call(z.transform, t);
       },
@@ -189,7 +199,7 @@ export function TreePane() {
         {layout && layout.nodes.length <= 400 && (
           <ul className="tree-a11y" aria-label="bundle tree nodes">
             {layout.nodes.map((n) => (
-              <li key={n.id} data-testid="tree-node" data-id={n.id} data-status={n.status} data-current={n.current ?? ''} data-step={n.step}>
+              <li key={n.id} data-testid="tree-node" data-id={n.id} data-status={n.status} data-current={n.current ?? ''} data-step={n.step} data-action={n.view.action ?? ''}>
                 <button type="button" onClick={() => useArbor.getState().selectNode(n.id)}>{n.view.kind === 'leaf' ? n.view.goal : `bundle of ${n.view.children?.length ?? 0}`}</button>
               </li>
             ))}

@@ -1,7 +1,7 @@
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
 import { selectChannelTrees, selectHistoryStep, selectSearch } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { selectTreeSource } from '../store/ui-slice.ts';
+import { selectTreeSource, selectTreeView } from '../store/ui-slice.ts';
 import { exportPng, exportSvg } from '../services/workbench.ts';
 
 /** Fit, search, export, the status legend and the history slider over the channel's steps. */
@@ -10,10 +10,23 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
   const trees = useArbor(selectChannelTrees);
   const historyStep = useArbor(selectHistoryStep);
   const source = useArbor(selectTreeSource);
+  const mode = useArbor(selectTreeView);
   const steps = trees ? Object.keys(trees.byStep).map(Number).sort((a, b) => a - b) : [];
   const shown = historyStep ?? trees?.latest ?? 0;
   return (
     <div className="tree-toolbar">
+      <span className="segmented" role="group" aria-label="tree view">
+        <button
+          type="button" aria-pressed={mode === 'state'} data-testid="view-state"
+          title="The proof state: the goals still open"
+          onClick={() => useArbor.getState().setTreeView('state')}
+        >State</button>
+        <button
+          type="button" aria-pressed={mode === 'derivation'} data-testid="view-derivation"
+          title="The derivation: every goal, the command that acted on it, and how each branch was closed"
+          onClick={() => useArbor.getState().setTreeView('derivation')}
+        >Derivation</button>
+      </span>
       <button type="button" onClick={props.onFit} title="Fit to view (F)">Fit</button>
       <input
         className="tree-search" type="search" placeholder="Search goals and context…" value={search} aria-label="search the tree"

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Context, Goal } from '../proof-tree/proof-state.ts';
-import { buildDerivation, derivationNodes, proofsFromExchanges, stateLeaves } from './derivation.ts';
+import { buildDerivation, derivationNodes, exchangesByChannel, proofsFromExchanges, stateLeaves } from './derivation.ts';
+import { derivationToTreeView } from './derivation-view.ts';
 import type { DerivationStep } from './derivation.ts';
 
 const ctx = (vars: [string, string][] = [], hyps: [string, string][] = []): Context => ({
@@ -79,5 +80,35 @@ describe('derivation of a proof', () => {
     expect(proofs[0]?.map((s) => s.step)).toEqual([1, 2, 3]);
     expect(proofs[0]?.[0]?.command).toBe(`GOAL "${P}"`);
     expect(buildDerivation(proofs[0] ?? []).root?.children[0]?.children).toHaveLength(2);
+  });
+
+  it('pairs a transcript per channel, NEW_CHANNEL answered out of turn', () => {
+    const items = [
+      { kind: 'request' as const, channel: 0, text: `GOAL "${P}"` },
+      { kind: 'request' as const, channel: 0, text: `HAVE G "${Q}"` },
+      { kind: 'request' as const, channel: 0, text: 'NEW_CHANNEL' },
+      { kind: 'response' as const, response: { CHANNEL: 0, RESPONSE: { ID: 1 }, ERR: '' } },
+      { kind: 'response' as const, response: { CHANNEL: 0, RESPONSE: fold[0]?.state, ERR: '', STEP: 1 } },
+      { kind: 'request' as const, channel: 1, text: '1 GOAL "True"' },
+      { kind: 'response' as const, response: { CHANNEL: 0, RESPONSE: fold[1]?.state, ERR: '', STEP: 2, HAMMER_REPORT: { closedWith: 'lia' } } },
+      { kind: 'response' as const, response: { CHANNEL: 1, RESPONSE: prop('True'), ERR: '', STEP: 1 } },
+    ];
+    const byChannel = exchangesByChannel(items);
+    expect(byChannel.get(0)?.map((x) => [x.command, x.step, x.closedWith])).toEqual([[`GOAL "${P}"`, 1, undefined], [`HAVE G "${Q}"`, 2, 'lia']]);
+    expect(byChannel.get(1)?.map((x) => x.command)).toEqual(['GOAL "True"']);
+  });
+
+  it('draws as a tree: commands on the goals they acted on, closed branches marked, the next open goal current', () => {
+    const { root } = buildDerivation(fold.slice(0, 6));
+    const view = derivationToTreeView(root!);
+    expect(view.action).toBe(`HAVE G "${Q}"`);
+    const [have, rest] = view.children ?? [];
+    const [base, stepCase] = have?.children ?? [];
+    expect(base).toMatchObject({ action: 'NEXT (sauto)', closed: true, status: 'proved' });
+    expect(stepCase).toMatchObject({ action: 'APPLY (intros a; simpl; rewrite IH)', status: 'proved' });
+    expect(stepCase?.closed).toBeUndefined();
+    expect(stepCase?.ctxt.hyps.map((h) => h.name)).toEqual(['IH']);
+    expect(rest).toMatchObject({ goal: P, status: 'open', current: 'goal' });
+    expect(rest?.ctxt.hyps.map((h) => h.name)).toEqual(['G']);
   });
 });

@@ -233,3 +233,49 @@ function isState(x: unknown): x is Goal {
   const g = x as { ctxt?: { vars?: unknown; hyps?: unknown }; goal?: unknown };
   return Array.isArray(g.ctxt?.vars) && Array.isArray(g.ctxt?.hyps) && (typeof g.goal === 'string' || Array.isArray(g.goal));
 }
+
+/** What a transcript holds, as far as a derivation needs it (the transcript parser's entries fit). */
+export type TranscriptItem =
+  | { kind: 'request'; channel: number; text: string }
+  | { kind: 'response'; response: { CHANNEL: number; RESPONSE: unknown; ERR: string; STEP?: number; HAMMER_REPORT?: unknown } };
+
+/**
+ * Pairs a transcript's requests with their responses, per channel. A channel answers in request order
+ * (BRIEF §3), except `NEW_CHANNEL`, which may be answered at once: its answer (`{ID}`) is paired with the
+ * channel's oldest pending NEW_CHANNEL. `HAMMER_REPORT.closedWith`, when present, says how automation closed a goal.
+ */
+export function exchangesByChannel(items: readonly TranscriptItem[]): Map<number, Exchange[]> {
+  const pending = new Map<number, string[]>();
+  const out = new Map<number, Exchange[]>();
+  for (const item of items) {
+    if (item.kind === 'request') {
+      const queue = pending.get(item.channel) ?? [];
+      queue.push(item.text.replace(/^\s*[0-9]+\s+/, '').trim());
+      pending.set(item.channel, queue);
+      continue;
+    }
+    const r = item.response;
+    const queue = pending.get(r.CHANNEL) ?? [];
+    const isNewChannel = typeof r.RESPONSE === 'object' && r.RESPONSE !== null && 'ID' in r.RESPONSE;
+    const at = isNewChannel ? queue.findIndex((t) => /^NEW_CHANNEL\b/.test(t)) : queue.findIndex((t) => !/^NEW_CHANNEL\b/.test(t));
+    const [command] = at >= 0 ? queue.splice(at, 1) : [undefined];
+    if (command === undefined || isNewChannel) continue;
+    const list = out.get(r.CHANNEL) ?? [];
+    const exchange: Exchange = { command, response: r.RESPONSE, err: r.ERR };
+    if (r.STEP !== undefined) exchange.step = r.STEP;
+    const closedWith = closedWithOf(r.HAMMER_REPORT);
+    if (closedWith !== undefined) exchange.closedWith = closedWith;
+    list.push(exchange);
+    out.set(r.CHANNEL, list);
+  }
+  return out;
+}
+
+/** The tactic a hammer report says closed the goal, if it says one (the report's shape is additive and may grow). */
+function closedWithOf(report: unknown): string | undefined {
+  if (typeof report !== 'object' || report === null) return undefined;
+  const r = report as { closedWith?: unknown; tactic?: unknown };
+  if (typeof r.closedWith === 'string') return r.closedWith;
+  if (typeof r.tactic === 'string') return r.tactic;
+  return undefined;
+}

@@ -222,6 +222,10 @@ export interface TreeView {
   children?: TreeView[];
   /** True on the current goal and on the current bundle (its parent). */
   current?: 'goal' | 'bundle';
+  /** Derivation views only: the command that acted on this goal (e.g. `APPLY induction l`). */
+  action?: string;
+  /** Derivation views only: the goal is done and removed from the state (shown quieter than open goals). */
+  closed?: true;
 }
 
 export function toTreeView(tree: ProofTree): TreeView {

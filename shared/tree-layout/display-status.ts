@@ -5,9 +5,9 @@ import type { TreeView } from '../proof-tree/proof-tree.ts';
  * workbench's overlay on the current goal (a command is running on it / the last command on it failed).
  * A bundle whose goals are all proved shows as proved.
  */
-export type DisplayStatus = 'open' | 'proved' | 'failed' | 'running' | 'bundle';
+export type DisplayStatus = 'open' | 'proved' | 'failed' | 'running' | 'bundle' | 'closed';
 
-export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['open', 'proved', 'failed', 'running', 'bundle'];
+export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['open', 'proved', 'failed', 'running', 'bundle', 'closed'];
 
 /** Distinct colours (and a legend's labels) shared by canvas, SVG export and the legend. */
 export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke: string; label: string }>> = {
@@ -16,6 +16,8 @@ export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke
   failed: { fill: '#fde4e4', stroke: '#d33a3a', label: 'failed' },
   running: { fill: '#e2edfd', stroke: '#2f6fdb', label: 'running' },
   bundle: { fill: '#f1f1f4', stroke: '#7a7a8c', label: 'bundle' },
+  // A derivation's finished branches: present, but quieter than what is still to do.
+  closed: { fill: '#f4f7f4', stroke: '#a9c4ae', label: 'closed' },
 };
 
 export interface StatusOverlay {
@@ -26,5 +28,6 @@ export interface StatusOverlay {
 export function leafStatus(view: TreeView, overlay: StatusOverlay): DisplayStatus {
   if (view.kind === 'bundle') return 'bundle';
   if (view.current === 'goal' && overlay.current) return overlay.current;
+  if (view.closed) return 'closed';
   return view.status === 'proved' ? 'proved' : 'open';
 }

@@ -11,6 +11,8 @@ export const PADDING = 6;
 export const MIN_WIDTH = 96;
 export const MAX_WIDTH = 340;
 export const MAX_CHIP_ROWS = 3;
+/** The derivation view's footer line: the command that acted on the goal. */
+export const ACTION_HEIGHT = 16;
 const MAX_LABEL_CHARS = Math.floor((MAX_WIDTH - 2 * PADDING - 14) / CHAR_WIDTH);
 const MAX_CHIP_CHARS = 30;
 
@@ -37,6 +39,8 @@ export function clip(text: string, max: number): string {
 
 export interface NodeContent {
   label: string;
+  /** The derivation view's `by …` line, clipped to the node's width. */
+  action?: string;
   /** Chip rows as laid out inside the node (already clipped; the last row may end in `+k`). */
   chipRows: string[][];
 }
@@ -54,7 +58,8 @@ export function nodeSize(view: TreeView): { w: number; h: number } {
   const { vars, hyps } = view.ctxt;
   for (let i = 0; i < vars.length; i++) widest = Math.max(widest, chipWidthOf((vars[i] as { name: string }).name.length + 3 + (vars[i] as { type: string }).type.length));
   for (let i = 0; i < hyps.length; i++) widest = Math.max(widest, chipWidthOf((hyps[i] as { name: string }).name.length + 3 + (hyps[i] as { expr: string }).expr.length));
-  const w = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, labelChars * CHAR_WIDTH + 2 * PADDING + 14, Math.min(widest + 2 * PADDING, 220)));
+  const actionWidth = view.action === undefined ? 0 : (view.action.length + 3) * CHIP_CHAR_WIDTH + 2 * PADDING;
+  const w = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, labelChars * CHAR_WIDTH + 2 * PADDING + 14, Math.min(widest + 2 * PADDING, 220), actionWidth));
   // Count chip rows the way `nodeContent` wraps them.
   const inner = w - 2 * PADDING;
   let rows = 0, used = 0, inRow = 0;
@@ -74,7 +79,8 @@ export function nodeSize(view: TreeView): { w: number; h: number } {
   for (let i = 0; go && i < vars.length; i++) go = place((vars[i] as { name: string }).name.length + 3 + (vars[i] as { type: string }).type.length);
   for (let i = 0; go && i < hyps.length; i++) go = place((hyps[i] as { name: string }).name.length + 3 + (hyps[i] as { expr: string }).expr.length);
   if (go && inRow > 0) rows++;
-  return { w, h: HEADER_HEIGHT + (rows > 0 ? rows * (CHIP_HEIGHT + CHIP_GAP) + PADDING - CHIP_GAP : 0) };
+  const action = view.action === undefined ? 0 : ACTION_HEIGHT;
+  return { w, h: HEADER_HEIGHT + (rows > 0 ? rows * (CHIP_HEIGHT + CHIP_GAP) + PADDING - CHIP_GAP : 0) + action };
 }
 
 /** The text a node shows, wrapped to its width `w` exactly as `nodeSize` counted it. */
@@ -101,5 +107,6 @@ export function nodeContent(view: TreeView, w: number): NodeContent {
     used += cw + CHIP_GAP;
   }
   if (row.length > 0 && rows.length < MAX_CHIP_ROWS) rows.push(row);
-  return { label, chipRows: rows };
+  if (view.action === undefined) return { label, chipRows: rows };
+  return { label, chipRows: rows, action: clip(`by ${view.action}`, Math.floor((w - 2 * PADDING) / CHIP_CHAR_WIDTH)) };
 }

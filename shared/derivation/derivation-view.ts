@@ -1,0 +1,43 @@
+import type { TreeView } from '../proof-tree/proof-tree.ts';
+import { toContext } from '../proof-tree/proof-tree.ts';
+import type { DerivationNode } from './derivation.ts';
+
+/**
+ * A derivation as a tree the workbench's layout and canvas draw: every goal is a node showing its goal,
+ * the context it adds to its parent's, and the command that acted on it (`by …`); goals END removed are
+ * `closed` (drawn quieter), goals still to do are open, and the leftmost open goal is current.
+ * Ids are pre-order numbers; `step` is the step that created the goal (so a node links to its editor line).
+ */
+export function derivationToTreeView(root: DerivationNode): TreeView {
+  let nextId = 0;
+  let currentMarked = false;
+  const convert = (n: DerivationNode): TreeView => {
+    const own = n.context.filter((e) => n.introduced.includes(e.name));
+    const view: TreeView = {
+      id: nextId++,
+      kind: 'leaf',
+      status: n.status === 'open' ? 'open' : 'proved',
+      step: n.createdAt,
+      ctxt: toContext(own),
+      goal: n.goal,
+    };
+    const action = describeAction(n);
+    if (action !== undefined) view.action = action;
+    if (n.status === 'closed') view.closed = true;
+    if (n.children.length > 0) view.children = n.children.map(convert);
+    else if (n.status === 'open' && !currentMarked) {
+      view.current = 'goal';
+      currentMarked = true;
+    }
+    return view;
+  };
+  return convert(root);
+}
+
+/** `APPLY induction l`, or for a goal END had to prove first, `END (sauto)`. */
+function describeAction(n: DerivationNode): string | undefined {
+  if (n.closedBy && !n.children.length && (!n.action || n.action.step === n.closedBy.step)) {
+    return n.closedBy.with ? `${n.closedBy.command} (${n.closedBy.with})` : n.closedBy.command;
+  }
+  return n.action?.command;
+}
