@@ -3,6 +3,7 @@ import { contentOf } from '../../shared/tree-layout/layout-tree.ts';
 import type { DisplayStatus } from '../../shared/tree-layout/display-status.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
 import { ACTION_HEIGHT, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, HEADER_HEIGHT, PADDING } from '../../shared/tree-layout/node-content.ts';
+import { edgeRoute, traceEdge } from '../../shared/tree-layout/edge-route.ts';
 import type { TreeIndex } from './tree-index.ts';
 import { buildIndex, countVisible, forEachVisible, forEachVisibleFan } from './tree-index.ts';
 
@@ -154,15 +155,13 @@ export class TreePainter {
     forEachVisibleFan(layout, index, x0, y0, x1, y1, (p) => {
       const parent = layout.nodes[p]!;
       const first = index.firstChild[p]!;
-      const sx = parent.x + parent.w, sy = parent.y + parent.h / 2;
       for (let c = first; c < first + index.childCount[p]!; c++) {
-        const child = layout.nodes[c]!;
-        const ex = child.x, ey = child.y + child.h / 2;
-        ctx.moveTo(sx, sy);
-        if (curved) {
-          const mx = (sx + ex) / 2;
-          ctx.bezierCurveTo(mx, sy, mx, ey, ex, ey);
-        } else ctx.lineTo(ex, ey);
+        const route = edgeRoute(parent, layout.nodes[c]!, layout.columnGap);
+        if (curved) traceEdge(ctx, route);
+        else {
+          ctx.moveTo(route.sx, route.sy);
+          ctx.lineTo(route.ex, route.ey);
+        }
       }
     });
     ctx.strokeStyle = '#9aa0ad';
@@ -187,9 +186,7 @@ export class TreePainter {
       const p = layout.nodes[n.parent];
       if (!p) return;
       const a = at[n.parent]!, b = at[i]!;
-      const sx = a.x + p.w, sy = a.y + p.h / 2, ex = b.x, ey = b.y + n.h / 2, mx = (sx + ex) / 2;
-      ctx.moveTo(sx, sy);
-      ctx.bezierCurveTo(mx, sy, mx, ey, ex, ey);
+      traceEdge(ctx, edgeRoute({ ...p, x: a.x, y: a.y }, { ...n, x: b.x, y: b.y }, layout.columnGap));
     });
     ctx.strokeStyle = '#9aa0ad';
     ctx.lineWidth = Math.max(1.2, 1 / k);
@@ -395,9 +392,7 @@ export function renderFullTree(layout: TreeLayout, scale: number): HTMLCanvasEle
   for (const n of layout.nodes) {
     const p = layout.nodes[n.parent];
     if (!p) continue;
-    const sx = p.x + p.w, sy = p.y + p.h / 2, ex = n.x, ey = n.y + n.h / 2, mx = (sx + ex) / 2;
-    ctx.moveTo(sx, sy);
-    ctx.bezierCurveTo(mx, sy, mx, ey, ex, ey);
+    traceEdge(ctx, edgeRoute(p, n, layout.columnGap));
   }
   ctx.strokeStyle = '#9aa0ad';
   ctx.lineWidth = 1.2;

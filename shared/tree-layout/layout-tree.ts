@@ -36,6 +36,8 @@ export interface TreeLayout {
   index: Map<number, number>;
   width: number;
   height: number;
+  /** The empty band between depth columns, where edges turn (see `edgeRoute`). */
+  columnGap: number;
 }
 
 export interface LayoutOptions {
@@ -111,7 +113,7 @@ export function layoutTree(view: TreeView, options: LayoutOptions = {}): TreeLay
     index.set(node.id, nodes.length);
     nodes.push(node);
   });
-  return { nodes, index, width: Math.max(0, acc - columnGap), height: nodes.length ? maxY - minY : 0 };
+  return { nodes, index, width: Math.max(0, acc - columnGap), height: nodes.length ? maxY - minY : 0, columnGap };
 }
 
 /** For the children of a collapsed bundle (not part of the hierarchy). */

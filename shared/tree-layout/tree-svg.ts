@@ -1,4 +1,5 @@
 import type { TreeLayout } from './layout-tree.ts';
+import { edgePathData, edgeRoute } from './edge-route.ts';
 import { contentOf } from './layout-tree.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from './display-status.ts';
 import { CHAR_WIDTH, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, HEADER_HEIGHT, PADDING } from './node-content.ts';
@@ -27,8 +28,7 @@ export function treeToSvg(layout: TreeLayout, options: { title?: string; selecte
   for (const n of layout.nodes) {
     const p = layout.nodes[n.parent];
     if (!p) continue;
-    const x1 = p.x + p.w, y1 = p.y + p.h / 2, x2 = n.x, y2 = n.y + n.h / 2, mx = (x1 + x2) / 2;
-    out.push(`<path d="M${x1},${y1}C${mx},${y1} ${mx},${y2} ${x2},${y2}"/>`);
+    out.push(`<path d="${edgePathData(edgeRoute(p, n, layout.columnGap))}"/>`);
   }
   out.push('</g><g class="nodes">');
   for (const n of layout.nodes) {
