@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkFidelity } from '../fidelity/check-fidelity.ts';
+import { checkFidelity, FidelityInputRefused } from '../fidelity/check-fidelity.ts';
 import { formatReport } from '../fidelity/fidelity-command.ts';
 import type { FidelityProver } from '../../shared/fidelity/fidelity-prover.ts';
 import { injectionProblem } from '../../shared/fidelity/fidelity-pipeline.ts';
@@ -36,6 +36,9 @@ export async function runFidelityTool(a: FidelityToolArgs, prover?: FidelityProv
     ...(a.tiers ? { tiers: a.tiers } : {}),
     ...(a.timeout !== undefined ? { timeoutMs: Math.max(1, Math.round(a.timeout * 1000)) } : {}),
   };
-  const report: FidelityReport = await checkFidelity(input, prover);
+  const report: FidelityReport = await checkFidelity(input, prover).catch((e: unknown) => {
+    if (e instanceof FidelityInputRefused) throw new ToolError('bad_argument', e.message);
+    throw e;
+  });
   return `=== STATEMENT FIDELITY ===\n\n${formatReport(report)}\n=== REPORT (JSON) ===\n${JSON.stringify(report)}`;
 }

@@ -2,6 +2,11 @@ import { runFidelity } from '../../shared/fidelity/fidelity-pipeline.ts';
 import type { FidelityProver } from '../../shared/fidelity/fidelity-prover.ts';
 import type { FidelityInput, FidelityReport } from '../../shared/fidelity/fidelity-types.ts';
 import { createCoqFidelityProver } from './coq-fidelity-prover.ts';
+import { fragmentProblem } from '../provers/coq/coq-sentence.ts';
+import { checkUntrustedVernacular } from '../provers/coq/vernacular-policy.ts';
+
+/** A fidelity request whose text could escape the Coq sentence it is pasted into: refused before anything runs. */
+export class FidelityInputRefused extends Error {}
 
 let sharedCoq: FidelityProver | null = null;
 
@@ -11,6 +16,17 @@ let sharedCoq: FidelityProver | null = null;
  */
 export async function checkFidelity(input: FidelityInput, prover?: FidelityProver | null): Promise<FidelityReport> {
   const backend = input.backend ?? 'coq';
+  if (backend === 'coq') {
+    // Statements and context are pasted into files `coqc` compiles: they are untrusted text like any other.
+    for (const [what, text] of [['canonical', input.canonical], ['candidate', input.candidate]] as const) {
+      const problem = fragmentProblem(text);
+      if (problem !== undefined) throw new FidelityInputRefused(`parse error: ${what} statement: ${problem}`);
+    }
+    if (input.context !== undefined && input.context.trim() !== '') {
+      const refused = checkUntrustedVernacular(input.context, 'fidelity-context');
+      if (refused !== undefined) throw new FidelityInputRefused(refused);
+    }
+  }
   const p = prover !== undefined ? prover : backend === 'coq' ? (sharedCoq ??= createCoqFidelityProver()) : null;
   return runFidelity(input, p);
 }

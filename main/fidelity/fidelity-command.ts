@@ -7,8 +7,15 @@ import type { FidelityCase } from '../../shared/fidelity/fidelity-cases.ts';
 import { summarise } from '../../shared/fidelity/fidelity-metrics.ts';
 import { tierIds } from '../../shared/fidelity/fidelity-types.ts';
 import type { FidelityInput, FidelityReport, TierId } from '../../shared/fidelity/fidelity-types.ts';
-import { checkFidelity } from './check-fidelity.ts';
+import { checkFidelity, FidelityInputRefused } from './check-fidelity.ts';
 import { createProgressBar } from './progress-bar.ts';
+
+function refusedReport(input: FidelityInput, reason: string): FidelityReport {
+  return {
+    ...(input.id !== undefined ? { id: input.id } : {}), verdict: 'unknown', tier: null, reason, backend: input.backend ?? 'coq',
+    classical: input.classical ?? false, normalised: { s0: { canonical: input.canonical, candidate: input.candidate } }, evidence: null, trace: [], ms: 0,
+  };
+}
 
 export const fidelityUsage = `usage: arbor fidelity --canonical "…" --candidate "…" [--context FILE]
        arbor fidelity --cases FILE.tsv|FILE.jsonl
@@ -65,7 +72,11 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
       for (const c of cases) {
         const context = await resolveContext(c, dirname(path)) ?? sharedContext;
         const input: FidelityInput = { id: c.id, canonical: c.canonical, candidate: c.candidate, ...(context ? { context } : {}), ...common };
-        reports.push(await checkFidelity(input));
+        reports.push(await checkFidelity(input).catch((e: unknown) => {
+          // A refused case (text that could escape its sentence) is reported on its own line; the batch goes on.
+          if (!(e instanceof FidelityInputRefused)) throw e;
+          return refusedReport(input, e.message);
+        }));
         bar.tick(`${c.id}: ${reports[reports.length - 1]?.verdict}`);
       }
       bar.done();

@@ -8,6 +8,8 @@ export interface EngineResult {
   error: string;
   step?: number;
   script?: string;
+  /** On the END that finished a proof: what the theorem depends on beyond the global context (all trusted). */
+  assumptions?: string[];
 }
 
 /** A channel's status as the workbench's channels panel shows it. */

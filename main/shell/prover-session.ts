@@ -36,6 +36,14 @@ export interface StepOutcome {
 
 export type Checkpoint = unknown;
 
+/** A proof the prover itself closed. */
+export interface FinishedProof {
+  /** What the theorem depends on beyond the global context (every one of them allowed), e.g. `classic : forall P : Prop, P \/ ~ P`. */
+  assumptions: string[];
+  /** The prover state with the proof closed. */
+  checkpoint: Checkpoint;
+}
+
 /** Stable error codes; the shell turns them into the protocol's `ERR` strings. */
 export type ProverErrorCode =
   | 'timeout' // the step ran past its limit (the session is still usable, restored to before the step)
@@ -44,7 +52,8 @@ export type ProverErrorCode =
   | 'parse' // the prover could not parse a term or tactic
   | 'prover' // any other prover message
   | 'crashed' // the prover process died; the session is unusable
-  | 'unavailable'; // the prover is not installed or cannot start
+  | 'unavailable' // the prover is not installed or cannot start
+  | 'unsound'; // the kernel accepted the proof, but it depends on assumptions the user did not trust
 
 export class ProverError extends Error {
   readonly code: ProverErrorCode;
@@ -75,14 +84,26 @@ export interface ProverSession {
    * `openGoals` > 0 means the proof is unfinished and the script must mark where.
    */
   renderScript(goal: string, steps: string[][], openGoals: number): string;
+  /**
+   * Closes a proof whose goals are all done in the prover itself (Coq: `Qed`, the kernel's check) and
+   * reads what it depends on (`Print Assumptions`). Throws `unsound` when it depends on anything the
+   * user did not trust, or `fail` when the prover refuses to close it; the session is then as before.
+   * Backends without a kernel-level check of their own leave it out.
+   */
+  finish?(): Promise<FinishedProof>;
   /** Operating-system process id, when there is one (shown in the channels panel). */
   readonly pid?: number;
   dispose(): Promise<void>;
 }
 
 export interface SessionOptions {
-  /** Backend-specific preamble (Coq: vernacular sentences run before every proof). */
+  /**
+   * Backend-specific preamble the user chose (Coq: vernacular sentences run before every proof), from a
+   * `--prelude` file or a project file the user opened: its axioms are trusted.
+   */
   prelude?: string;
+  /** A preamble from a client (`PRELUDE`): run after `prelude`, already checked by the policy, its axioms never trusted. */
+  untrustedPrelude?: string;
   /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */
   timeoutMs: number;
   printMode?: PrintMode;

@@ -107,6 +107,7 @@ export class Shell {
       const response = reply(id, result.response, result.error);
       if (result.step !== undefined && PROOF_COMMANDS.has(command.name)) response.STEP = result.step;
       if (result.script !== undefined) response.SCRIPT = result.script;
+      if (result.assumptions !== undefined) response.ASSUMPTIONS = result.assumptions;
       return response;
     }).then(respond);
   }

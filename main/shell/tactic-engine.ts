@@ -7,7 +7,7 @@ import {
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import { expandAbbreviations } from '../../shared/protocol/abbreviations.ts';
 import type { ChannelEngine, ChannelStatus, EngineResult } from './channel-engine.ts';
-import type { BackendId, Checkpoint, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
+import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
 import { ProverError } from './prover-session.ts';
 
 /** One entry of a channel's history: the state after step n (index n-1). */
@@ -161,8 +161,10 @@ export class TacticEngine implements ChannelEngine {
     const current = currentLeaf(last.tree);
     if (!current) throw new ShellError('no goal');
     if (current.status === 'proved') {
-      this.history.push({ ...last, tree: removeCurrentLeaf(last.tree), script: [], proofStep: undefined });
-      return this.stateResult(true);
+      const tree = removeCurrentLeaf(last.tree);
+      const finished = await this.finishIfDone(tree);
+      this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined });
+      return this.stateResult(true, finished?.assumptions);
     }
     // Not yet proved: END is HAMMER then END (seed 000).
     const step: ProofStep = { kind: 'hammer', timeoutMs: this.options.timeoutMs };
@@ -172,8 +174,28 @@ export class TacticEngine implements ChannelEngine {
       await this.restoreTo(last.checkpoint);
       throw new ShellError('fail: the hammer left subgoals');
     }
-    this.history.push({ tree: removeCurrentLeaf(tree), checkpoint: outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode });
-    return this.stateResult(true);
+    const after = removeCurrentLeaf(tree);
+    let finished: FinishedProof | undefined;
+    try {
+      finished = await this.finishIfDone(after);
+    } catch (err) {
+      // The state stays as before the END: the hammer's step is undone too.
+      await this.restoreTo(last.checkpoint);
+      throw err;
+    }
+    this.history.push({ tree: after, checkpoint: finished?.checkpoint ?? outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode });
+    return this.stateResult(true, finished?.assumptions);
+  }
+
+  /**
+   * When `tree` is the finished proof, the prover closes it itself (Coq: `Qed`, then `Print Assumptions`):
+   * only then is the proof finished. A refusal (kernel or assumptions) propagates as the END's error.
+   */
+  private async finishIfDone(tree: ProofTree): Promise<FinishedProof | undefined> {
+    if (!isFinished(tree)) return undefined;
+    const session = await this.session;
+    if (!session.finish) return undefined;
+    return this.withWatchdog(undefined, (s) => (s.finish as () => Promise<FinishedProof>).call(s));
   }
 
   private advance(last: StepRecord, proofStep: ProofStep, outcome: StepOutcome): EngineResult {
@@ -276,11 +298,12 @@ export class TacticEngine implements ChannelEngine {
   }
 
   /** The current state as a response; `withScript` on the END that may have finished the proof. */
-  private stateResult(withScript = false): EngineResult {
+  private stateResult(withScript = false, assumptions?: string[]): EngineResult {
     const last = this.history[this.history.length - 1];
     if (!last) return { response: null, error: '' };
     const result: EngineResult = { response: toStateJson(last.tree), error: '', step: this.history.length };
     if (withScript && isFinished(last.tree)) result.script = this.renderScript(0);
+    if (assumptions !== undefined) result.assumptions = assumptions;
     return result;
   }
 

@@ -51,7 +51,7 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
         backend: backend.id,
         timeoutMs: config.timeoutMs,
         openSession: async () => {
-          if (custom) return backend.open(options(config.prelude === undefined ? prelude : `${config.prelude}\n${prelude}`));
+          if (custom) return backend.open({ ...options(config.prelude), untrustedPrelude: prelude });
           const session = await pool.take();
           // Fill the pool only once the first channel is up, so start-up does not compete for the cores.
           if (first) {

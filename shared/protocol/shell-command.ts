@@ -50,4 +50,6 @@ export interface ShellResponse {
   ERR: string;
   STEP?: number;
   SCRIPT?: string;
+  /** On the END that finished a proof: the axioms it depends on (empty: closed under the global context). */
+  ASSUMPTIONS?: string[];
 }

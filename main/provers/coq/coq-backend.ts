@@ -1,11 +1,11 @@
 import type { ProverBackend } from '../../shell/prover-session.ts';
 import { checkCoq } from './coq-check.ts';
 import { CoqSession } from './coq-session.ts';
-import { checkCoqPrelude } from './prelude-policy.ts';
+import { checkUntrustedVernacular } from './vernacular-policy.ts';
 
 export const coqBackend: ProverBackend = {
   id: 'coq',
   check: checkCoq,
-  checkPrelude: checkCoqPrelude,
+  checkPrelude: (text) => checkUntrustedVernacular(text, 'prelude'),
   open: (options) => CoqSession.open(options),
 };

@@ -1,5 +1,5 @@
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
-import type { Checkpoint, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
+import type { Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
@@ -9,6 +9,7 @@ import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } f
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
+import { declaredAssumptions, fullNameFromAbout, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 const GRACE_MS = 2000;
@@ -36,6 +37,18 @@ interface CoqCheckpoint {
 }
 
 type Attempt = { ok: true; goals: RawGoal[]; messages: CoqMessage[] } | { ok: false; error: unknown };
+
+/** Logical and arithmetic vocabulary a client's declarations may not give another meaning in a finished statement. */
+const CORE_NAMES = new Set([
+  'False', 'True', 'I', 'not', 'and', 'conj', 'or', 'or_introl', 'or_intror', 'iff', 'ex', 'ex_intro', 'ex2', 'all', 'eq', 'eq_refl',
+  'nat', 'O', 'S', 'bool', 'true', 'false', 'negb', 'andb', 'orb', 'le', 'lt', 'ge', 'gt', 'plus', 'mult', 'minus', 'pred',
+  'add', 'mul', 'sub', 'div', 'modulo', 'pow', 'succ', 'eqb', 'leb', 'ltb', 'Nat', 'Z', 'N', 'positive',
+  'list', 'nil', 'cons', 'app', 'length', 'rev', 'map', 'In', 'prod', 'pair', 'fst', 'snd', 'option', 'Some', 'None',
+  'sig', 'exist', 'sigT', 'existT', 'unit', 'tt', 'Empty_set', 'identity',
+]);
+
+/** The kernel re-checks the whole proof term at `Qed`: give it at least this long. */
+const QED_MIN_MS = 30_000;
 
 const secs = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -81,6 +94,10 @@ export class CoqSession implements ProverSession {
   private preludeTip = 0;
   private log: LogEntry[] = [];
   private current: RawGoal[] = [];
+  /** Shelved goals of the proof (counted by Coq apart from the goals tactics see). */
+  private shelved = 0;
+  /** Names of assumptions the user's own prelude declares (trusted; see assumptions.ts). */
+  private readonly trustedAssumptions: Set<string>;
   /** After `restore` the goals are re-read only when a step needs them (keeps REVERT at one round trip). */
   private stale = false;
   private mode: PrintMode;
@@ -89,10 +106,15 @@ export class CoqSession implements ProverSession {
   private readonly splits = new Map<string, SplitHyp[]>();
   private readonly fullNames = new Map<string, string>();
   private readonly arborSentences: string[];
+  /** The user's own prelude (trusted). */
   private readonly channelSentences: string[];
+  /** A client's prelude (`PRELUDE`), policy-checked, run after the user's. */
+  private readonly untrustedSentences: string[];
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   private hammerPlugin = true;
   private readonly timeoutMs: number;
+  /** The statement as the client wrote it, for the shadowing check at `finish`. */
+  private goalText = '';
 
   private constructor(
     private readonly channelPrelude: string,
@@ -102,11 +124,17 @@ export class CoqSession implements ProverSession {
     this.timeoutMs = options.timeoutMs;
     this.mode = options.printMode ?? 1;
     this.arborSentences = splitSentences(arborPrelude());
-    this.channelSentences = splitSentences(channelPrelude);
+    this.channelSentences = splitSentences(options.prelude ?? '');
+    const untrusted = splitSentences(options.untrustedPrelude ?? '');
+    // A client's notation must not redefine one in use (`Notation "x = y" := True` would make `1 = 2` trivial):
+    // Coq's own check refuses redefinitions while the client's text runs.
+    this.untrustedSentences = untrusted.length === 0 ? [] : ['Set Warnings "+notation-overridden".', ...untrusted, 'Set Warnings "notation-overridden".'];
+    this.trustedAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
   static async open(options: SessionOptions, clientOptions: ClientOptions = {}): Promise<CoqSession> {
-    const s = new CoqSession(options.prelude ?? '', options, clientOptions);
+    const preludes = [options.prelude, options.untrustedPrelude].filter((p): p is string => p !== undefined && p.trim() !== '');
+    const s = new CoqSession(preludes.join('\n'), options, clientOptions);
     await s.boot();
     return s;
   }
@@ -143,6 +171,7 @@ export class CoqSession implements ProverSession {
     };
     await run(this.arborSentences, 'Arbor prelude');
     await run(this.channelSentences, 'prelude');
+    await run(this.untrustedSentences, 'prelude');
     this.preludeTip = this.client.tip;
   }
 
@@ -153,7 +182,9 @@ export class CoqSession implements ProverSession {
     this.log.length = len;
     await this.boot();
     for (const entry of this.log) entry.stateId = await this.client.add(entry.sentence);
-    this.current = (await this.client.goals()).goals ?? [];
+    const r = await this.client.goals();
+    this.current = r.goals ?? [];
+    this.shelved = r.shelved;
   }
 
   private stateAt(len: number): number {
@@ -182,7 +213,7 @@ export class CoqSession implements ProverSession {
     const len = this.log.length;
     const before = this.client.tip;
     try {
-      let r: { goals: RawGoal[] | undefined; messages: CoqMessage[] };
+      let r: { goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] };
       if (sentences.length === 1) {
         // The common case: one pipelined exchange, the same two calls as a raw Add+Goal, one round trip.
         const sentence = sentences[0] as string;
@@ -194,6 +225,7 @@ export class CoqSession implements ProverSession {
         r = await this.client.goals(limitMs + GRACE_MS);
       }
       this.current = r.goals ?? [];
+      this.shelved = r.shelved;
       this.stale = false;
       return { ok: true, goals: this.current, messages: r.messages };
     } catch (error) {
@@ -215,6 +247,12 @@ export class CoqSession implements ProverSession {
     const len = this.log.length;
     try {
       const { script, messages } = await body();
+      if (this.shelved > 0 && this.current.every((g) => g.givenUp)) {
+        // Nothing left but shelved goals (`shelve`, existential variables no step has fixed): they are open
+        // goals like any other, so bring them back where tactics — and the user — see them.
+        await this.run('Unshelve.', ROUND_TRIP_MS);
+        script.push('Unshelve.');
+      }
       const last = this.log.at(-1);
       if (!last || this.log.length === len) throw new ProverError('prover', 'internal error: the step sent nothing');
       const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
@@ -235,6 +273,7 @@ export class CoqSession implements ProverSession {
   async start(goal: string): Promise<StepOutcome> {
     const g = guard('goal', goal);
     this.kinds.clear();
+    this.goalText = g;
     // GOAL discards any proof in progress, even when the new goal then fails.
     await this.rewind(0).catch((e: unknown) => {
       throw toProverError(e);
@@ -247,7 +286,10 @@ export class CoqSession implements ProverSession {
 
   async step(step: ProofStep): Promise<StepOutcome> {
     if (this.log.length === 0) throw new ProverError('prover', 'no goal');
-    if (this.stale && (step.kind === 'rule' || step.kind === 'hammer')) await this.goals();
+    if (this.stale) await this.goals();
+    if (this.current[0]?.givenUp) {
+      throw new ProverError('fail', 'this goal was given up (give_up/admit) and no proof can keep it: REVERT to before the step that gave it up');
+    }
     switch (step.kind) {
       case 'have':
         return this.tactic(`assert (${guardName(step.name)} : ${guard('term', step.expr)})`);
@@ -388,6 +430,70 @@ export class CoqSession implements ProverSession {
     return undefined;
   }
 
+  /**
+   * `Qed` in the session: the kernel re-checks the whole proof (shelved, given-up or unresolved goals
+   * make it refuse), then `Print Assumptions` must show only what the user trusts. Anything else leaves
+   * the session as it was before and throws (`fail` for a refused Qed, `unsound` for assumptions).
+   */
+  async finish(): Promise<FinishedProof> {
+    if (this.log.length === 0) throw new ProverError('prover', 'no goal');
+    const len = this.log.length;
+    const limit = Math.max(this.timeoutMs, QED_MIN_MS);
+    try {
+      const closed = await this.attempt(['Qed.'], limit);
+      if (!closed.ok) {
+        const why = toProverError(closed.error);
+        if (why.code === 'timeout') throw why;
+        throw new ProverError('fail', `Coq's kernel did not accept the proof: ${why.message}`);
+      }
+      // Progress feedback ("Fetching opaque proofs from disk for …", level info) is not part of the answer.
+      const answer = (ms: CoqMessage[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
+      const printed = answer(await this.client.query('Print Assumptions arbor_goal.', this.client.tip, limit));
+      const verdict = await judgeAssumptions(parsePrintAssumptions(printed), async (name) => {
+        const about = await this.client.query(`About ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
+        return fullNameFromAbout(answer(about));
+      }, this.trustedAssumptions);
+      if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
+      const shadowed = await this.shadowedNames();
+      if (shadowed) throw new ProverError('unsound', shadowed);
+      const last = this.log.at(-1) as LogEntry;
+      const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
+      return { assumptions: verdict.assumptions, checkpoint };
+    } catch (e) {
+      const err = toProverError(e);
+      try {
+        await this.rewind(len);
+        this.stale = true;
+      } catch (again) {
+        throw toProverError(again);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * A client's declarations could give the statement's words another meaning (`Definition False := True`
+   * makes `GOAL "False"` provable). Declaring one's own `sum` or `double` is ordinary work, but the core
+   * vocabulary (CORE_NAMES) must mean what the library says wherever a finished statement uses it.
+   * `Locate` lists every object of a basename, the one the name refers to first.
+   */
+  private async shadowedNames(): Promise<string | undefined> {
+    if (this.untrustedSentences.length === 0) return undefined;
+    const names = [...new Set(this.goalText.match(/[\p{L}_][\p{L}\p{N}_'.]*/gu) ?? [])].filter((n) => CORE_NAMES.has(n.split('.').at(-1) ?? n));
+    for (const name of names) {
+      const out = await this.client.query(`Locate ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
+      const objects = out.filter((m) => m.level === 'notice').flatMap((m) => m.text.split('\n'))
+        .map((l) => /^(Constant|Inductive|Constructor|Notation|Module|Ltac|Coercion)\s+(\S+)/.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => `${m[1]} ${m[2]}`);
+      const [meant, ...others] = objects;
+      const library = (o: string): boolean => / (Coq|Hammer)\./.test(o);
+      if (meant && !library(meant) && others.some(library)) {
+        return `unsound: the statement's ${name} is ${meant.split(' ')[1]} from a client's declarations, hiding ${others.find(library)?.split(' ')[1] ?? 'the library one'}`;
+      }
+    }
+    return undefined;
+  }
+
   async restore(checkpoint: Checkpoint): Promise<void> {
     const token = (checkpoint as CoqCheckpoint | undefined)?.token;
     const at = this.log.findIndex((e) => e.token === token);
@@ -402,7 +508,9 @@ export class CoqSession implements ProverSession {
 
   async goals(): Promise<OpenGoal[]> {
     try {
-      this.current = (await this.client.goals()).goals ?? [];
+      const r = await this.client.goals();
+      this.current = r.goals ?? [];
+      this.shelved = r.shelved;
       this.stale = false;
       return await this.render(this.current);
     } catch (e) {

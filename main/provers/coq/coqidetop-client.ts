@@ -219,11 +219,12 @@ export class CoqideTopClient {
    * Add a sentence on the tip and execute it in one pipelined exchange (Add parses only; Goal forces
    * execution). If the Add fails, the Goal just observes the unchanged tip and its answer is dropped.
    */
-  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; messages: CoqMessage[] }> {
+  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] }> {
     const tip = this.tip;
     const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
-    return { stateId: this.tip, goals: decodeGoals(goal.value), messages: goal.messages };
+    const lists = decodeGoals(goal.value);
+    return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages };
   }
 
   /** Add a sentence on the tip (parse only; execution happens on `goals`). Returns the new state id. */
@@ -234,9 +235,10 @@ export class CoqideTopClient {
   }
 
   /** Execute up to the tip and return the open goals (`undefined` outside a proof). */
-  async goals(timeoutMs?: number): Promise<{ goals: RawGoal[] | undefined; messages: CoqMessage[] }> {
+  async goals(timeoutMs?: number): Promise<{ goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] }> {
     const r = await this.call(goalCall(), timeoutMs);
-    return { goals: decodeGoals(r.value), messages: r.messages };
+    const lists = decodeGoals(r.value);
+    return { goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: r.messages };
   }
 
   async editAt(id: number, timeoutMs?: number): Promise<void> {

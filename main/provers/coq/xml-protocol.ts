@@ -52,6 +52,15 @@ export interface RawGoal {
   id: string;
   hyps: string[];
   goal: string;
+  /** Put aside by `give_up`/`admit`: an open goal no tactic can reach and no proof can keep (Qed refuses). */
+  givenUp?: true;
+}
+
+/** The goals of an open proof: the ones tactics work on, then the given-up ones; and how many are shelved. */
+export interface GoalLists {
+  goals: RawGoal[];
+  /** Shelved goals (`shelve`, unresolved existential variables): open, but out of the tactics' reach until `Unshelve`. */
+  shelved: number;
 }
 
 const decodeGoal = (g: XmlElement): RawGoal => ({
@@ -62,13 +71,19 @@ const decodeGoal = (g: XmlElement): RawGoal => ({
 
 /**
  * `Goal` answers `option goals`; goals = (fg, bg, shelved, given_up). Arbor never focuses, so the
- * foreground list is the whole proof; `undefined` means no proof is open.
+ * foreground list is what tactics work on. Shelved and given-up goals are open goals too — a proof that
+ * ignored them could look finished — so they are reported: given-up goals after the foreground ones,
+ * shelved ones counted (the session unshelves them once nothing else is left). `undefined`: no proof.
  */
-export const decodeGoals = (value: XmlElement): RawGoal[] | undefined => {
+export const decodeGoals = (value: XmlElement): GoalLists | undefined => {
   const opt = child(value, 0, 'option');
   if (opt.attrs.val !== 'some') return undefined;
   const goals = child(opt, 0, 'goals');
-  return elems(child(goals, 0, 'list')).map(decodeGoal);
+  const lists = elems(goals).filter((e) => e.tag === 'list');
+  const fg = elems(lists[0] ?? child(goals, 0, 'list')).map(decodeGoal);
+  const shelved = lists[2] ? elems(lists[2]).length : 0;
+  const givenUp = lists[3] ? elems(lists[3]).map((g): RawGoal => ({ ...decodeGoal(g), givenUp: true })) : [];
+  return { goals: [...fg, ...givenUp], shelved };
 };
 
 export const decodeStateId = (e: XmlElement): number => Number(e.attrs.val);

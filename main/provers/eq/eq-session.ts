@@ -131,7 +131,9 @@ export class EqSession implements ProverSession {
     const advisor = options.backendOptions?.['advisor'];
     this.advisor = advisor === undefined ? undefined : parseAdvisorAddress(advisor);
     if (advisor !== undefined && !this.advisor) throw new ProverError('parse', `parse error: advisor must be HOST:PORT, got '${advisor}'`);
-    this.articleText = options.prelude && options.prelude.trim() ? options.prelude : DEFAULT_PRELUDE;
+    // An equational prelude declares equations, never proofs: a client's replaces the user's, as before.
+    const prelude = [options.prelude, options.untrustedPrelude].filter((p) => p !== undefined && p.trim() !== '').join('\n');
+    this.articleText = prelude.trim() ? prelude : DEFAULT_PRELUDE;
     try {
       this.article = parseArticle(this.bank, this.articleText);
     } catch (err) {

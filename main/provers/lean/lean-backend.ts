@@ -22,7 +22,7 @@ export function createLeanBackend(settings: LeanSettings): ProverBackend {
       }
       if (settings.projectDir !== undefined) leanPath ??= lakeLeanPath(settings.projectDir);
       const path = leanPath ? await leanPath : undefined;
-      const imports = [...new Set([...settings.imports, ...importsFromPrelude(options.prelude)])];
+      const imports = [...new Set([...settings.imports, ...importsFromPrelude([options.prelude, options.untrustedPrelude].filter(Boolean).join('\n'))])];
       return PantographSession.open({
         process: pantographProcess(settings, imports, path),
         imports,
