@@ -86,10 +86,11 @@ describe.skipIf(!hasBackend)(title('arbor-mcp over stdio (node bin/arbor-mcp.js,
   }, 180_000);
 
   it('try_commands labels alternatives on scratch copies without touching the proof; suggest_tactics queues checked tactics', async () => {
-    const tried = await call(client, 'try_commands', { alternatives: [['APPLY lia'], ['APPLY split'], ['HAVE K "n = n"'], ['APPLY (rewrite Nat.mul_1_r)', 'END']] });
+    const tried = await call(client, 'try_commands', { alternatives: [['APPLY lia'], ['APPLY split'], ['HAVE K "n = n"'], ['APPLY (rewrite Nat.mul_1_r)', 'END'], ['APPLY shelve'], ['UNFOLD not || give_up', 'END']] });
     expect(tried.ok).toBe(true);
     const results = JSON.parse(tried.text) as { label: string; error?: string; subgoals?: string[] }[];
-    expect(results.map((r) => r.label)).toEqual(['closes_goal', 'invalid', 'progress', 'closes_goal']);
+    // Shelving or giving up the goal never counts as closing it (the shelved goal is still open).
+    expect(results.map((r) => r.label)).toEqual(['closes_goal', 'invalid', 'progress', 'closes_goal', 'invalid', 'invalid']);
     expect(results[1]?.error).toMatch(/^APPLY split: /);
     expect(results[2]?.subgoals).toEqual(['n = n', 'n * 1 = n']);
     expect((await call(client, 'get_current_proof_state')).text).toContain('(channel 0, step 2;');

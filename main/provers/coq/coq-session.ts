@@ -245,11 +245,16 @@ export class CoqSession implements ProverSession {
   /** Run a step: on any error the document goes back to where the step began (restarting if needed). */
   private async transaction(body: () => Promise<{ script: string[]; messages?: string[] }>): Promise<StepOutcome> {
     const len = this.log.length;
+    const workable = (): number => this.current.filter((g) => !g.givenUp).length;
+    const before = { workable: workable(), shelved: this.shelved };
     try {
       const { script, messages } = await body();
-      if (this.shelved > 0 && this.current.every((g) => g.givenUp)) {
-        // Nothing left but shelved goals (`shelve`, existential variables no step has fixed): they are open
-        // goals like any other, so bring them back where tactics — and the user — see them.
+      const hidGoal = this.shelved > before.shelved && workable() < before.workable;
+      if (this.shelved > 0 && (workable() === 0 || hidGoal)) {
+        // Shelved goals (`shelve`, existential variables no step has fixed) are open goals like any other.
+        // A step that shelved what it was asked to prove has not proved it, and when nothing else is left
+        // they must be done too: bring them back where tactics — and the user — see them. (Evars that
+        // `eapply` shelves beside new goals stay shelved: later steps usually fix them.)
         await this.run('Unshelve.', ROUND_TRIP_MS);
         script.push('Unshelve.');
       }
