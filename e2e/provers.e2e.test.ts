@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,19 +44,24 @@ describe.skipIf(!HAVE_CHROMIUM)('Provers page', () => {
     await page.fill('[data-testid="setting-lean.memoryMb"]', '12');
     await page.click('[data-testid="save-provers"]');
     await expect.poll(() => page.locator('[data-testid="provers-status"]').textContent()).toMatch(/lean\.memoryMb/);
+    // A program to run is never stored from the browser: the page says where it goes instead.
     await page.fill('[data-testid="setting-lean.memoryMb"]', '4096');
     await page.fill('[data-testid="setting-lean.pantograph"]', '/opt/pantograph/repl');
+    await page.click('[data-testid="save-provers"]');
+    await expect.poll(() => page.locator('[data-testid="provers-status"]').textContent()).toMatch(/lean\.pantograph: a program to run is never set through this page/);
+    await page.fill('[data-testid="setting-lean.pantograph"]', '');
     await page.fill('[data-testid="setting-lean.imports"]', 'Init Mathlib');
     await page.click('[data-testid="save-provers"]');
     await expect.poll(() => page.locator('[data-testid="provers-status"]').textContent()).toMatch(/^Saved/);
     const saved = JSON.parse(await readFile(join(userDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ 'lean.memoryMb': 4096, 'lean.pantograph': '/opt/pantograph/repl', 'lean.imports': 'Init Mathlib' });
-    // Detection now uses the user's Pantograph command.
+    expect(saved).toMatchObject({ 'lean.memoryMb': 4096, 'lean.imports': 'Init Mathlib' });
+    expect(saved['lean.pantograph']).toBeUndefined();
+    // The user's own settings file does name programs; detection uses it.
+    await writeFile(join(userDir, 'settings.json'), JSON.stringify({ ...saved, 'lean.pantograph': '/opt/pantograph/repl' }));
+    await page.click('text=Detect again');
     await expect.poll(() => lean.locator('[data-testid="prover-fix"]').allTextContents()).toContainEqual(expect.stringMatching(/Pantograph not found \('\/opt\/pantograph\/repl'\)/));
-    await page.fill('[data-testid="setting-lean.memoryMb"]', '0');
-    await page.fill('[data-testid="setting-lean.pantograph"]', '');
-    await page.fill('[data-testid="setting-lean.imports"]', '');
-    await page.click('[data-testid="save-provers"]');
+    await writeFile(join(userDir, 'settings.json'), JSON.stringify({}));
+    await page.click('text=Detect again');
     await expect.poll(() => lean.locator('[data-testid="prover-fix"]').allTextContents()).toContainEqual(expect.stringMatching(/Pantograph not found \('pantograph-repl'\)/));
     await page.screenshot({ path: join(ARTIFACTS, '31-provers.png') });
   }, 60_000);

@@ -60,6 +60,14 @@ async function start(): Promise<void> {
     agent,
     detectProvers: createProversReporter(() => ws.settings(), wb.backend, project),
     info: () => appInfo('electron', wb, ws.root, examplesDir),
+    confirmProgramSetting: async (key, value) => {
+      // The renderer is untrusted: a program to run needs the user's own yes, in a dialog it cannot draw.
+      const r = await dialog.showMessageBox(win as BrowserWindow, {
+        type: 'warning', buttons: ['Cancel', 'Use this program'], defaultId: 0, cancelId: 0,
+        message: `Let Arbor run this program for ${key}?`, detail: value,
+      });
+      return r.response === 1;
+    },
     pickOpen: async (filters) => {
       const extensions = filters?.length ? filters : ['arbor', 'txt'];
       const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: filters?.length ? 'Files' : 'Arbor proofs', extensions }, { name: 'All files', extensions: ['*'] }] });

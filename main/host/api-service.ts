@@ -24,7 +24,17 @@ export interface ApiServiceOptions {
   agent?: WorkbenchAgent;
   /** The Provers page: backend detection with the user's settings; without it `provers.detect` fails. */
   detectProvers?: () => Promise<ProversReport>;
+  /**
+   * A setting that names a program Arbor will run (`lean.pantograph`, `isabelle.command`) is never taken
+   * from an API call alone: the desktop app asks the user in a native dialog; without this (the web host,
+   * whose clients are any page that got the token) such settings are refused and come only from the
+   * user's settings file or the environment.
+   */
+  confirmProgramSetting?: (key: string, value: string) => Promise<boolean>;
 }
+
+/** Settings whose value is a program Arbor runs. */
+export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.command'];
 
 export interface ApiService {
   /** Validates and runs one untrusted call; throws an Error whose message goes back to the caller. */
@@ -129,10 +139,20 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       return null;
     },
     'settings.get': () => workspace.settings(),
-    'settings.set': (p) => {
+    'settings.set': async (p) => {
       // The prover settings end up on a command line: only values that pass their schema are stored.
       const valid = validateSettingsPatch(p.patch);
-      if (!valid.ok) return Promise.reject(new Error(valid.error));
+      if (!valid.ok) throw new Error(valid.error);
+      for (const key of PROGRAM_SETTING_KEYS) {
+        if (!Object.hasOwn(p.patch, key)) continue;
+        const value = String(p.patch[key]);
+        const confirmed = options.confirmProgramSetting ? await options.confirmProgramSetting(key, value) : false;
+        if (!confirmed) {
+          throw new Error(options.confirmProgramSetting
+            ? `setting ${key}: not confirmed`
+            : `setting ${key}: a program to run is never set through this page; put it in ${workspace.settingsPath()} or the environment (see the Provers page)`);
+        }
+      }
       return workspace.updateSettings(p.patch);
     },
     'recent.list': () => workspace.recent(),

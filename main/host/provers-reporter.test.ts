@@ -49,7 +49,13 @@ describe('the workspace project file and the user\'s prover settings', () => {
       await expect(service.call('settings.set', { patch: { 'lean.memoryMb': 3 } })).rejects.toThrow(/setting lean\.memoryMb/);
       await expect(service.call('settings.set', { patch: { 'lean.projectDir': 'relative' } })).rejects.toThrow(/absolute/);
       expect(await workspace.settings()).toEqual({});
-      await service.call('settings.set', { patch: { 'lean.pantograph': '/nowhere/repl' } });
+      // A program to run never comes from an API call alone (the web host has no dialog to confirm it)…
+      await expect(service.call('settings.set', { patch: { 'lean.pantograph': '/bin/sh -c "touch /tmp/arbor-pwned"' } })).rejects.toThrow(/never set through this page/);
+      await expect(service.call('settings.set', { patch: { 'isabelle.command': 'touch /tmp/arbor-pwned' } })).rejects.toThrow(/never set through this page/);
+      expect(await workspace.settings()).toEqual({});
+      // …only from the user's own settings file (or the environment).
+      await mkdir(join(dir, 'user'), { recursive: true });
+      await writeFile(workspace.settingsPath(), JSON.stringify({ 'lean.pantograph': '/nowhere/repl' }));
       const report = await service.call('provers.detect', {}) as { detections: { backend: string; missing: string[] }[]; shellBackend: string };
       expect(report.shellBackend).toBe('coq');
       expect(report.detections.map((d) => d.backend)).toEqual(['coq', 'eq', 'lean', 'isabelle']);

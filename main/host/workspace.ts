@@ -109,6 +109,11 @@ export class Workspace {
     await rm(join(this.options.userDir, 'recovery', `${hash(uri)}.json`), { force: true });
   }
 
+  /** The user's settings file (prover programs are set here or in the environment, never through the web API). */
+  settingsPath(): string {
+    return join(this.options.userDir, 'settings.json');
+  }
+
   async settings(): Promise<Settings> {
     try {
       const s = JSON.parse(await readFile(join(this.options.userDir, 'settings.json'), 'utf8')) as unknown;

@@ -13,12 +13,13 @@ const TESTED: Record<string, string> = {
   isabelle: 'Pass-through to a channel-protocol process; tested with arbor-shell itself as the external process. Never run against a real Isabelle.',
 };
 
-const FIELDS: { key: string; label: string; placeholder: string; number?: boolean; wide?: boolean }[] = [
-  { key: 'lean.pantograph', label: 'Pantograph command', placeholder: 'pantograph-repl (or ARBOR_PANTOGRAPH)' },
+/** `program`: names a program Arbor runs — the desktop app asks before storing it; the browser never stores it. */
+const FIELDS: { key: string; label: string; placeholder: string; number?: boolean; wide?: boolean; program?: boolean }[] = [
+  { key: 'lean.pantograph', label: 'Pantograph command', placeholder: 'pantograph-repl (or ARBOR_PANTOGRAPH)', program: true },
   { key: 'lean.imports', label: 'Lean imports', placeholder: 'Init (e.g. Init Mathlib)' },
   { key: 'lean.projectDir', label: 'Lake project directory', placeholder: '/absolute/path (optional)' },
   { key: 'lean.memoryMb', label: 'Memory cap (MB)', placeholder: '0 = no cap', number: true },
-  { key: 'isabelle.command', label: 'Isabelle command line', placeholder: 'the process that speaks the channel protocol (e.g. Isabelle\'s proof shell)', wide: true },
+  { key: 'isabelle.command', label: 'Isabelle command line', placeholder: 'the process that speaks the channel protocol (e.g. Isabelle\'s proof shell)', wide: true, program: true },
 ];
 
 /** The toolbar's "Provers" button and the page it opens. */
@@ -39,26 +40,33 @@ export function ProversButton() {
 function ProversPage({ onClose }: { onClose: () => void }) {
   const [report, setReport] = useState<ProversReport | null>(null);
   const [form, setForm] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const refresh = (): void => {
     detectProvers().then(setReport, (e: Error) => setStatus({ ok: false, text: e.message }));
   };
   useEffect(() => {
     refresh();
-    getSettings().then((s) => setForm(Object.fromEntries(FIELDS.map((f) => [f.key, s[f.key] === undefined || s[f.key] === 0 ? '' : String(s[f.key])]))), () => undefined);
+    getSettings().then((s) => {
+      const values = Object.fromEntries(FIELDS.map((f) => [f.key, s[f.key] === undefined || s[f.key] === 0 ? '' : String(s[f.key])]));
+      setForm(values);
+      setSaved(values);
+    }, () => undefined);
     const onKey = (e: KeyboardEvent): void => { if (e.key === 'Escape') onClose(); };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
   const save = (): void => {
+    // Only what changed: a program setting the user did not touch is not re-submitted (and re-confirmed).
     const patch: Settings = {};
-    for (const f of FIELDS) patch[f.key] = f.number ? Number(form[f.key] || 0) : (form[f.key] ?? '').trim();
+    for (const f of FIELDS) if ((form[f.key] ?? '') !== (saved[f.key] ?? '')) patch[f.key] = f.number ? Number(form[f.key] || 0) : (form[f.key] ?? '').trim();
     const valid = validateSettingsPatch(patch);
     if (!valid.ok) {
       setStatus({ ok: false, text: valid.error });
       return;
     }
     updateSettings(patch).then(() => {
+      setSaved({ ...form });
       setStatus({ ok: true, text: 'Saved. Used when the workbench next starts a lean or isabelle shell (restart the workbench); detection below already uses them.' });
       refresh();
     }, (e: Error) => setStatus({ ok: false, text: e.message }));
@@ -89,10 +97,11 @@ function ProversPage({ onClose }: { onClose: () => void }) {
           ))}
         </div>
         <h4>Lean and Isabelle settings (this user)</h4>
+        <p className="muted">Programs to run (marked ⚠) are confirmed in a dialog in the desktop app; in the browser they are read only from your settings file or the environment (ARBOR_PANTOGRAPH, ARBOR_ISABELLE_COMMAND), never set from this page.</p>
         <form className="prover-settings" onSubmit={(e) => { e.preventDefault(); save(); }}>
           {FIELDS.map((f) => (
             <label key={f.key} className={f.wide ? 'wide' : undefined}>
-              <span>{f.label}</span>
+              <span>{f.label}{f.program ? ' ⚠' : ''}</span>
               <input
                 type={f.number ? 'number' : 'text'} value={form[f.key] ?? ''} placeholder={f.placeholder} data-testid={`setting-${f.key}`}
                 onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}
