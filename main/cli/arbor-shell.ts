@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { BackendId } from '../shell/prover-session.ts';
-import { Shell } from '../shell/shell.ts';
+import { DEFAULT_MAX_CHANNELS, Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
@@ -25,6 +25,8 @@ Options:
   --timeout SECONDS   default limit of HAMMER, END and CRUSH (default 10)
   --transcript FILE   append every request and response to FILE as JSON lines
   --pool N            prover sessions kept warm for NEW_CHANNEL (default 1)
+  --max-channels N    open channels at most, each with its own prover (default: the number of
+                      cores, at least 4); NEW_CHANNEL beyond answers an error
   --advisor HOST:PORT eq: an AIMLEAP advisor (TCP) that HAMMER consults first, with timeouts
   --check             report which backends are installed, what is missing and how to fix it
   -h, --help          this text`;
@@ -41,6 +43,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
         timeout: { type: 'string', default: '10' },
         transcript: { type: 'string' },
         pool: { type: 'string', default: '1' },
+        'max-channels': { type: 'string' },
         advisor: { type: 'string' },
         check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -63,6 +66,8 @@ export async function runArborShell(argv: string[]): Promise<number> {
   const poolSize = Number(values.pool);
   if (!Number.isInteger(poolSize) || poolSize < 0 || poolSize > 16) return usageError('--pool must be an integer from 0 to 16');
   if (values.advisor !== undefined && !/^[^:\s]+:\d{1,5}$/.test(values.advisor)) return usageError('--advisor expects HOST:PORT');
+  const maxChannels = values['max-channels'] === undefined ? DEFAULT_MAX_CHANNELS : Number(values['max-channels']);
+  if (!Number.isInteger(maxChannels) || maxChannels < 1 || maxChannels > 1024) return usageError('--max-channels must be an integer from 1 to 1024');
   let prelude: string | undefined;
   if (values.prelude !== undefined) {
     try {
@@ -85,7 +90,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
     process.stderr.write(`arbor-shell: backend ${backend}: ${(err as Error).message}\n`);
     return 1;
   }
-  const shell = new Shell({ createEngine: (channel, channelPrelude) => factory.createEngine(channel, channelPrelude) });
+  const shell = new Shell({ createEngine: (channel, channelPrelude) => factory.createEngine(channel, channelPrelude), maxChannels });
   const transcript = values.transcript !== undefined ? recordTranscript(shell, values.transcript) : undefined;
   const stop = async (): Promise<void> => {
     await shell.close();

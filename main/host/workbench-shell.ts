@@ -29,7 +29,12 @@ export interface WorkbenchShellOptions {
   isabelleCommand?: string;
   /** Tests inject an engine maker (e.g. over a test double); the product always loads the backend. */
   createEngine?: (channel: number, prelude?: string) => ChannelEngine;
+  /** Open channels at most (documents, agents' scratch copies); default WORKBENCH_MAX_CHANNELS. */
+  maxChannels?: number;
 }
+
+/** A workbench holds a channel per open document plus agents' scratch copies: more than a bare shell. */
+export const WORKBENCH_MAX_CHANNELS = 16;
 
 /**
  * The shell the workbench drives. A backend that fails to load or check does not stop the workbench: its
@@ -37,7 +42,7 @@ export interface WorkbenchShellOptions {
  */
 export async function createWorkbenchShell(options: WorkbenchShellOptions): Promise<WorkbenchShell> {
   if (options.createEngine) {
-    const shell = new Shell({ createEngine: options.createEngine });
+    const shell = new Shell({ createEngine: options.createEngine, maxChannels: options.maxChannels ?? WORKBENCH_MAX_CHANNELS });
     return { shell, backend: options.backend, available: true, problems: [], dispose: () => shell.close() };
   }
   const problems: string[] = [];
@@ -45,6 +50,7 @@ export async function createWorkbenchShell(options: WorkbenchShellOptions): Prom
   const reason = problems[0] ?? `backend ${options.backend} is not available`;
   const shell = new Shell({
     createEngine: (channel, prelude) => factory ? factory.createEngine(channel, prelude) : new UnavailableEngine(options.backend, reason),
+    maxChannels: options.maxChannels ?? WORKBENCH_MAX_CHANNELS,
   });
   return {
     shell,

@@ -27,7 +27,7 @@ export interface ChannelStatus {
  * protocol itself (Isabelle). Commands arrive one at a time, in order.
  */
 export interface ChannelEngine {
-  execute(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }>): Promise<EngineResult>;
+  execute(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>): Promise<EngineResult>;
   /** The current tree with ids and statuses, for the workbench (undefined before the first GOAL). */
   treeView(): TreeView | undefined;
   status(): ChannelStatus;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChannelEngine, EngineResult } from './channel-engine.ts';
 import { Shell } from './shell.ts';
@@ -29,7 +30,8 @@ class EngineDouble implements ChannelEngine {
   }
 }
 
-const newShell = () => new Shell({ createEngine: (channel, prelude) => new EngineDouble(channel, prelude) });
+const newShell = (options: { maxChannels?: number; maxQueued?: number } = {}) =>
+  new Shell({ createEngine: (channel, prelude) => new EngineDouble(channel, prelude), maxChannels: 16, ...options });
 const all = (shell: Shell, line: string) => Promise.all(shell.submitLine(line));
 
 describe('Shell', () => {
@@ -70,12 +72,49 @@ describe('Shell', () => {
     expect(order).toEqual(['1:APPLY', '1:SCRIPT', '0:APPLY', '0:STATE']);
   });
 
-  it('answers pending requests of a released channel before the release', async () => {
+  it('serves the requests before a RELEASE_CHANNEL normally, then the release, then bad channel, all in order', async () => {
     const shell = newShell();
     const order: string[] = [];
-    const ps = shell.submitLine('APPLY wait 50; STATE; RELEASE_CHANNEL').map((p) => p.then((r) => { order.push(`${r.RESPONSE === null ? 'null' : String(r.RESPONSE)}/${r.ERR}`); }));
+    const ps = shell.submitLine('APPLY wait 50; STATE; RELEASE_CHANNEL; STATE; FROBNICATE')
+      .map((p) => p.then((r) => { order.push(`${r.RESPONSE === null ? 'null' : String(r.RESPONSE)}/${r.ERR}`); }));
     await Promise.all(ps);
-    expect(order).toEqual(['null/bad channel', 'null/bad channel', 'null/']);
+    expect(order).toEqual(['APPLY/', 'STATE/', 'null/', 'null/bad channel', 'null/bad channel']);
+    // Once its queue is empty the channel is gone: a later request has nothing to wait for.
+    expect(await all(shell, 'STATE')).toEqual([{ CHANNEL: 0, RESPONSE: null, ERR: 'bad channel' }]);
+  });
+
+  it('answers parse errors and unknown commands in their turn, not before earlier requests', async () => {
+    const shell = newShell();
+    const order: string[] = [];
+    const ps = ['APPLY wait 40', 'GOAL "open', 'FROBNICATE; STATE'].flatMap((line) => shell.submitLine(line)).map((p) => p.then((r) => order.push(r.ERR || String(r.RESPONSE))));
+    await Promise.all(ps);
+    expect(order).toEqual(['APPLY', 'parse error: unclosed quote', 'unknown command: FROBNICATE', 'STATE']);
+  });
+
+  it('caps open channels: NEW_CHANNEL beyond the limit answers an error; releasing makes room', async () => {
+    const shell = newShell({ maxChannels: 3 });
+    const created = await all(shell, 'NEW_CHANNEL; NEW_CHANNEL; NEW_CHANNEL');
+    expect(created.map((r) => r.ERR)).toEqual(['', '', 'too many channels: 3 open (limit 3); release one first']);
+    await all(shell, '1 RELEASE_CHANNEL');
+    expect((await all(shell, 'NEW_CHANNEL'))[0]?.RESPONSE).toEqual({ ID: 3 });
+  });
+
+  it('CANCEL stops a channel out of band: running and queued requests answer cancelled, in order', async () => {
+    const shell = newShell();
+    const order: string[] = [];
+    const ps = shell.submitLine('APPLY wait 10000; STATE').map((p) => p.then((r) => order.push(r.ERR)));
+    const cancelled = await all(shell, 'CANCEL');
+    expect(cancelled).toEqual([{ CHANNEL: 0, RESPONSE: null, ERR: '' }]);
+    await Promise.all(ps);
+    expect(order).toEqual(['cancelled', 'cancelled']);
+    expect(await all(shell, 'STATE')).toEqual([{ CHANNEL: 0, RESPONSE: null, ERR: 'bad channel' }]);
+  });
+
+  it('a flood past the queue limit answers busy, in order, and the shell keeps serving', async () => {
+    const shell = newShell({ maxQueued: 5 });
+    const rs = await all(shell, Array.from({ length: 8 }, () => 'APPLY wait 1').join('; '));
+    expect(rs.map((r) => r.ERR)).toEqual(['', '', '', '', '', ...Array.from({ length: 3 }, () => expect.stringMatching(/^busy: /))]);
+    expect((await all(shell, 'STATE'))[0]?.ERR).toBe('');
   });
 
   it('PRELUDE replaces the channel\'s engine with one using that prelude', async () => {
@@ -98,6 +137,7 @@ describe('Shell', () => {
   it('reports parse errors on the channel the request named', async () => {
     const shell = newShell();
     expect(await all(shell, '5 GOAL "open')).toEqual([{ CHANNEL: 5, RESPONSE: null, ERR: 'parse error: unclosed quote' }]);
+    expect(await all(shell, '5 GOAL "closed"')).toEqual([{ CHANNEL: 5, RESPONSE: null, ERR: 'bad channel' }]);
     expect(await shell.rejectOverlong(10_000_000)).toEqual({ CHANNEL: 0, RESPONSE: null, ERR: 'parse error: request too long (10000000 characters)' });
   });
 
@@ -107,5 +147,31 @@ describe('Shell', () => {
     shell.onEvent((e) => events.push(e.kind));
     await all(shell, 'STATE');
     expect(events).toEqual(['request', 'response']);
+  });
+
+  it('answers every request exactly once and each channel in request order, whatever the interleaving (property)', async () => {
+    const request = fc.oneof(
+      fc.integer({ min: 0, max: 30 }).map((ms) => `APPLY wait ${ms}`),
+      fc.constantFrom('STATE', 'SCRIPT', 'FROBNICATE', 'GOAL "open', 'GOAL "x"', 'RELEASE_CHANNEL', 'LET ?x = "1"', ';;'),
+    );
+    await fc.assert(fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), request), { minLength: 1, maxLength: 40 }), async (script) => {
+      const shell = newShell();
+      await all(shell, 'NEW_CHANNEL; NEW_CHANNEL; NEW_CHANNEL');
+      const answered: { channel: number; index: number }[] = [];
+      const sent = new Map<number, number>();
+      const promises = script.flatMap(([channel, text]) => shell.submitLine(`${channel} ${text}`).map((p) => {
+        const index = sent.get(channel) ?? 0;
+        sent.set(channel, index + 1);
+        return p.then((r) => {
+          expect(r.CHANNEL).toBe(channel);
+          answered.push({ channel, index });
+        });
+      }));
+      await Promise.all(promises);
+      for (const [channel, count] of sent) {
+        expect(answered.filter((a) => a.channel === channel).map((a) => a.index)).toEqual(Array.from({ length: count }, (_, i) => i));
+      }
+      await shell.close();
+    }), { numRuns: 30 });
   });
 });

@@ -5,7 +5,7 @@ import {
   replaceCurrentLeaf, toStateJson, toTreeView,
 } from '../../shared/proof-tree/proof-tree.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
-import { expandAbbreviations } from '../../shared/protocol/abbreviations.ts';
+import { expandAbbreviations, TermTooLarge } from '../../shared/protocol/abbreviations.ts';
 import type { ChannelEngine, ChannelStatus, EngineResult } from './channel-engine.ts';
 import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
 import { ProverError } from './prover-session.ts';
@@ -33,7 +33,7 @@ export interface TacticEngineOptions {
   watchdogGraceMs?: number;
 }
 
-type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }>;
+type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
 
 /**
  * The shell's command semantics over a `ProverSession` (BRIEF §3): the tree is Arbor's, the prover only
@@ -113,7 +113,7 @@ export class TacticEngine implements ChannelEngine {
         default: return err.message;
       }
     }
-    if (err instanceof ShellError) return err.message;
+    if (err instanceof ShellError || err instanceof TermTooLarge) return err.message;
     return `internal error: ${err instanceof Error ? err.message : String(err)}`;
   }
 

@@ -20,7 +20,7 @@ function fakeHost() {
     const ch = Number(m?.[1]);
     const cmd = m?.[2] ?? '';
     if (!steps.has(ch)) return { CHANNEL: ch, RESPONSE: null, ERR: 'bad channel' };
-    if (cmd === 'RELEASE_CHANNEL') {
+    if (cmd === 'RELEASE_CHANNEL' || cmd === 'CANCEL') {
       steps.delete(ch);
       return { CHANNEL: ch, RESPONSE: null, ERR: '' };
     }
@@ -97,13 +97,13 @@ describe('checker', () => {
     await checker.runTo('untitled:1', 2);
     setLines(doc.replace('GOAL "A"', 'GOAL "A2"'));
     await checker.edited('untitled:1', 1, 0);
-    expect(host.sent.slice(-2)).toEqual(['1 RELEASE_CHANNEL', 'NEW_CHANNEL']);
+    expect(host.sent.slice(-2)).toEqual(['1 CANCEL', 'NEW_CHANNEL']);
     expect(store.getState().documents.docs['untitled:1']?.channel).toBe(2);
   });
 });
 
 describe('cancel', () => {
-  it('releases the channel of a running command, opens a new one and replays the checked lines', async () => {
+  it('cancels the channel of a running command (CANCEL, out of band), opens a new one and replays the checked lines', async () => {
     const store = createArborStore();
     const sent: string[] = [];
     let nextChannel = 1;
@@ -117,7 +117,7 @@ describe('cancel', () => {
       }
       const [, ch, cmd] = /^(\d+) (.*)$/.exec(line) ?? [];
       const c = Number(ch);
-      if (cmd === 'RELEASE_CHANNEL') {
+      if (cmd === 'RELEASE_CHANNEL' || cmd === 'CANCEL') {
         steps.delete(c);
         release?.();
         return [{ CHANNEL: c, RESPONSE: null, ERR: '' }];
@@ -140,7 +140,7 @@ describe('cancel', () => {
     expect(store.getState().checking.u?.running?.line).toBe(3);
     await checker.cancel('u');
     await run;
-    expect(sent).toEqual(['NEW_CHANNEL', '1 GOAL "A"', '1 APPLY a', '1 APPLY slow', '1 RELEASE_CHANNEL', 'NEW_CHANNEL', '2 GOAL "A"', '2 APPLY a']);
+    expect(sent).toEqual(['NEW_CHANNEL', '1 GOAL "A"', '1 APPLY a', '1 APPLY slow', '1 CANCEL', 'NEW_CHANNEL', '2 GOAL "A"', '2 APPLY a']);
     expect(store.getState().documents.docs.u?.channel).toBe(2);
     expect(store.getState().checking.u?.entries.map((e) => e.line)).toEqual([1, 2]);
     expect(store.getState().checking.u?.error).toBeUndefined();

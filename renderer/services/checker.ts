@@ -117,7 +117,8 @@ export class Checker {
     if (doc?.channel === undefined) return;
     const old = doc.channel;
     this.state.patchDocument(uri, { channel: undefined });
-    await this.deps.submit(`${old} RELEASE_CHANNEL`);
+    // CANCEL, not RELEASE_CHANNEL: a release waits for the running command; this must stop it now.
+    await this.deps.submit(`${old} CANCEL`);
     this.state.forgetChannel(old);
     this.state.addMessage('info', `${why}: channel ${old} released; replaying the checked lines on a new channel.`);
     await this.enqueue(uri, () => this.replay(uri));
@@ -177,7 +178,8 @@ export class Checker {
     if (doc?.channel !== undefined) {
       const old = doc.channel;
       this.state.patchDocument(uri, { channel: undefined });
-      await this.deps.submit(`${old} RELEASE_CHANNEL`);
+      // CANCEL, not RELEASE_CHANNEL: a release waits for the running command; this must stop it now.
+      await this.deps.submit(`${old} CANCEL`);
       this.state.forgetChannel(old);
     }
     await this.channel(uri);

@@ -46,6 +46,7 @@ function parseArguments(name: ShellCommand['name'], s: Scanner): ShellCommand {
     case 'NEXT':
     case 'NEW_CHANNEL':
     case 'RELEASE_CHANNEL':
+    case 'CANCEL':
     case 'STATE':
     case 'SCRIPT':
       s.expectEnd(name);

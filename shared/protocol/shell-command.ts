@@ -15,6 +15,7 @@ export type ShellCommand =
   | { name: 'NEW_CHANNEL' }
   | { name: 'RELEASE_CHANNEL' }
   // Extensions
+  | { name: 'CANCEL' }
   | { name: 'STATE' }
   | { name: 'REVERT'; step: number }
   | { name: 'SCRIPT' }
@@ -29,7 +30,7 @@ export type CommandName = ShellCommand['name'];
 
 export const COMMAND_NAMES: readonly CommandName[] = [
   'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
-  'PRINT_MODE', 'NEW_CHANNEL', 'RELEASE_CHANNEL', 'STATE', 'REVERT', 'SCRIPT', 'PRELUDE',
+  'PRINT_MODE', 'NEW_CHANNEL', 'RELEASE_CHANNEL', 'STATE', 'REVERT', 'SCRIPT', 'PRELUDE', 'CANCEL',
 ];
 
 /** Commands that work on the channel's proof and so answer with a `STEP`. */

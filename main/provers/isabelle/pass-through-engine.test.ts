@@ -19,10 +19,10 @@ function engine(extra: Partial<PassThroughOptions> = {}): PassThroughEngine {
   return e;
 }
 
-function cmd(text: string): Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }> {
+function cmd(text: string): Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }> {
   const parsed = parseRequest(text);
   if ('error' in parsed) throw new Error(parsed.error);
-  if (parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'RELEASE_CHANNEL') throw new Error('not an engine command');
+  if (parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'RELEASE_CHANNEL' || parsed.command.name === 'CANCEL') throw new Error('not an engine command');
   return parsed.command;
 }
 

@@ -8,7 +8,7 @@ import type { PrintMode } from '../../shell/prover-session.ts';
 import { LineProcess, LineProcessExited, LineTimeout, describeExit } from './line-process.ts';
 import { printCommand } from './print-command.ts';
 
-type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }>;
+type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
 
 export interface PassThroughOptions {
   /** The external process (e.g. Isabelle's own shell), which speaks the channel protocol on stdio. */

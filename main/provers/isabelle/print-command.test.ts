@@ -8,7 +8,7 @@ const roundTrip = (line: string): unknown => {
   const parsed = parseRequest(line);
   if ('error' in parsed) throw new Error(parsed.error);
   const { command } = parsed;
-  if (command.name === 'NEW_CHANNEL' || command.name === 'RELEASE_CHANNEL') throw new Error('not an engine command');
+  if (command.name === 'NEW_CHANNEL' || command.name === 'RELEASE_CHANNEL' || command.name === 'CANCEL') throw new Error('not an engine command');
   const printed = printCommand(command);
   const split = splitRequests(printed);
   expect(split).toHaveLength(1);

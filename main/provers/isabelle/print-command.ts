@@ -6,7 +6,7 @@ import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
  * syntax, which every seed-000 parser reads); `\"` is the last resort. No channel prefix: each Arbor
  * channel has its own process and speaks on its channel 0.
  */
-export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }>): string {
+export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>): string {
   switch (command.name) {
     case 'GOAL': return `GOAL ${quote(command.expr)}`;
     case 'END':

@@ -12,9 +12,9 @@ const command = settings.pantograph.split(/\s+/)[0] ?? '';
 const missing = [findExecutable('lean') ? undefined : 'lean', findExecutable(command) ? undefined : `Pantograph (${command})`].filter(Boolean);
 const reason = missing.length > 0 ? `skipped: ${missing.join(' and ')} not found on PATH (install Lean with elan and build Pantograph's repl)` : '';
 
-function cmd(text: string): Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' }> {
+function cmd(text: string): Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }> {
   const parsed = parseRequest(text);
-  if ('error' in parsed || parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'RELEASE_CHANNEL') throw new Error('bad test command');
+  if ('error' in parsed || parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'RELEASE_CHANNEL' || parsed.command.name === 'CANCEL') throw new Error('bad test command');
   return parsed.command;
 }
 
