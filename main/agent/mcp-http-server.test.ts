@@ -118,3 +118,23 @@ describe('MCP over streamable HTTP: transport, token, Origin and argument checks
     expect(text(await call('get_transcript', {}))).toContain('"request":"0 END"');
   });
 });
+
+describe('MCP over HTTP: sessions are bounded', () => {
+  it('refuses sessions beyond the cap and closes idle ones, making room again', async () => {
+    const shell = new Shell({ createEngine: () => new NoProverEngineDouble() });
+    const server = await createArborMcpHttpServer({ shell, token: TOKEN, maxSessions: 2, idleMs: 1200 });
+    try {
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      expect(await raw(server.url, auth)).toBe(200);
+      expect(await raw(server.url, auth)).toBe(200);
+      expect(server.sessionCount()).toBe(2);
+      expect(await raw(server.url, auth)).toBe(503);
+      // Nobody uses them: both expire, and a new client gets in.
+      await expect.poll(() => server.sessionCount(), { timeout: 20_000, interval: 200 }).toBe(0);
+      expect(await raw(server.url, auth)).toBe(200);
+    } finally {
+      await server.close();
+      await shell.close();
+    }
+  }, 30_000);
+});

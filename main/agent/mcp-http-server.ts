@@ -21,7 +21,14 @@ export interface McpHttpHandlerOptions {
   /** Accepted `Host` headers (DNS-rebinding defence); undefined when the mounting server checks them itself. */
   allowedHosts?: readonly string[];
   sources?: readonly SuggestionSource[];
+  /** MCP sessions open at once at most (default 32): a new initialize beyond answers 503. */
+  maxSessions?: number;
+  /** A session no request has used for this long is closed (default 30 minutes). */
+  idleMs?: number;
 }
+
+export const DEFAULT_MCP_MAX_SESSIONS = 32;
+export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
 
 export interface McpHttpHandler {
   /** Serves one HTTP request of the MCP streamable-HTTP transport (mount it at a path such as `/mcp`). */
@@ -40,6 +47,21 @@ export function createArborMcpHttpHandler(options: McpHttpHandlerOptions): McpHt
   if (options.token.length < 16) throw new Error('the MCP token must be at least 16 characters');
   const expected = digest(`Bearer ${options.token}`);
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  const lastUsed = new Map<string, number>();
+  const maxSessions = options.maxSessions ?? DEFAULT_MCP_MAX_SESSIONS;
+  const idleMs = options.idleMs ?? DEFAULT_MCP_IDLE_MS;
+  // Sessions are kept for clients that come back, but not forever: idle ones are closed.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, at] of lastUsed) {
+      if (now - at < idleMs) continue;
+      const t = transports.get(id);
+      transports.delete(id);
+      lastUsed.delete(id);
+      void t?.close();
+    }
+  }, Math.max(1000, Math.min(60_000, Math.floor(idleMs / 4))));
+  sweep.unref();
   const refuse = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
@@ -55,18 +77,24 @@ export function createArborMcpHttpHandler(options: McpHttpHandlerOptions): McpHt
       const sessionId = req.headers['mcp-session-id'];
       if (typeof sessionId === 'string') {
         const transport = transports.get(sessionId);
-        if (!transport) return refuse(res, 404, 'unknown MCP session');
+        if (!transport) return refuse(res, 404, 'unknown MCP session (closed after being idle, or never opened)');
+        lastUsed.set(sessionId, Date.now());
         return transport.handleRequest(req, res);
       }
       if (req.method !== 'POST') return refuse(res, 400, 'no MCP session: initialize with POST first');
+      if (transports.size >= maxSessions) return refuse(res, 503, `too many MCP sessions (limit ${maxSessions}); close one (DELETE) or wait for idle ones to expire`, { 'retry-after': '60' });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           transports.set(id, transport);
+          lastUsed.set(id, Date.now());
         },
       });
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+        if (transport.sessionId !== undefined) {
+          transports.delete(transport.sessionId);
+          lastUsed.delete(transport.sessionId);
+        }
       };
       const server = createArborMcpServer(options.session, options.sources ? { sources: options.sources } : {});
       await server.connect(transport);
@@ -76,8 +104,10 @@ export function createArborMcpHttpHandler(options: McpHttpHandlerOptions): McpHt
     },
     sessionCount: () => transports.size,
     async close() {
+      clearInterval(sweep);
       const all = [...transports.values()];
       transports.clear();
+      lastUsed.clear();
       await Promise.all(all.map((t) => t.close()));
     },
   };
@@ -96,12 +126,17 @@ export interface ArborMcpHttpServerOptions {
   session?: AgentSession | SessionRef;
   sessionOptions?: Omit<AgentSessionOptions, 'port'>;
   sources?: readonly SuggestionSource[];
+  /** See McpHttpHandlerOptions. */
+  maxSessions?: number;
+  idleMs?: number;
 }
 
 export interface ArborMcpHttpServer {
   url: string;
   port: number;
   session: AgentSession;
+  /** MCP sessions (connected clients) open now. */
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
@@ -118,6 +153,8 @@ export async function createArborMcpHttpServer(options: ArborMcpHttpServerOption
     allowedHosts: hosts,
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.sources ? { sources: options.sources } : {}),
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+    ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
   });
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -142,6 +179,7 @@ export async function createArborMcpHttpServer(options: ArborMcpHttpServerOption
     get session() {
       return session();
     },
+    sessionCount: () => handler.sessionCount(),
     async close() {
       await handler.close();
       server.closeAllConnections();
