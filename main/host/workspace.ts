@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { DirEntry, RecoveryEntry, Settings } from '../../shared/api/api-contract.ts';
@@ -15,6 +15,8 @@ export interface WorkspaceOptions {
 
 const MAX_FILE = 16 << 20;
 const MAX_RECENT = 12;
+/** The recovery store's bounds: it holds unsaved buffers, not archives. */
+export const RECOVERY_LIMITS = { entryBytes: 4 << 20, entries: 200, totalBytes: 64 << 20, maxAgeMs: 30 * 24 * 3600_000 };
 
 /** The per-user directory: `$ARBOR_USER_DIR`, else `$XDG_CONFIG_HOME/arbor`, else `~/.config/arbor`. */
 export function defaultUserDir(): string {
@@ -54,10 +56,20 @@ export class Workspace {
 
   async write(path: string, text: string, options: { remember?: boolean } = {}): Promise<{ path: string }> {
     const full = await this.confine(path, [this.root], false);
-    // Write to a sibling temp file, then rename: a crash never leaves half a proof file.
-    const temp = join(dirname(full), `.${basename(full)}.arbor-tmp`);
-    await writeFile(temp, text, 'utf8');
-    await rename(temp, full);
+    // Only files strictly inside the workspace: never the root itself, never over a directory.
+    if (full === (await realpath(this.root).catch(() => this.root))) throw new Error(`not a file: ${path}`);
+    const existing = await lstat(full).catch(() => undefined);
+    if (existing?.isDirectory()) throw new Error(`not a file: ${path}`);
+    // Write to a fresh sibling temp file, then rename: a crash never leaves half a proof file. `wx`
+    // (O_CREAT|O_EXCL) never follows a planted symlink, and the random name cannot be guessed in advance.
+    const temp = join(dirname(full), `.${basename(full)}.${randomBytes(6).toString('hex')}.arbor-tmp`);
+    await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
+    try {
+      await rename(temp, full);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
     if (options.remember !== false) await this.addRecent(full);
     return { path: full };
   }
@@ -80,9 +92,39 @@ export class Workspace {
     const dir = join(this.options.userDir, 'recovery');
     await mkdir(dir, { recursive: true });
     const record: RecoveryEntry = { ...entry, time: Date.now() };
+    const body = JSON.stringify(record);
+    if (Buffer.byteLength(body) > RECOVERY_LIMITS.entryBytes) throw new Error(`recovery: buffer too large to keep (${Buffer.byteLength(body)} bytes; limit ${RECOVERY_LIMITS.entryBytes}) — save it to a file`);
     const file = join(dir, `${hash(entry.uri)}.json`);
-    await writeFile(`${file}.tmp`, JSON.stringify(record), 'utf8');
-    await rename(`${file}.tmp`, file);
+    const others = (await this.recoveryFiles(dir)).filter((f) => f.path !== file);
+    if (others.length >= RECOVERY_LIMITS.entries) throw new Error(`recovery: ${others.length} unsaved buffers are kept already (limit ${RECOVERY_LIMITS.entries}) — save or close some`);
+    const total = others.reduce((n, f) => n + f.size, 0) + Buffer.byteLength(body);
+    if (total > RECOVERY_LIMITS.totalBytes) throw new Error(`recovery: unsaved buffers would take ${total} bytes (limit ${RECOVERY_LIMITS.totalBytes}) — save or close some`);
+    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temp, body, { encoding: 'utf8', flag: 'wx' });
+    await rename(temp, file);
+  }
+
+  /** The recovery files, with entries past their age removed on the way. */
+  private async recoveryFiles(dir: string): Promise<{ path: string; size: number }[]> {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return [];
+    }
+    const out: { path: string; size: number }[] = [];
+    const now = Date.now();
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      const path = join(dir, name);
+      const info = await lstat(path).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      if (now - info.mtimeMs > RECOVERY_LIMITS.maxAgeMs) {
+        await rm(path, { force: true });
+        continue;
+      }
+      out.push({ path, size: info.size });
+    }
+    return out;
   }
 
   async listRecovery(): Promise<RecoveryEntry[]> {
@@ -94,7 +136,8 @@ export class Workspace {
       return [];
     }
     const out: RecoveryEntry[] = [];
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const kept = new Set((await this.recoveryFiles(dir)).map((f) => f.path));
+    for (const name of names.filter((n) => n.endsWith('.json') && kept.has(join(dir, n)))) {
       try {
         const e = JSON.parse(await readFile(join(dir, name), 'utf8')) as RecoveryEntry;
         if (typeof e.uri === 'string' && typeof e.text === 'string') out.push(e);
