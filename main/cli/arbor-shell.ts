@@ -25,6 +25,7 @@ Options:
   --timeout SECONDS   default limit of HAMMER, END and CRUSH (default 10)
   --transcript FILE   append every request and response to FILE as JSON lines
   --pool N            prover sessions kept warm for NEW_CHANNEL (default 1)
+  --prover-memory MB  address-space cap of each prover process (default 4096; 0 = none)
   --max-channels N    open channels at most, each with its own prover (default: the number of
                       cores, at least 4); NEW_CHANNEL beyond answers an error
   --advisor HOST:PORT eq: an AIMLEAP advisor (TCP) that HAMMER consults first, with timeouts
@@ -44,6 +45,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
         transcript: { type: 'string' },
         pool: { type: 'string', default: '1' },
         'max-channels': { type: 'string' },
+        'prover-memory': { type: 'string' },
         advisor: { type: 'string' },
         check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -68,6 +70,8 @@ export async function runArborShell(argv: string[]): Promise<number> {
   if (values.advisor !== undefined && !/^[^:\s]+:\d{1,5}$/.test(values.advisor)) return usageError('--advisor expects HOST:PORT');
   const maxChannels = values['max-channels'] === undefined ? DEFAULT_MAX_CHANNELS : Number(values['max-channels']);
   if (!Number.isInteger(maxChannels) || maxChannels < 1 || maxChannels > 1024) return usageError('--max-channels must be an integer from 1 to 1024');
+  const memoryLimitMb = values['prover-memory'] === undefined ? undefined : Number(values['prover-memory']);
+  if (memoryLimitMb !== undefined && (!Number.isInteger(memoryLimitMb) || memoryLimitMb < 0 || (memoryLimitMb > 0 && memoryLimitMb < 256))) return usageError('--prover-memory must be 0 (no cap) or at least 256 (MB)');
   let prelude: string | undefined;
   if (values.prelude !== undefined) {
     try {
@@ -84,7 +88,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
       factory = createPassThroughFactory({ commandLine: values.command, timeoutMs: timeoutSeconds * 1000, ...(prelude !== undefined ? { prelude } : {}) });
     } else {
       const prover = await loadBackend(backend);
-      factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(prelude !== undefined ? { prelude } : {}), ...(values.advisor !== undefined ? { backendOptions: { advisor: values.advisor } } : {}) });
+      factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(memoryLimitMb !== undefined ? { memoryLimitMb } : {}), ...(prelude !== undefined ? { prelude } : {}), ...(values.advisor !== undefined ? { backendOptions: { advisor: values.advisor } } : {}) });
     }
   } catch (err) {
     process.stderr.write(`arbor-shell: backend ${backend}: ${(err as Error).message}\n`);

@@ -27,6 +27,10 @@ export async function runStart(argv: string[]): Promise<number> {
     const { buildElectron } = await import('./build-electron.ts');
     await buildElectron();
     const child = spawn(electron, [REPO_ROOT, ...argv], { stdio: 'inherit' });
+    // The desktop app goes when `npm start` is told to go.
+    const forward = (signal: NodeJS.Signals): void => { child.kill(signal); };
+    process.once('SIGINT', forward);
+    process.once('SIGTERM', forward);
     return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
   }
   process.stdout.write([

@@ -36,6 +36,9 @@ export interface StepOutcome {
 
 export type Checkpoint = unknown;
 
+/** A prover process may use this much address space by default: CoqHammer's runs fit, a runaway tactic does not take the machine. */
+export const DEFAULT_PROVER_MEMORY_MB = 4096;
+
 /** A proof the prover itself closed. */
 export interface FinishedProof {
   /** What the theorem depends on beyond the global context (every one of them allowed), e.g. `classic : forall P : Prop, P \/ ~ P`. */
@@ -106,6 +109,8 @@ export interface SessionOptions {
   untrustedPrelude?: string;
   /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */
   timeoutMs: number;
+  /** Address-space cap of each prover process, in MB (DEFAULT_PROVER_MEMORY_MB when absent; 0: none). */
+  memoryLimitMb?: number;
   printMode?: PrintMode;
   /** Backend-specific settings from the command line (eq: `advisor` = `HOST:PORT`); backends ignore keys they do not know. */
   backendOptions?: Record<string, string>;

@@ -12,6 +12,8 @@ export interface EngineConfig {
   poolSize: number;
   /** Passed to every session as `SessionOptions.backendOptions`. */
   backendOptions?: Record<string, string>;
+  /** Address-space cap per prover process in MB (0: none). */
+  memoryLimitMb?: number;
 }
 
 /** Thrown by `createEngine` when a channel prelude is not allowed; its message is the protocol's ERR. */
@@ -38,6 +40,7 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
     const o: SessionOptions = { timeoutMs: config.timeoutMs };
     if (prelude !== undefined) o.prelude = prelude;
     if (config.backendOptions !== undefined) o.backendOptions = config.backendOptions;
+    if (config.memoryLimitMb !== undefined) o.memoryLimitMb = config.memoryLimitMb;
     return o;
   };
   const pool = new WarmPool(backend, options(config.prelude), config.poolSize);

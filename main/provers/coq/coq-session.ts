@@ -1,6 +1,6 @@
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
 import type { Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
-import { ProverError } from '../../shell/prover-session.ts';
+import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-session.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
 import { splitHyp, type SplitHyp } from './coq-hyps.ts';
@@ -132,7 +132,9 @@ export class CoqSession implements ProverSession {
     this.trustedAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
-  static async open(options: SessionOptions, clientOptions: ClientOptions = {}): Promise<CoqSession> {
+  static async open(options: SessionOptions, givenClientOptions: ClientOptions = {}): Promise<CoqSession> {
+    const memory = options.memoryLimitMb ?? DEFAULT_PROVER_MEMORY_MB;
+    const clientOptions: ClientOptions = memory > 0 ? { memoryLimitMb: memory, ...givenClientOptions } : givenClientOptions;
     const preludes = [options.prelude, options.untrustedPrelude].filter((p): p is string => p !== undefined && p.trim() !== '');
     const s = new CoqSession(preludes.join('\n'), options, clientOptions);
     await s.boot();

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { XmlStream, type XmlElement } from './xml-tree.ts';
@@ -86,6 +86,8 @@ export interface ClientOptions {
   interruptGraceMs?: number;
   /** Limit for calls that do not give their own (a wedged process must never wedge the caller). */
   defaultTimeoutMs?: number;
+  /** Address-space cap of the coqidetop process, in MB (see process-manager). */
+  memoryLimitMb?: number;
 }
 
 /**
@@ -96,7 +98,7 @@ export interface ClientOptions {
  */
 export class CoqideTopClient {
   tip = 0;
-  private readonly proc: ChildProcessWithoutNullStreams;
+  private readonly proc: ManagedProcess;
   private readonly xml: XmlStream;
   /** Calls written and not yet answered, in order (more than one only inside a `batch`). */
   private readonly pending: Pending[] = [];
@@ -110,7 +112,7 @@ export class CoqideTopClient {
     this.grace = options.interruptGraceMs ?? 1500;
     this.defaultTimeout = options.defaultTimeoutMs ?? 60_000;
     const env = { ...process.env, PATH: `${HAMMER_LIBEXEC}${delimiter}${process.env.PATH ?? ''}` };
-    this.proc = spawn(binary, ['-main-channel', 'stdfds', '-async-proofs', 'off'], { env, stdio: 'pipe' });
+    this.proc = startProcess({ program: binary, args: ['-main-channel', 'stdfds', '-async-proofs', 'off'], env, ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}) });
     this.proc.stdout.setEncoding('utf8');
     this.proc.stderr.resume(); // ATP noise ("vampire: not found") must not fill the pipe
     this.xml = new XmlStream((e) => this.onElement(e));
@@ -119,16 +121,16 @@ export class CoqideTopClient {
         this.xml.write(chunk);
       } catch (e) {
         this.die(`malformed output: ${(e as Error).message}`);
-        this.proc.kill('SIGKILL');
+        this.proc.kill();
       }
     });
     this.proc.stdin.on('error', () => undefined); // EPIPE after death is reported via 'exit'
     this.exited = new Promise((resolve) => {
-      this.proc.on('exit', (code, signal) => {
+      void this.proc.exited.then(({ code, signal }) => {
         this.die(`coqidetop exited (${signal ?? code})`);
         resolve();
       });
-      this.proc.on('error', (e) => {
+      this.proc.child.on('error', (e) => {
         this.die(`coqidetop: ${e.message}`);
         resolve();
       });
@@ -191,8 +193,8 @@ export class CoqideTopClient {
       let interrupted = false;
       let timer: NodeJS.Timeout | undefined = setTimeout(() => {
         interrupted = true;
-        this.proc.kill('SIGINT'); // CoqIDE's interrupt: the running call answers "User interrupt."
-        timer = setTimeout(() => this.proc.kill('SIGKILL'), this.grace);
+        this.proc.signal('SIGINT'); // CoqIDE's interrupt: the running call answers "User interrupt."
+        timer = setTimeout(() => this.proc.kill(), this.grace);
       }, timeoutMs);
       const answers = xmls.map(
         () =>
@@ -256,16 +258,16 @@ export class CoqideTopClient {
   async dispose(): Promise<void> {
     if (this.alive) {
       const quit = this.call(quitCall(), 500).catch(() => undefined);
-      const t = setTimeout(() => this.proc.kill('SIGKILL'), 500);
+      const t = setTimeout(() => this.proc.kill(), 500);
       await Promise.race([quit, this.exited]);
       clearTimeout(t);
-      if (this.alive) this.proc.kill('SIGKILL');
+      if (this.alive) this.proc.kill();
     }
     await this.exited;
   }
 
   /** Kill outright (tests, crash simulation, and the last resort of a timeout). */
   kill(): void {
-    this.proc.kill('SIGKILL');
+    this.proc.kill();
   }
 }

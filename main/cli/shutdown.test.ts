@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { descendants, listProcesses } from '../process/process-tree.ts';
+import { ShellProcess } from './shell-process.ts';
+
+/**
+ * Every process Arbor starts dies with it: after SIGTERM, SIGINT and even SIGKILL of the Arbor process,
+ * nothing it started (provers, CoqHammer's ATP workers, the reaper) is left running. Real processes only.
+ */
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What is still alive of the given processes (by pid) and process groups. */
+const survivors = (pids: number[], pgids: number[]): string[] =>
+  listProcesses().filter((p) => pids.includes(p.pid) || pgids.includes(p.pgid)).map((p) => `${p.pid} ${p.name}`);
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return check();
+}
+
+describe('no orphans (real arbor-shell, coqidetop, CoqHammer)', () => {
+  for (const signal of ['SIGKILL', 'SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} of arbor-shell during a long HAMMER leaves no process behind`, async () => {
+      const shell = new ShellProcess(['--timeout', '60']);
+      const pid = shell.child.pid as number;
+      // False, so every stage runs to its limit and CoqHammer's ATPs are at work when the signal comes.
+      await shell.request('GOAL "forall (l1 l2 : list nat), rev (l1 ++ l2) = rev l1 ++ rev l2"', 0);
+      shell.write('HAMMER 60\n');
+      // Wait until the hammer is at work: processes the prover forked (CoqHammer's workers, ATPs).
+      const busy = await until(() => descendants(pid).some((p) => p.ppid !== pid), 45_000);
+      const tree = descendants(pid);
+      expect(busy, JSON.stringify(tree)).toBe(true);
+      process.stderr.write(`[shutdown] ${signal}: ${tree.map((p) => p.name).join(' ')}\n`);
+      const pids = tree.map((p) => p.pid);
+      const pgids = [...new Set(tree.map((p) => p.pgid))].filter((g) => g !== process.pid);
+      shell.child.kill(signal);
+      const clean = await until(() => survivors(pids, pgids).length === 0, 20_000);
+      expect(clean, survivors(pids, pgids).join(', ')).toBe(true);
+    }, 90_000);
+  }
+
+  it('SIGTERM to `npm run web` shuts the workbench down completely', async () => {
+    const npm = spawn('npm', ['run', 'web', '--', '--no-build', '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ARBOR_USER_DIR: `${REPO}.tmp/shutdown-user` } });
+    let out = '';
+    npm.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    const up = await until(() => /Arbor workbench: http/.test(out), 60_000);
+    expect(up, out).toBe(true);
+    const tree = descendants(npm.pid as number);
+    expect(tree.some((p) => /coqidetop/.test(p.name))).toBe(true);
+    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    npm.kill('SIGTERM');
+    await exited;
+    const pids = tree.map((p) => p.pid);
+    const clean = await until(() => survivors(pids, []).length === 0, 20_000);
+    expect(clean, survivors(pids, []).join(', ')).toBe(true);
+  }, 120_000);
+});

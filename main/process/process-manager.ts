@@ -1,0 +1,213 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { execa } from 'execa';
+
+/**
+ * The one owner of every process Arbor starts (provers, ATP runs, `coqc`, E, Pantograph, external
+ * shells, builds). Each process:
+ * - runs in a process group of its own, so a kill reaches what it forked (CoqHammer's ATP workers);
+ * - runs in a temporary working directory of its own (`.lia.cache` and friends land there), removed
+ *   when it ends — unless the caller names a directory;
+ * - may get an address-space cap (`prlimit --as`), so one runaway prover cannot take the machine;
+ * - dies with Arbor: on a normal exit every group is killed; if Arbor itself is killed (even SIGKILL),
+ *   a small reaper — a shell reading Arbor's list of groups on a pipe, started with `--pdeathsig` — sees
+ *   the pipe close and kills them all.
+ * Programs come from a fixed list or the user's own settings/environment, never from untrusted input
+ * (callers pass a program; nothing here reads protocol text).
+ */
+
+export interface ProcessOptions {
+  /** The program to run (a name on PATH or an absolute path). */
+  program: string;
+  args?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /** Working directory; by default a fresh temporary directory, removed when the process ends. */
+  cwd?: string;
+  /** Address-space cap in MB (Linux, `prlimit --as`); absent: none. */
+  memoryLimitMb?: number;
+}
+
+export interface ManagedProcess {
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves once the process has exited (its group killed and its working directory removed). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Whether it is still running. */
+  readonly alive: boolean;
+  /** A signal to the whole group (SIGINT interrupts a prover's current call). */
+  signal(signal: NodeJS.Signals): void;
+  /** SIGKILL to the whole group. */
+  kill(): void;
+  /** The raw child, for `on('error')` and friends. */
+  readonly child: ChildProcess;
+}
+
+const linux = process.platform === 'linux';
+const have = (tool: string): boolean => linux && ['/usr/bin', '/bin', '/usr/sbin', '/sbin'].some((d) => existsSync(join(d, tool)));
+const HAVE_PRLIMIT = have('prlimit');
+const HAVE_SETPRIV = have('setpriv');
+
+/** Every live group Arbor started, by process-group id. */
+const live = new Map<number, ChildProcess>();
+
+/** Starts a long-running process with pipes (a prover, a REPL, an external shell). */
+export function startProcess(options: ProcessOptions): ManagedProcess {
+  const own = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'arbor-proc-')) : undefined;
+  const [program, args] = withLimits(options);
+  const child = spawn(program, args, {
+    cwd: options.cwd ?? own,
+    env: options.env ?? process.env,
+    stdio: 'pipe',
+    detached: true, // its own process group: group signals reach what it forks
+  });
+  const pgid = child.pid;
+  if (pgid !== undefined) track(pgid, child);
+  let alive = pgid !== undefined;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    const done = (code: number | null, signal: NodeJS.Signals | null): void => {
+      alive = false;
+      if (pgid !== undefined) {
+        // What it forked dies with it (ATP workers left behind by a killed prover, for instance).
+        signalGroup(pgid, 'SIGKILL');
+        untrack(pgid);
+      }
+      if (own) rmSync(own, { recursive: true, force: true });
+      resolve({ code, signal });
+    };
+    child.once('exit', done);
+    child.once('error', () => done(null, null));
+  });
+  return {
+    pid: pgid,
+    stdin: child.stdin as Writable,
+    stdout: child.stdout as Readable,
+    stderr: child.stderr as Readable,
+    exited,
+    get alive() {
+      return alive;
+    },
+    signal: (s) => {
+      if (pgid !== undefined && alive) signalGroup(pgid, s);
+    },
+    kill: () => {
+      if (pgid !== undefined) signalGroup(pgid, 'SIGKILL');
+    },
+    child,
+  };
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Runs a program to completion (coqc, a version probe, a build) under the same rules, with a time limit. */
+export async function runProcess(options: ProcessOptions & { input?: string; timeoutMs: number }): Promise<RunResult> {
+  const own = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'arbor-proc-')) : undefined;
+  const [program, args] = withLimits(options);
+  const sub = execa(program, args, {
+    cwd: options.cwd ?? own,
+    env: options.env ?? process.env,
+    extendEnv: false,
+    detached: true,
+    reject: false,
+    stripFinalNewline: false,
+    timeout: options.timeoutMs,
+    killSignal: 'SIGKILL',
+    ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
+  });
+  const pgid = sub.pid;
+  if (pgid !== undefined) track(pgid, sub);
+  try {
+    const r = await sub;
+    return { exitCode: r.exitCode ?? null, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), timedOut: r.timedOut === true };
+  } finally {
+    if (pgid !== undefined) {
+      signalGroup(pgid, 'SIGKILL');
+      untrack(pgid);
+    }
+    if (own) rmSync(own, { recursive: true, force: true });
+  }
+}
+
+/** Groups still running (for tests and the channels panel). */
+export function liveProcessGroups(): number[] {
+  return [...live.keys()];
+}
+
+/** Kills every group Arbor started (on exit; the reaper does the same if Arbor dies without running this). */
+export function killAllProcesses(): void {
+  for (const pgid of live.keys()) signalGroup(pgid, 'SIGKILL');
+  live.clear();
+}
+
+function withLimits(options: ProcessOptions): [string, string[]] {
+  const args = [...(options.args ?? [])];
+  if (options.memoryLimitMb !== undefined && HAVE_PRLIMIT) {
+    return ['prlimit', [`--as=${Math.round(options.memoryLimitMb) * 1024 * 1024}`, '--', options.program, ...args]];
+  }
+  return [options.program, args];
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+// ---- the reaper: kills Arbor's groups when Arbor dies without cleaning up ----
+
+const REAPER_SCRIPT = [
+  'groups=""',
+  'cleanup() { for g in $groups; do kill -KILL -"$g" 2>/dev/null; done; exit 0; }',
+  'trap cleanup TERM HUP INT',
+  'while IFS= read -r line; do',
+  '  case "$line" in',
+  '    +*) groups="$groups ${line#+}" ;;',
+  '    -*) n="${line#-}"; kept=""; for g in $groups; do [ "$g" = "$n" ] || kept="$kept $g"; done; groups="$kept" ;;',
+  '  esac',
+  'done',
+  'cleanup',
+].join('\n');
+
+let reaper: ChildProcess | undefined;
+let exitHookInstalled = false;
+
+function reaperInput(): Writable | undefined {
+  if (!linux) return undefined;
+  if (!reaper || reaper.exitCode !== null || reaper.signalCode !== null) {
+    const [program, args] = HAVE_SETPRIV ? ['setpriv', ['--pdeathsig', 'TERM', '--', 'sh', '-c', REAPER_SCRIPT]] : ['sh', ['-c', REAPER_SCRIPT]];
+    const r = spawn(program, args, { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    r.on('error', () => undefined);
+    r.stdin?.on('error', () => undefined);
+    // The reaper must not keep Arbor alive.
+    r.unref();
+    (r.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    reaper = r;
+  }
+  return reaper.stdin ?? undefined;
+}
+
+function track(pgid: number, child: ChildProcess): void {
+  live.set(pgid, child);
+  reaperInput()?.write(`+${pgid}\n`);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', killAllProcesses);
+  }
+}
+
+function untrack(pgid: number): void {
+  if (!live.delete(pgid)) return;
+  reaper?.stdin?.write(`-${pgid}\n`);
+}
