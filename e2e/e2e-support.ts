@@ -65,16 +65,20 @@ export interface E2eSession {
   workspace: string;
   userDir: string;
   page: Page;
+  /** Another page (a second browser tab) on the same browser context as `page`. */
+  newTab(): Promise<Page>;
   close(): Promise<void>;
 }
 
 export async function startE2eSession(useCoq: boolean, backend: BackendId = 'coq', pageOptions: BrowserContextOptions = {}): Promise<E2eSession> {
   const started = await startE2eWorkbench(useCoq, backend);
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1500, height: 920 }, ...pageOptions });
+  const context = await browser.newContext({ viewport: { width: 1500, height: 920 }, ...pageOptions });
+  const page = await context.newPage();
   return {
     ...started,
     page,
+    newTab: () => context.newPage(),
     close: async () => {
       await browser.close();
       await started.workbench.close();

@@ -84,6 +84,8 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     await shot('03-inspector');
     // Double-click collapses a bundle (and expands it again); then back to the live tree.
     const rootId = Number(await nodes().first().getAttribute('data-id'));
+    // Fit keeps text readable and may leave the root out of view: bring it in before clicking it.
+    await page.evaluate((i) => (window as unknown as { __arborTree: { centerOn(id: number): void } }).__arborTree.centerOn(i), rootId);
     const screenRect = (nodeId: number) => page.evaluate((i) => (window as unknown as { __arborTree: { screenRect(id: number): { x: number; y: number; w: number; h: number } | null } }).__arborTree.screenRect(i), nodeId);
     const before = await nodes().count();
     let r = (await screenRect(rootId))!;
@@ -208,12 +210,41 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     await page.click('.monaco-editor .view-lines');
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n// unsaved note');
-    await page.waitForTimeout(1500); // autosave runs 0.8 s after typing stops
+    // Reload at once (well within 100 ms of the last key): every change is on its way to the recovery store.
     await page.reload();
     await page.waitForSelector('.monaco-editor .view-line');
     await page.locator('[data-testid="doc-tab"] button', { hasText: '02-fold-left-right.arbor' }).click();
     await expect.poll(async () => (await page.locator('.view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' ')).toContain('// unsaved note');
     await shot('07-recovered-after-reload');
+  });
+
+  it('two tabs with untitled buffers keep both texts (each window has its own untitled ids)', async () => {
+    const second = await (session as E2eSession).newTab();
+    try {
+      for (const [p, text] of [[page, '// first tab'], [second, '// second tab']] as const) {
+        await p.goto(`${workbench.url}&new=1`);
+        await p.waitForSelector('.monaco-editor .view-line');
+        await p.click('[data-testid="new"]');
+        await p.click('.monaco-editor .view-lines');
+        await p.keyboard.type(text);
+      }
+      await second.close();
+      await page.reload();
+      await page.waitForSelector('.monaco-editor .view-line');
+      const tabs = page.locator('[data-testid="doc-tab"] button', { hasText: 'Untitled' });
+      const texts: string[] = [];
+      await expect.poll(async () => {
+        texts.length = 0;
+        for (let i = 0; i < await tabs.count(); i++) {
+          await tabs.nth(i).click();
+          texts.push((await page.locator('.view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' '));
+        }
+        return texts.join('\n');
+      }).toContain('// second tab');
+      expect(texts.join('\n')).toContain('// first tab');
+    } finally {
+      if (!second.isClosed()) await second.close();
+    }
   });
 
   it('opens an example through the in-app open dialog', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runProcess } from '../process/process-manager.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ const HAMMER_BIN = '/usr/libexec/coq-hammer';
 
 /**
  * Check one `.v` file with `coqc` in a fresh temporary directory (one file per attempt, so attempts never
- * share state), in its own process group so a timeout kills the ATPs hammer started too.
+ * share state), through the process manager (its own process group, so a timeout kills the ATPs hammer started too).
  */
 export async function runCoqc(source: string, opts: CoqcOptions): Promise<CoqcResult> {
   const dir = await mkdtemp(join(tmpdir(), 'arbor-fidelity-'));
@@ -29,42 +29,17 @@ export async function runCoqc(source: string, opts: CoqcOptions): Promise<CoqcRe
   const started = performance.now();
   try {
     await writeFile(file, source, 'utf8');
-    return await new Promise<CoqcResult>((resolve) => {
-      const child = spawn(opts.coqc ?? 'coqc', ['-q', 'Attempt.v'], {
-        cwd: dir,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, PATH: `${HAMMER_BIN}:${process.env.PATH ?? ''}` },
-      });
-      let output = '';
-      let timedOut = false;
-      child.stdout.on('data', (d: Buffer) => { output += d.toString('utf8'); });
-      child.stderr.on('data', (d: Buffer) => { output += d.toString('utf8'); });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup(child.pid);
-      }, opts.killAfterMs);
-      child.on('error', (e) => {
-        clearTimeout(timer);
-        resolve({ ok: false, output: `${output}${e.message}`, timedOut, ms: performance.now() - started });
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        killGroup(child.pid); // stray ATP children of a finished coqc
-        resolve({ ok: code === 0 && !timedOut, output, timedOut, ms: performance.now() - started });
-      });
+    const r = await runProcess({
+      program: opts.coqc ?? 'coqc',
+      args: ['-q', 'Attempt.v'],
+      cwd: dir,
+      env: { ...process.env, PATH: `${HAMMER_BIN}:${process.env.PATH ?? ''}` },
+      timeoutMs: opts.killAfterMs,
     });
+    const output = `${r.stdout}${r.stderr}`;
+    return { ok: r.exitCode === 0 && !r.timedOut, output, timedOut: r.timedOut, ms: performance.now() - started };
   } finally {
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
   }
 }
 

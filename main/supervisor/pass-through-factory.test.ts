@@ -5,12 +5,15 @@ import { Shell } from '../shell/shell.ts';
 import type { PassThroughEngine } from '../provers/isabelle/pass-through-engine.ts';
 import { createPassThroughFactory, splitCommandLine } from './pass-through-factory.ts';
 
+/** Provers run in a working directory of their own, where a bare `tsx` would not resolve: import it by URL. */
+const TSX_LOADER = import.meta.resolve('tsx');
+
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const arborShell = `${process.execPath} ${root}bin/arbor-shell.js`;
 // Inside the external arbor-shell, the Lean backend runs over the Pantograph TEST DOUBLE, so the
 // pass-through path runs for real here whatever provers are installed.
 const double = fileURLToPath(new URL('../provers/lean/test-fixtures/pantograph-double.ts', import.meta.url));
-const env = { ...process.env, ARBOR_PANTOGRAPH: `${process.execPath} --import tsx ${double}` };
+const env = { ...process.env, ARBOR_PANTOGRAPH: `${process.execPath} --import ${TSX_LOADER} ${double}` };
 
 const shells: Shell[] = [];
 afterEach(async () => {

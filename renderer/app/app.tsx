@@ -36,7 +36,7 @@ function Toolbar() {
   return (
     <header className="toolbar">
       <span className="brand">Arbor</span>
-      {b('New', 'New (Ctrl+N)', () => void runCommand('file.new'))}
+      {b('New', 'New (Ctrl+N)', () => void runCommand('file.new'), 'new')}
       {b('Open…', 'Open (Ctrl+O)', () => void runCommand('file.open'), 'open')}
       {b('Save', 'Save (Ctrl+S)', () => void runCommand('file.save'), 'save')}
       <span className="sep" />

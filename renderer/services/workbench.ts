@@ -1,4 +1,5 @@
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
+import { untitledTitle } from '../store/documents-slice.ts';
 import { scriptFile } from '../../shared/scripts/script-file.ts';
 import { parseTranscript } from '../../shared/transcript/parse-transcript.ts';
 import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
@@ -61,7 +62,7 @@ export async function startWorkbench(): Promise<void> {
   for (const r of recovered) {
     const uri = r.uri;
     createModel(uri, r.text);
-    store().addDocument({ uri, title: r.path ? baseName(r.path) : uri.replace('untitled:', 'Untitled '), dirty: true, ...(r.path ? { path: r.path } : {}) });
+    store().addDocument({ uri, title: r.path ? baseName(r.path) : untitledTitle(uri), dirty: true, ...(r.path ? { path: r.path } : {}) });
     watchModel(uri);
   }
   if (recovered.length > 0) store().addMessage('info', `Recovered ${recovered.length} unsaved buffer(s).`);
@@ -117,7 +118,7 @@ function handleEvent(event: ApiEvent): void {
 export function newDocument(text = ''): string {
   const uri = store().nextUntitled();
   createModel(uri, text);
-  store().addDocument({ uri, title: uri.replace('untitled:', 'Untitled '), dirty: false });
+  store().addDocument({ uri, title: untitledTitle(uri), dirty: false });
   watchModel(uri);
   return uri;
 }
@@ -176,7 +177,55 @@ export async function closeDocument(uri: string): Promise<void> {
   store().closeDocument(uri);
 }
 
-const autosaveTimers = new Map<string, ReturnType<typeof setTimeout>>();
+/** Per document: a recovery save on its way, and whether another change came since it left. */
+const recoverySaves = new Map<string, { inFlight: boolean; again: boolean; refused?: string }>();
+
+/**
+ * Nothing typed is lost: every change goes to the recovery store at once — one save on its way per
+ * document, the latest text sent as soon as it is back — and whatever is dirty is sent again when the
+ * page is hidden or unloaded.
+ */
+function saveRecoveryNow(uri: string): void {
+  const state = recoverySaves.get(uri) ?? { inFlight: false, again: false };
+  recoverySaves.set(uri, state);
+  if (state.inFlight) {
+    state.again = true;
+    return;
+  }
+  const doc = store().documents.docs[uri];
+  const model = getModel(uri);
+  if (!doc?.dirty || !model) return;
+  state.inFlight = true;
+  api.saveRecovery(uri, model.getValue(), doc.path).then(() => {
+    state.refused = undefined;
+  }, (err: Error) => {
+    // Say it once per cause: a refused recovery (too large, too many) is the user's to act on.
+    if (state.refused !== err.message) store().addMessage('error', `Unsaved changes of ${doc.title} are not kept for recovery: ${err.message}`);
+    state.refused = err.message;
+  }).finally(() => {
+    state.inFlight = false;
+    if (state.again) {
+      state.again = false;
+      saveRecoveryNow(uri);
+    }
+  });
+}
+
+function flushRecovery(): void {
+  for (const uri of store().documents.order) {
+    const doc = store().documents.docs[uri];
+    const model = getModel(uri);
+    if (doc?.dirty && model) void api.saveRecovery(uri, model.getValue(), doc.path).catch(() => undefined);
+  }
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', flushRecovery);
+  window.addEventListener('beforeunload', flushRecovery);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flushRecovery();
+  });
+}
 
 /** Marks the document dirty, autosaves it to a recovery file, and tells the checker what changed. */
 function watchModel(uri: string): void {
@@ -191,11 +240,7 @@ function watchModel(uri: string): void {
       delta += (c.text.match(/\n/g)?.length ?? 0) - (c.range.endLineNumber - c.range.startLineNumber);
     }
     if (first !== Infinity) void checker.edited(uri, first, delta);
-    clearTimeout(autosaveTimers.get(uri));
-    autosaveTimers.set(uri, setTimeout(() => {
-      const doc = store().documents.docs[uri];
-      if (doc?.dirty) void api.saveRecovery(uri, model.getValue(), doc.path).catch(() => undefined);
-    }, 800));
+    saveRecoveryNow(uri);
   });
 }
 

@@ -2,6 +2,15 @@ import type { StateCreator } from 'zustand';
 import type { ArborState } from './store.ts';
 
 /** An open buffer. Its text lives in a Monaco model keyed by `uri` (services/monaco-models.ts), not here. */
+/**
+ * This window's part of untitled URIs: two windows (or browser tabs) each have an "Untitled 1", and their
+ * recovery files must not overwrite each other.
+ */
+const WINDOW_ID = globalThis.crypto.randomUUID().slice(0, 8);
+
+/** "Untitled 3" for `untitled:3f2a9c1e-3`. */
+export const untitledTitle = (uri: string): string => `Untitled ${uri.slice(uri.lastIndexOf('-') + 1).replace(/^untitled:/, '')}`;
+
 export interface DocumentMeta {
   uri: string;
   title: string;
@@ -43,9 +52,9 @@ export const createDocumentsSlice: StateCreator<ArborState, [], [], DocumentsSli
   }),
   nextUntitled: () => {
     let n = get().documents.untitledCounter + 1;
-    while (get().documents.docs[`untitled:${n}`]) n++;
+    while (get().documents.docs[`untitled:${WINDOW_ID}-${n}`]) n++;
     set((s) => ({ documents: { ...s.documents, untitledCounter: n } }));
-    return `untitled:${n}`;
+    return `untitled:${WINDOW_ID}-${n}`;
   },
 });
 

@@ -104,6 +104,16 @@ export function TreePane() {
         const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
         return { x: r.left + t.x + n.x * t.k, y: r.top + t.y + n.y * t.k, w: n.w * t.k, h: n.h * t.k };
       },
+      /** Centre a node at the current scale, at once (tests that click a node bring it into view first). */
+      centerOn(id: number) {
+        const l = p.getLayout();
+        const i = l?.index.get(id);
+        if (!l || i === undefined) return;
+        const n = l.nodes[i]!;
+        const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
+        const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+        sel.call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * t.k, r.height / 2 - (n.y + n.h / 2) * t.k).scale(t.k));
+      },
       /** Centre the node at `fraction` of the layout order at scale `k`, at once (benchmarks). */
       focus(fraction: number, k: number) {
         const l = p.getLayout();

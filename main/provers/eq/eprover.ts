@@ -5,7 +5,7 @@
  * negated goal's rewrites become the goal chain. The result is an ordinary rewrite-chain proof,
  * which the caller checks before it counts.
  */
-import { spawn } from 'node:child_process';
+import { startProcess } from '../../process/process-manager.ts';
 import { proveByCompletion } from './completion.ts';
 import type { ChainStep, EqProof, Lemma } from './proof.ts';
 import { reverseChain } from './proof.ts';
@@ -39,11 +39,12 @@ export function runEprover(tptp: string, limitSeconds: number, extraArgs: string
       resolve({ status: 'unknown', output: '', ms: 0 });
       return;
     }
-    const child = spawn(EPROVER, [...extraArgs, '--proof-object', '-s', `--cpu-limit=${Math.max(1, Math.ceil(limitSeconds))}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = startProcess({ program: EPROVER, args: [...extraArgs, '--proof-object', '-s', `--cpu-limit=${Math.max(1, Math.ceil(limitSeconds))}`] });
+    const child = proc.child;
     let out = '';
     let done = false;
     const onAbort = (): void => {
-      child.kill('SIGKILL');
+      proc.kill();
       finish('unknown');
     };
     guard.signal?.addEventListener('abort', onAbort, { once: true });
@@ -55,17 +56,17 @@ export function runEprover(tptp: string, limitSeconds: number, extraArgs: string
       resolve({ status, output: out, ms: Date.now() - start });
     };
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      proc.kill();
       finish('timeout');
     }, guard.wallMs ?? limitSeconds * 1000 + 1500);
-    child.stdout.on('data', (d: Buffer) => {
+    proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
     });
-    child.stderr.on('data', () => undefined);
+    proc.stderr.on('data', () => undefined);
     child.on('error', () => finish('error'));
     child.on('close', () => finish(/SZS status (Unsatisfiable|Theorem)/.test(out) ? 'proved' : /CPU time limit/.test(out) ? 'timeout' : 'unknown'));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(tptp);
+    proc.stdin.on('error', () => undefined);
+    proc.stdin.end(tptp);
   });
 }
 

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
 
 /**
  * A child process spoken to one line at a time (the channel protocol, Pantograph's REPL). Lines on stdout
@@ -9,8 +8,10 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 export interface LineProcessOptions {
   command: string;
   args: readonly string[];
+  /** Default: a temporary directory of its own (see the process manager). */
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  memoryLimitMb?: number;
 }
 
 export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null; error?: string };
@@ -30,7 +31,7 @@ export function describeExit(exit: ProcessExit, stderrTail: string): string {
 }
 
 export class LineProcess {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: ManagedProcess;
   private buffer = '';
   private readonly lines: string[] = [];
   private waiter: { resolve: (line: string) => void; reject: (err: Error) => void } | undefined;
@@ -39,12 +40,13 @@ export class LineProcess {
   private readonly exited: Promise<ProcessExit>;
 
   constructor(options: LineProcessOptions) {
-    this.child = spawn(options.command, [...options.args], {
-      cwd: options.cwd,
+    // Own process group and working directory, dies with Arbor (the process manager).
+    this.child = startProcess({
+      program: options.command,
+      args: options.args,
       env: options.env ?? process.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Own process group, so a kill reaches whatever the command started (shell wrappers, tsx).
-      detached: true,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}),
     });
     this.child.stdout.setEncoding('utf8');
     this.child.stderr.setEncoding('utf8');
@@ -55,8 +57,8 @@ export class LineProcess {
     // A write to a dead process must not crash Arbor; the exit is reported to the waiter instead.
     this.child.stdin.on('error', () => undefined);
     this.exited = new Promise((resolve) => {
-      this.child.on('error', (err) => this.finish({ code: null, signal: null, error: `cannot start ${options.command}: ${err.message}` }, resolve));
-      this.child.on('exit', (code, signal) => this.finish({ code, signal }, resolve));
+      this.child.child.on('error', (err) => this.finish({ code: null, signal: null, error: `cannot start ${options.command}: ${err.message}` }, resolve));
+      void this.child.exited.then(({ code, signal }) => this.finish({ code, signal }, resolve));
     });
   }
 
@@ -96,13 +98,7 @@ export class LineProcess {
 
   /** Kills the process group and waits for the exit. */
   async kill(): Promise<ProcessExit> {
-    if (this.alive && this.child.pid !== undefined) {
-      try {
-        process.kill(-this.child.pid, 'SIGKILL');
-      } catch {
-        this.child.kill('SIGKILL');
-      }
-    }
+    if (this.alive) this.child.kill();
     return this.exited;
   }
 

@@ -8,9 +8,12 @@ import type { ProverSession } from '../../shell/prover-session.ts';
 import { createLeanBackend } from './lean-backend.ts';
 import type { LeanSettings } from './lean-config.ts';
 
+/** Provers run in a working directory of their own, where a bare `tsx` would not resolve: import it by URL. */
+const TSX_LOADER = import.meta.resolve('tsx');
+
 // The Pantograph TEST DOUBLE (a real process answering with Pantograph's JSON shapes): see test-fixtures.
 const double = fileURLToPath(new URL('./test-fixtures/pantograph-double.ts', import.meta.url));
-const doubleCommand = `${process.execPath} --import tsx ${double}`;
+const doubleCommand = `${process.execPath} --import ${TSX_LOADER} ${double}`;
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
