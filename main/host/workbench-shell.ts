@@ -7,7 +7,8 @@ import { createLeanBackend } from '../provers/lean/lean-backend.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
-import { createPassThroughFactory, splitCommandLine } from '../supervisor/pass-through-factory.ts';
+import { createPassThroughFactory } from '../supervisor/pass-through-factory.ts';
+import { splitCommandLine } from '../process/command-line.ts';
 import { UnavailableEngine } from './unavailable-engine.ts';
 
 export interface WorkbenchShell {

@@ -3,7 +3,7 @@ import { findExecutable, probeVersion } from '../provers/lean/find-executable.ts
 import { checkLean } from '../provers/lean/lean-backend.ts';
 import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
-import { splitCommandLine } from './pass-through-factory.ts';
+import { splitCommandLine } from '../process/command-line.ts';
 
 /** What `arbor-shell --check` and the provers page show for one backend. */
 export interface BackendDetection {

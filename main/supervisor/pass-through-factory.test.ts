@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Shell } from '../shell/shell.ts';
 import type { PassThroughEngine } from '../provers/isabelle/pass-through-engine.ts';
-import { createPassThroughFactory, splitCommandLine } from './pass-through-factory.ts';
+import { splitCommandLine } from '../process/command-line.ts';
+import { createPassThroughFactory } from './pass-through-factory.ts';
 
 /** Provers run in a working directory of their own, where a bare `tsx` would not resolve: import it by URL. */
 const TSX_LOADER = import.meta.resolve('tsx');
@@ -37,6 +38,8 @@ describe('splitCommandLine', () => {
   it('splits like a shell for words', () => {
     expect(splitCommandLine(`isabelle  process -e 'ML "x"' "a b" c\\ d`)).toEqual(['isabelle', 'process', '-e', 'ML "x"', 'a b', 'c d']);
     expect(() => splitCommandLine('a "b')).toThrow(/unclosed/);
+    // No shell runs: shell syntax is refused, never interpreted.
+    for (const line of ['repl | tee /tmp/x', 'repl; touch /tmp/x', 'repl && rm -rf /', 'repl > /tmp/x', 'repl *']) expect(() => splitCommandLine(line), line).toThrow(/shell syntax/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { splitCommandLine } from '../process/command-line.ts';
 import { PassThroughEngine } from '../provers/isabelle/pass-through-engine.ts';
 import type { EngineFactory } from './engine-factory.ts';
 
@@ -36,36 +37,4 @@ export function createPassThroughFactory(config: PassThroughConfig): EngineFacto
     },
     dispose: async () => undefined,
   };
-}
-
-/** Splits a command line like a POSIX shell does for words: blanks separate, quotes and `\` group. */
-export function splitCommandLine(text: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"' && (text[i + 1] === '"' || text[i + 1] === '\\')) word += text[++i];
-      else word += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      word += text[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote) throw new Error(`unclosed ${quote} in command line`);
-  if (inWord) words.push(word);
-  return words;
 }

@@ -4,7 +4,7 @@ import { findExecutable, probeVersion } from './find-executable.ts';
 import { importsFromPrelude, lakeLeanPath, leanSettingsFromEnv, pantographProcess } from './lean-config.ts';
 import type { LeanSettings } from './lean-config.ts';
 import { PantographSession } from './pantograph-session.ts';
-import { splitCommandLine } from '../../supervisor/pass-through-factory.ts';
+import { splitCommandLine } from '../../process/command-line.ts';
 
 const INSTALL_LEAN = 'install Lean 4 with elan (the Lean toolchain manager), which provides `lean` and `lake`';
 const INSTALL_PANTOGRAPH = 'build Pantograph with the same Lean version (`lake build repl` in a Pantograph checkout) and put `.lake/build/bin/repl` on PATH as `pantograph-repl`, or set ARBOR_PANTOGRAPH to its path';

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { splitCommandLine } from '../../supervisor/pass-through-factory.ts';
+import { splitCommandLine } from '../../process/command-line.ts';
 import type { LineProcessOptions } from '../isabelle/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { findExecutable } from './find-executable.ts';
