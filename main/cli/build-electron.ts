@@ -22,6 +22,17 @@ export async function buildElectron(log: (line: string) => void = (l) => process
     banner: { js: "import { createRequire as __arborCreateRequire } from 'node:module'; const require = __arborCreateRequire(import.meta.url);" },
     logLevel: 'warning',
   });
+  // The equational search's worker thread: its own entry, found next to the main bundle.
+  await build({
+    entryPoints: [join(REPO_ROOT, 'main', 'provers', 'eq', 'own-search-worker.ts')],
+    outfile: join(REPO_ROOT, 'dist', 'main', 'app', 'eq-search-worker.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    logLevel: 'warning',
+  });
   await build({
     entryPoints: [join(REPO_ROOT, 'preload', 'preload.ts')],
     outfile: join(REPO_ROOT, 'dist', 'preload', 'preload.cjs'),

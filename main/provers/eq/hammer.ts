@@ -11,7 +11,7 @@ import { AdvisorClient } from './advisor-client.ts';
 import { aimleapSearch } from './aimleap-search.ts';
 import { checkProof } from './check-proof.ts';
 import { proveWithEprover } from './eprover.ts';
-import { proveOwn } from './own-schedule.ts';
+import { proveOwnOffThread } from './own-search-off-thread.ts';
 import type { EqProof } from './proof.ts';
 import { importProof } from './proof-import.ts';
 import { proofToJson } from './proof-json.ts';
@@ -119,7 +119,7 @@ export async function hammer(bank: TermBank, axioms: readonly HammerAxiom[], goa
     }
   };
   const runOwn = async (): Promise<void> => {
-    const o = await proveOwn(bank, axioms, goal, deadline, { signal: stopOwn.signal });
+    const o = await proveOwnOffThread(bank, axioms, goal, deadline, { signal: stopOwn.signal });
     let solved = false;
     if (o.proof && o.bank) {
       const proof = importProof(o.proof, o.bank, bank);
