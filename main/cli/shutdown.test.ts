@@ -60,3 +60,23 @@ describe('no orphans (real arbor-shell, coqidetop, CoqHammer)', () => {
     expect(clean, survivors(pids, []).join(', ')).toBe(true);
   }, 120_000);
 });
+
+describe('provers work in directories of their own', () => {
+  it('lia and CoqHammer leave nothing in the directory arbor-shell was started in', async () => {
+    const { mkdtemp, readdir, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const cwd = await mkdtemp(join(tmpdir(), 'arbor-cwd-'));
+    try {
+      const run = spawn(process.execPath, [`${REPO}bin/arbor-shell.js`], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+      let out = '';
+      run.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      run.stdin.end('GOAL "forall n m : nat, n + m = m + n"\nAPPLY (intros; lia)\nEND\n');
+      await new Promise((resolve) => run.on('exit', resolve));
+      expect(out.trim().split('\n')).toHaveLength(3);
+      expect(await readdir(cwd)).toEqual([]);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
