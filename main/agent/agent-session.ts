@@ -53,8 +53,8 @@ export interface TryResult extends Omit<TryOutcome, 'tree'> {
 }
 
 /** Commands that would leave the session's channel or break the copy-and-revert scheme. */
-const NOT_ON_SESSION = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL']);
-const NOT_IN_TRIES = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'GOAL', 'PRELUDE', 'PRINT_MODE']);
+const NOT_ON_SESSION = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL']);
+const NOT_IN_TRIES = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL', 'GOAL', 'PRELUDE', 'PRINT_MODE']);
 
 /**
  * The agent session (seed 003 on Arbor's shell): one proof on one channel, its script, its edit history

@@ -29,7 +29,7 @@ describe('ScriptTracker', () => {
     expect(t.replayPlan()).toEqual({ lines: ['GOAL "False"'] });
   });
 
-  it('ignores other channels and matches immediate answers (parse errors, NEW_CHANNEL) out of queue order', () => {
+  it('ignores other channels; NEW_CHANNEL is answered out of band, parse errors in their turn', () => {
     const t = new ScriptTracker(0);
     t.observe(req(0, 'GOAL "True"'));
     t.observe(req(1, '1 GOAL "False"'));
@@ -37,9 +37,10 @@ describe('ScriptTracker', () => {
     t.observe(req(0, 'NEW_CHANNEL'));
     t.observe(res({ CHANNEL: 0, RESPONSE: { ID: 2 }, ERR: '' }));
     t.observe(req(0, 'HAVE "unclosed'));
-    t.observe(res({ CHANNEL: 0, RESPONSE: null, ERR: 'parse error: unclosed quote' }));
     t.observe(res(ok(1, 1)));
     t.observe(res(ok(0, 1)));
+    // The parse error's answer comes after the GOAL's, in request order.
+    t.observe(res({ CHANNEL: 0, RESPONSE: null, ERR: 'parse error: unclosed quote' }));
     expect(t.lines()).toEqual([{ step: 1, text: 'GOAL "True"' }]);
   });
 

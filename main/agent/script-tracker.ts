@@ -30,7 +30,7 @@ export class ScriptTracker {
   private known = false;
   /** Requests of this channel still waiting for their response, in order (the shell keeps that order). */
   private readonly queued: string[] = [];
-  /** Requests the shell answers at once (parse errors, NEW_CHANNEL): their response is the next event. */
+  /** Requests the shell answers out of band (NEW_CHANNEL, CANCEL): their response is the next event. */
   private immediate = 0;
   private readonly listeners = new Set<() => void>();
 
@@ -88,7 +88,7 @@ export class ScriptTracker {
       this.prelude = text;
       this.script = [];
       this.known = true;
-    } else if (name === 'RELEASE_CHANNEL') {
+    } else if (name === 'RELEASE_CHANNEL' || name === 'CANCEL') {
       this.script = [];
       this.known = true;
     } else if (name === 'PRINT_MODE') {
@@ -113,12 +113,13 @@ export class ScriptTracker {
   }
 }
 
-/** Requests the shell answers without queueing them (its dispatch: parse errors and NEW_CHANNEL). */
+/** Requests the shell answers out of band (NEW_CHANNEL, CANCEL); everything else, errors too, in its turn. */
 function answeredAtOnce(text: string): boolean {
   const raw = splitRequests(text);
-  if (raw.length !== 1 || raw[0]?.error !== undefined) return true;
+  if (raw.length !== 1) return true;
+  if (raw[0]?.error !== undefined) return false;
   const parsed = parseRequest(text);
-  return 'error' in parsed || parsed.command.name === 'NEW_CHANNEL';
+  return !('error' in parsed) && (parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'CANCEL');
 }
 
 /** The request without its leading channel id. */

@@ -14,7 +14,8 @@ describe('store slices', () => {
     const store = createArborStore();
     const s = store.getState();
     const uri = s.nextUntitled();
-    expect(uri).toBe('untitled:1');
+    // Unique to this window: two windows' "Untitled 1" never share a recovery file.
+    expect(uri).toMatch(/^untitled:[0-9a-f]{8}-1$/);
     s.addDocument({ uri, title: 'Untitled 1', dirty: false });
     store.getState().patchDocument(uri, { dirty: true, channel: 3 });
     expect(selectActiveDocument(store.getState())).toMatchObject({ dirty: true, channel: 3 });
