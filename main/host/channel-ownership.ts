@@ -18,7 +18,7 @@ export class ChannelOwnership {
     (result as ShellResponse[]).forEach((r, i) => {
       const id = (r.RESPONSE as { ID?: unknown } | null)?.ID;
       if (typeof id === 'number' && r.ERR === '') this.owned.add(id);
-      if (/^\s*\d+\s+RELEASE_CHANNEL\s*$/.test(requests[i] ?? '')) this.owned.delete(r.CHANNEL);
+      if (/^\s*\d+\s+(RELEASE_CHANNEL|CANCEL)\s*$/.test(requests[i] ?? '')) this.owned.delete(r.CHANNEL);
     });
   }
 
@@ -30,6 +30,7 @@ export class ChannelOwnership {
     const ids = [...this.owned];
     this.owned.clear();
     if (ids.length === 0) return;
-    await service.call('shell.submit', { line: ids.map((id) => `${id} RELEASE_CHANNEL`).join('; ') }).catch(() => undefined);
+    // The client is gone: stop its channels now (CANCEL), not after whatever they were running.
+    await service.call('shell.submit', { line: ids.map((id) => `${id} CANCEL`).join('; ') }).catch(() => undefined);
   }
 }
