@@ -9,7 +9,7 @@ let session: E2eSession | undefined;
 let page: Page;
 let workbench: WebWorkbench;
 
-// Over the TEST DOUBLE prover, whose `APPLY sleep` takes two seconds: a long command on demand.
+// Over the TEST DOUBLE prover, whose `APPLY sleep` runs until cancelled: a long command on demand.
 beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
   session = await startE2eSession(false);

@@ -6,13 +6,17 @@ import { ProverError } from '../../shell/prover-session.ts';
  * TEST DOUBLE, for unit and e2e tests only (never the product): a symbolic "prover" that understands
  * just enough to drive the shell: HAVE/OBTAIN split goals, `APPLY split` splits on `/\`, `APPLY induction`
  * makes a base and a step case, `APPLY intros x y` moves binders into the context, HAMMER/CRUSH prove any
- * goal without `False`, `APPLY fail` fails, `APPLY sleep` takes `delayMs`.
+ * goal without `False`, `APPLY fail` fails, `APPLY sleep` runs until the session is disposed (a minute at
+ * most): a long command that only a cancel ends, however loaded the machine is.
  */
 export class TestDoubleProverSession implements ProverSession {
   readonly backend = 'coq' as const;
   readonly pid = undefined;
   private goalsNow: OpenGoal[] = [];
   readonly sent: string[] = [];
+
+  private disposed: (() => void) | undefined;
+  private readonly disposal = new Promise<void>((resolve) => { this.disposed = resolve; });
 
   constructor(private readonly delayMs = 0) {}
 
@@ -49,7 +53,7 @@ export class TestDoubleProverSession implements ProverSession {
         const t = step.tactic;
         if (t === 'fail') throw new ProverError('fail', 'fail');
         if (t === 'sleep') {
-          await new Promise((r) => setTimeout(r, 2000));
+          await Promise.race([this.disposal, new Promise((r) => setTimeout(r, 60_000))]);
           produced = [first];
         } else if (t.startsWith('split')) {
           const parts = first.goal.split('/\\').map((p) => p.trim());
@@ -105,7 +109,9 @@ export class TestDoubleProverSession implements ProverSession {
     return [`Goal ${goal}.`, ...steps.flat(), openGoals > 0 ? 'Admitted.' : 'Qed.'].join('\n');
   }
 
-  async dispose(): Promise<void> {}
+  async dispose(): Promise<void> {
+    this.disposed?.();
+  }
 
   private outcome(script: string[]): StepOutcome {
     return { goals: this.goalsNow, script, checkpoint: [...this.goalsNow] };
