@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProcess } from '../process/process-manager.ts';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -61,9 +61,12 @@ async function buildRenderer(log: (line: string) => void): Promise<void> {
   // A child process with NODE_ENV=production: inside vitest NODE_ENV is `test`, which would make the
   // React plugin and React itself pick their development builds.
   const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
-  await new Promise<void>((resolveBuild, reject) => {
-    execFile(process.execPath, [viteBin, 'build', '--config', join(REPO_ROOT, 'vite.renderer.config.ts'), '--logLevel', 'warn'],
-      { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 << 20 },
-      (err, _stdout, stderr) => (err ? reject(new Error(`renderer build failed: ${stderr || err.message}`)) : resolveBuild()));
+  const r = await runProcess({
+    program: process.execPath,
+    args: [viteBin, 'build', '--config', join(REPO_ROOT, 'vite.renderer.config.ts'), '--logLevel', 'warn'],
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    timeoutMs: 600_000,
   });
+  if (r.exitCode !== 0) throw new Error(`renderer build failed: ${r.stderr || (r.timedOut ? 'timed out' : `exit ${r.exitCode}`)}`);
 }

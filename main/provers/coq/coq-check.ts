@@ -1,11 +1,15 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { promisify } from 'node:util';
+import { runProcess } from '../../process/process-manager.ts';
 import type { BackendCheck } from '../../shell/prover-session.ts';
 import { findOnPath, HAMMER_LIBEXEC, resolveCoqidetop } from './coqidetop-client.ts';
 
-const run = promisify(execFile);
+/** A short probe through the process manager; rejects on failure like execFile did. */
+const run = async (program: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> => {
+  const r = await runProcess({ program, args, timeoutMs: options.timeout });
+  if (r.exitCode !== 0) throw new Error(r.timedOut ? `${program} timed out` : (r.stderr.trim() || `${program} exited with ${r.exitCode}`));
+  return { stdout: r.stdout };
+};
 const FIX = 'apt-get install coq libcoq-hammer eprover z3 cvc4';
 
 /**

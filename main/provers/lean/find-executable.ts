@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProcess } from '../../process/process-manager.ts';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
@@ -19,10 +19,8 @@ export function findExecutable(name: string, path = process.env.PATH ?? ''): str
 
 /** Runs `command args` briefly and returns the first non-empty output line (version probes). */
 export function probeVersion(command: string, args: readonly string[], timeoutMs = 10_000, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return new Promise((resolveVersion) => {
-    execFile(command, [...args], { timeout: timeoutMs, env: env ?? process.env, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      const text = `${stdout}\n${stderr}`.split('\n').map((l) => l.trim()).find((l) => l !== '');
-      resolveVersion(err && !text ? undefined : text);
-    });
-  });
+  return runProcess({ program: command, args, timeoutMs, ...(env ? { env } : {}) }).then((r) => {
+    const text = `${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.trim()).find((l) => l !== '');
+    return r.exitCode !== 0 && !text ? undefined : text;
+  }, () => undefined);
 }

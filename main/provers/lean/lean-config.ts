@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { runProcess } from '../../process/process-manager.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
 import type { LineProcessOptions } from '../isabelle/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
@@ -48,11 +48,9 @@ export function importsFromPrelude(prelude: string | undefined): string[] {
 export function lakeLeanPath(projectDir: string, timeoutMs = 60_000): Promise<string> {
   const lake = findExecutable('lake');
   if (!lake) return Promise.reject(new ProverError('unavailable', `lake not found on PATH (needed for the Lean project ${projectDir}); install Lean with elan, or unset ARBOR_LEAN_PROJECT`));
-  return new Promise((resolve, reject) => {
-    execFile(lake, ['env', 'printenv', 'LEAN_PATH'], { cwd: projectDir, timeout: timeoutMs }, (err, stdout, stderr) => {
-      if (err) reject(new ProverError('unavailable', `lake env printenv LEAN_PATH failed in ${projectDir}: ${(stderr || err.message).trim().split('\n').slice(-1)[0] ?? ''}; run \`lake build\` there first`));
-      else resolve(stdout.trim());
-    });
+  return runProcess({ program: lake, args: ['env', 'printenv', 'LEAN_PATH'], cwd: projectDir, timeoutMs }).then((r) => {
+    if (r.exitCode !== 0) throw new ProverError('unavailable', `lake env printenv LEAN_PATH failed in ${projectDir}: ${(r.stderr || (r.timedOut ? 'timed out' : `exit ${r.exitCode}`)).trim().split('\n').slice(-1)[0] ?? ''}; run \`lake build\` there first`);
+    return r.stdout.trim();
   });
 }
 
