@@ -1,3 +1,4 @@
+import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { BackendId } from './prover-session.ts';
@@ -10,6 +11,8 @@ export interface EngineResult {
   script?: string;
   /** On the END that finished a proof: what the theorem depends on beyond the global context (all trusted). */
   assumptions?: string[];
+  /** HAMMER, or an END that hammered: what each stage did (on failure too). */
+  hammerReport?: HammerReport;
 }
 
 /** A channel's status as the workbench's channels panel shows it. */

@@ -1,3 +1,4 @@
+import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 
 /** The backends Arbor knows. `isabelle` is any external process that already speaks the channel protocol. */
@@ -32,6 +33,8 @@ export interface StepOutcome {
   checkpoint: Checkpoint;
   /** Informational messages from the prover (e.g. which ATP found the proof). */
   messages?: string[];
+  /** A hammering step's stages (HAMMER, END that hammered). */
+  report?: HammerReport;
 }
 
 export type Checkpoint = unknown;
@@ -60,10 +63,13 @@ export type ProverErrorCode =
 
 export class ProverError extends Error {
   readonly code: ProverErrorCode;
-  constructor(code: ProverErrorCode, message: string) {
+  /** A failed hammering step's stages: the failure explains itself. */
+  report?: HammerReport;
+  constructor(code: ProverErrorCode, message: string, report?: HammerReport) {
     super(message);
     this.name = 'ProverError';
     this.code = code;
+    if (report) this.report = report;
   }
 }
 

@@ -87,7 +87,10 @@ export class TacticEngine implements ChannelEngine {
     try {
       return await this.run(command);
     } catch (err) {
-      return { response: null, error: this.describe(err), ...(this.history.length > 0 ? { step: this.history.length } : {}) };
+      const failed: EngineResult = { response: null, error: this.describe(err), ...(this.history.length > 0 ? { step: this.history.length } : {}) };
+      // A failed HAMMER/END explains itself: what each stage tried, for how long, and how it ended.
+      if (err instanceof ProverError && err.report) failed.hammerReport = err.report;
+      return failed;
     } finally {
       this.busy = false;
     }
@@ -184,7 +187,9 @@ export class TacticEngine implements ChannelEngine {
       throw err;
     }
     this.history.push({ tree: after, checkpoint: finished?.checkpoint ?? outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode });
-    return this.stateResult(true, finished?.assumptions);
+    const result = this.stateResult(true, finished?.assumptions);
+    if (outcome.report) result.hammerReport = outcome.report;
+    return result;
   }
 
   /**
@@ -201,7 +206,9 @@ export class TacticEngine implements ChannelEngine {
   private advance(last: StepRecord, proofStep: ProofStep, outcome: StepOutcome): EngineResult {
     const tree = this.applyOutcome(last.tree, outcome, this.history.length + 1);
     this.history.push({ tree, checkpoint: outcome.checkpoint, script: outcome.script, proofStep, lets: last.lets, printMode: this.printMode });
-    return this.stateResult();
+    const result = this.stateResult();
+    if (outcome.report) result.hammerReport = outcome.report;
+    return result;
   }
 
   /** Puts the prover's goals after a step on the current leaf; the rest refresh the other open leaves. */

@@ -1,3 +1,4 @@
+import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { untitledTitle } from '../store/documents-slice.ts';
 import { scriptFile } from '../../shared/scripts/script-file.ts';
@@ -95,6 +96,8 @@ function handleEvent(event: ApiEvent): void {
     case 'response':
       s.appendLive({ kind: 'response', time: event.time, response: event.response });
       // The END that finishes a proof carries its reproduction script; any later step (a REVERT) voids it.
+      // A failed HAMMER/END says what it tried, stage by stage.
+      if (event.response.ERR && event.response.HAMMER_REPORT) s.addMessage('error', `Hammer: ${formatHammerReport(event.response.HAMMER_REPORT)}`);
       if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT);
       else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);
       break;

@@ -1,3 +1,4 @@
+import type { HammerReport } from './hammer-report.ts';
 /** The channel protocol's commands (seed 000) and Arbor's extensions (BRIEF §3), as parsed values. */
 export type ShellCommand =
   | { name: 'GOAL'; expr: string }
@@ -53,4 +54,6 @@ export interface ShellResponse {
   SCRIPT?: string;
   /** On the END that finished a proof: the axioms it depends on (empty: closed under the global context). */
   ASSUMPTIONS?: string[];
+  /** HAMMER, or an END that hammered: its stages, times and outcomes, and what closed the goal. */
+  HAMMER_REPORT?: HammerReport;
 }

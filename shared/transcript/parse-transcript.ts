@@ -13,7 +13,15 @@ export type TranscriptEntry =
 const requestLine = z.object({ time: z.number(), channel: z.number().int().min(0), request: z.string() });
 const responseLine = z.object({
   time: z.number(),
-  response: z.object({ CHANNEL: z.number(), RESPONSE: z.unknown(), ERR: z.string(), STEP: z.number().optional(), SCRIPT: z.string().optional() }),
+  response: z.object({
+    CHANNEL: z.number(), RESPONSE: z.unknown(), ERR: z.string(), STEP: z.number().optional(), SCRIPT: z.string().optional(),
+    ASSUMPTIONS: z.array(z.string()).optional(),
+    HAMMER_REPORT: z.object({
+      closedWith: z.string().optional(),
+      stages: z.array(z.object({ stage: z.enum(['crush', 'quick', 'coqhammer', 'reconstruction']), tactic: z.string().optional(), ms: z.number(), outcome: z.enum(['closed', 'progress', 'failed', 'timeout', 'skipped']), detail: z.string().optional() })),
+      ms: z.number(),
+    }).optional(),
+  }),
 });
 
 export interface ParsedTranscript {
@@ -44,6 +52,14 @@ export function parseTranscript(text: string): ParsedTranscript {
       const response: ShellResponse = { CHANNEL: r.CHANNEL, RESPONSE: r.RESPONSE, ERR: r.ERR };
       if (r.STEP !== undefined) response.STEP = r.STEP;
       if (r.SCRIPT !== undefined) response.SCRIPT = r.SCRIPT;
+      if (r.ASSUMPTIONS !== undefined) response.ASSUMPTIONS = r.ASSUMPTIONS;
+      if (r.HAMMER_REPORT !== undefined) {
+        const { closedWith, stages, ms } = r.HAMMER_REPORT;
+        response.HAMMER_REPORT = {
+          stages: stages.map((s) => ({ stage: s.stage, ms: s.ms, outcome: s.outcome, ...(s.tactic !== undefined ? { tactic: s.tactic } : {}), ...(s.detail !== undefined ? { detail: s.detail } : {}) })),
+          ms, ...(closedWith !== undefined ? { closedWith } : {}),
+        };
+      }
       entries.push({ kind: 'response', time: res.data.time, response });
       return;
     }

@@ -1,3 +1,4 @@
+import type { HammerReport, HammerStage } from '../../../shared/protocol/hammer-report.ts';
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
 import type { Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
 import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-session.ts';
@@ -245,12 +246,12 @@ export class CoqSession implements ProverSession {
   }
 
   /** Run a step: on any error the document goes back to where the step began (restarting if needed). */
-  private async transaction(body: () => Promise<{ script: string[]; messages?: string[] }>): Promise<StepOutcome> {
+  private async transaction(body: () => Promise<{ script: string[]; messages?: string[]; report?: HammerReport }>): Promise<StepOutcome> {
     const len = this.log.length;
     const workable = (): number => this.current.filter((g) => !g.givenUp).length;
     const before = { workable: workable(), shelved: this.shelved };
     try {
-      const { script, messages } = await body();
+      const { script, messages, report } = await body();
       const hidGoal = this.shelved > before.shelved && workable() < before.workable;
       if (this.shelved > 0 && (workable() === 0 || hidGoal)) {
         // Shelved goals (`shelve`, existential variables no step has fixed) are open goals like any other.
@@ -265,6 +266,7 @@ export class CoqSession implements ProverSession {
       const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
       const outcome: StepOutcome = { goals: await this.render(this.current), script, checkpoint };
       if (messages && messages.length > 0) outcome.messages = messages;
+      if (report) outcome.report = report;
       return outcome;
     } catch (e) {
       const err = toProverError(e);
@@ -371,41 +373,58 @@ export class CoqSession implements ProverSession {
   }
 
   /** HAMMER: CRUSH, then per new subgoal quick closers, then CoqHammer with the remaining budget. */
-  private async hammer(budgetMs: number): Promise<{ script: string[]; messages: string[] }> {
-    const deadline = Date.now() + budgetMs;
+  private async hammer(budgetMs: number): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
+    const started = Date.now();
+    const deadline = started + budgetMs;
     const left = (): number => deadline - Date.now();
     const others = this.current.length - 1;
     const script: string[] = [];
     const messages: string[] = [];
+    const stages: HammerStage[] = [];
+    const report = (): HammerReport => ({ stages, ms: Date.now() - started });
+    const crushStart = Date.now();
     try {
       script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4))));
+      stages.push({ stage: 'crush', ms: Date.now() - crushStart, outcome: this.current.length > others ? 'progress' : 'closed' });
     } catch (e) {
       if (!(e instanceof ProverError) || (e.code !== 'fail' && e.code !== 'timeout')) throw e;
+      stages.push({ stage: 'crush', ms: Date.now() - crushStart, outcome: e.code === 'timeout' ? 'timeout' : 'failed' });
     }
     while (this.current.length > others) {
-      if (left() <= 0) throw new ProverError('timeout', 'timeout');
-      const tac = await this.closeFirst(left, messages);
-      if (tac === undefined) throw new ProverError(left() <= 0 ? 'timeout' : 'fail', left() <= 0 ? 'timeout' : 'fail');
+      if (left() <= 0) throw new ProverError('timeout', 'timeout', report());
+      const tac = await this.closeFirst(left, messages, stages);
+      if (tac === undefined) throw new ProverError(left() <= 0 ? 'timeout' : 'fail', left() <= 0 ? 'timeout' : 'fail', report());
       script.push(`${tac}.`);
     }
-    return { script, messages };
+    return { script, messages, report: { ...report(), closedWith: script.join(' ') } };
   }
 
-  /** Closes the first goal; returns the tactic that did it as it goes into the script. */
-  private async closeFirst(left: () => number, messages: string[]): Promise<string | undefined> {
+  /** Closes the first goal; returns the tactic that did it as it goes into the script. Records each stage. */
+  private async closeFirst(left: () => number, messages: string[], stages: HammerStage[]): Promise<string | undefined> {
     const count = this.current.length;
+    const firstLine = (e: unknown): string => toProverError(e).message.split('\n')[0]?.slice(0, 160) ?? '';
     for (const q of QUICK) {
-      if (left() < q.secs * 1000) break;
+      if (left() < q.secs * 1000) {
+        stages.push({ stage: 'quick', tactic: q.tac, ms: 0, outcome: 'skipped', detail: 'budget spent' });
+        break;
+      }
+      const t0 = Date.now();
       const a = await this.attempt([`Timeout ${q.secs} (${q.tac}).`], q.secs * 1000);
-      if (a.ok && this.current.length < count) return q.tac;
+      const closed = a.ok && this.current.length < count;
+      stages.push({ stage: 'quick', tactic: q.tac, ms: Date.now() - t0, outcome: closed ? 'closed' : !a.ok && isTimeout(a.error) ? 'timeout' : 'failed', ...(!a.ok ? { detail: firstLine(a.error) } : {}) });
+      if (closed) return q.tac;
     }
-    if (!this.hammerPlugin) return undefined;
+    if (!this.hammerPlugin) {
+      stages.push({ stage: 'coqhammer', ms: 0, outcome: 'skipped', detail: 'CoqHammer is not installed' });
+      return undefined;
+    }
     const len = this.log.length;
     const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, Math.floor(x)));
     // CoqHammer gives up when its ATPs or its reconstruction run past their own limits, which happens on
     // a loaded machine (e.g. two channels hammering on two cores). While the budget lasts, try again with
     // limits twice as long.
     let h: Awaited<ReturnType<CoqSession['attempt']>> | undefined;
+    if (left() < 2000) stages.push({ stage: 'coqhammer', ms: 0, outcome: 'skipped', detail: 'budget spent' });
     for (let scale = 1; scale <= 4 && left() >= 2000; scale *= 2) {
       const total = secs(left()) - 1;
       const started = Date.now();
@@ -419,6 +438,7 @@ export class CoqSession implements ProverSession {
         ],
         total * 1000,
       );
+      stages.push({ stage: 'coqhammer', ms: Date.now() - started, outcome: h.ok ? 'closed' : isTimeout(h.error) || /Timeout/.test(firstLine(h.error)) ? 'timeout' : 'failed', ...(!h.ok ? { detail: firstLine(h.error) } : { detail: `ATP limit ${clamp(total / 3, 2, 10 * scale)} s` }) });
       // A quick failure is not a time limit (e.g. a goal outside the ATPs' logic): longer limits won't help.
       if (h.ok || Date.now() - started < 1000) break;
     }
@@ -428,10 +448,16 @@ export class CoqSession implements ProverSession {
     messages.push(...texts.filter((m) => /succeeded|dependencies|Replace the hammer/.test(m)).map(flat));
     await this.rewind(len);
     const found = reconstructionFrom(texts);
-    if (found === undefined) return undefined;
+    if (found === undefined) {
+      stages.push({ stage: 'reconstruction', ms: 0, outcome: 'failed', detail: 'CoqHammer printed no reconstruction' });
+      return undefined;
+    }
     for (const v of reconstructionVariants(found)) {
+      const t0 = Date.now();
       const a = await this.attempt([`Timeout ${secs(Math.max(left(), 5000))} (${v}).`], Math.max(left(), 5000));
-      if (a.ok && this.current.length < count) return v;
+      const closed = a.ok && this.current.length < count;
+      stages.push({ stage: 'reconstruction', tactic: v, ms: Date.now() - t0, outcome: closed ? 'closed' : 'failed', ...(!a.ok ? { detail: firstLine(a.error) } : {}) });
+      if (closed) return v;
       if (a.ok) await this.rewind(len);
     }
     return undefined;

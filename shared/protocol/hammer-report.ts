@@ -1,0 +1,35 @@
+/**
+ * What `HAMMER` (and an `END` that had to hammer) did, stage by stage: the additive response key
+ * `HAMMER_REPORT`. A failure explains itself — what was tried, how long each stage took and how it ended —
+ * and a success says which tactic closed the goal (the derivation view shows it on the closed branch).
+ */
+export interface HammerStage {
+  /** `crush`, `quick` (a decision procedure or sauto-family tactic), `coqhammer` (ATPs), `reconstruction`. */
+  stage: 'crush' | 'quick' | 'coqhammer' | 'reconstruction';
+  /** The tactic tried, when the stage is one tactic. */
+  tactic?: string;
+  ms: number;
+  outcome: 'closed' | 'progress' | 'failed' | 'timeout' | 'skipped';
+  /** A short reason (the prover's message, first line). */
+  detail?: string;
+}
+
+export interface HammerReport {
+  /** The tactics that closed the goal, as they go into the reproduction script (success only). */
+  closedWith?: string;
+  stages: HammerStage[];
+  ms: number;
+}
+
+const STAGE_NAMES: Record<HammerStage['stage'], string> = { crush: 'CRUSH', quick: 'quick', coqhammer: 'CoqHammer', reconstruction: 'reconstruction' };
+
+/** One line for people: `CRUSH progress 14 ms · lia failed 4 ms · … · CoqHammer timeout 5.0 s`. */
+export function formatHammerReport(report: HammerReport): string {
+  const time = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
+  const stages = report.stages.map((s) => {
+    const what = s.tactic ? s.tactic.replace(/^solve \[(.*)\]$/, '$1') : STAGE_NAMES[s.stage];
+    return `${what} ${s.outcome}${s.outcome === 'skipped' ? '' : ` ${time(s.ms)}`}`;
+  });
+  const head = report.closedWith ? `closed by ${report.closedWith} in ${time(report.ms)}` : `not closed after ${time(report.ms)}`;
+  return `${head}: ${stages.join(' · ')}`;
+}
