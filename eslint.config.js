@@ -37,6 +37,17 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         restrict(['electron'], 'Only main/app may import electron.'),
         restrict(['**/renderer/**', '**/preload/**'], 'main/ never imports renderer/ or preload/.'),
+        restrict(['node:child_process', 'child_process'], 'Start processes through main/process/process-manager.ts (one process manager: process groups, temp dirs, death with Arbor).'),
+      ] }],
+    },
+  },
+  // The process manager itself, Electron's own process (npm start) and the tests' arbor-shell helper spawn directly.
+  {
+    files: ['main/process/**/*.ts', 'main/cli/start.ts', 'main/cli/shell-process.ts', 'main/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        restrict(['electron'], 'Only main/app may import electron.'),
+        restrict(['**/renderer/**', '**/preload/**'], 'main/ never imports renderer/ or preload/.'),
       ] }],
     },
   },
