@@ -88,15 +88,17 @@ describe('arbor-shell (real coqidetop)', () => {
     }, 120_000);
 
     it('REVERT restores a step and the next command continues from it', async () => {
-      await shell.request('GOAL "forall b : bool, negb (negb b) = b"');
+      // Steps are numbered across the document: the finished proofs of earlier tests come first.
+      const goal = await shell.request('GOAL "forall b : bool, negb (negb b) = b"');
+      const base = (goal.STEP as number) - 1;
       await shell.request('APPLY intro b');
       const split = await shell.request('APPLY destruct b');
       expect((split.RESPONSE as { goal: unknown[] }).goal).toHaveLength(2);
-      const back = await shell.request('REVERT 2');
-      expect(back).toMatchObject({ ERR: '', STEP: 2, RESPONSE: { ctxt: { vars: [{ name: 'b', type: 'bool' }], hyps: [] }, goal: 'negb (negb b) = b' } });
-      expect(await shell.request('APPLY (destruct b; reflexivity)')).toMatchObject({ ERR: '', STEP: 3, RESPONSE: { goal: 'True' } });
-      expect(await shell.request('END')).toMatchObject({ ERR: '', STEP: 4, RESPONSE: FINISHED });
-      expect((await shell.request('REVERT 7')).ERR).toBe('bad step: 7 (1..4)');
+      const back = await shell.request(`REVERT ${base + 2}`);
+      expect(back).toMatchObject({ ERR: '', STEP: base + 2, RESPONSE: { ctxt: { vars: [{ name: 'b', type: 'bool' }], hyps: [] }, goal: 'negb (negb b) = b' } });
+      expect(await shell.request('APPLY (destruct b; reflexivity)')).toMatchObject({ ERR: '', STEP: base + 3, RESPONSE: { goal: 'True' } });
+      expect(await shell.request('END')).toMatchObject({ ERR: '', STEP: base + 4, RESPONSE: FINISHED });
+      expect((await shell.request(`REVERT ${base + 7}`)).ERR).toBe(`bad step: ${base + 7} (1..${base + 4})`);
     }, 60_000);
 
     it('CRUSH, RULE, UNFOLD and HAMMER act on the current goal', async () => {
@@ -131,13 +133,13 @@ describe('arbor-shell (real coqidetop)', () => {
       expect(await shell.request('FROBNICATE')).toEqual({ CHANNEL: 0, RESPONSE: null, ERR: 'unknown command: FROBNICATE' });
       expect(await shell.request('42 STATE', 42)).toEqual({ CHANNEL: 42, RESPONSE: null, ERR: 'bad channel' });
       expect((await shell.request('GOAL "unclosed')).ERR).toBe('parse error: unclosed quote');
-      await shell.request('GOAL "forall n : nat, n = n + 1"');
+      const base = ((await shell.request('GOAL "forall n : nat, n = n + 1"')).STEP as number) - 1;
       expect((await shell.request('APPLY (intros n; lia)')).ERR).not.toBe('');
-      expect(await shell.request('APPLY intro n')).toMatchObject({ ERR: '', STEP: 2 });
+      expect(await shell.request('APPLY intro n')).toMatchObject({ ERR: '', STEP: base + 2 });
       expect((await shell.request('CRUSH')).ERR).toBe('fail');
       expect((await shell.request('HAMMER 2')).ERR).toMatch(/^(fail|timeout)/);
       expect((await shell.request('APPLY no_such_tactic_xyz')).ERR).toMatch(/no_such_tactic_xyz/);
-      expect(await shell.request('STATE')).toMatchObject({ ERR: '', STEP: 2, RESPONSE: { goal: 'n = n + 1' } });
+      expect(await shell.request('STATE')).toMatchObject({ ERR: '', STEP: base + 2, RESPONSE: { goal: 'n = n + 1' } });
     }, 60_000);
 
     it('refuses sentence-ending injection in terms and tactics with a parse error', async () => {
@@ -192,7 +194,8 @@ describe('arbor-shell (real coqidetop)', () => {
       await new Promise((r) => setTimeout(r, 500));
       process.kill(pids[0] as number, 'SIGKILL');
       expect((await slow).ERR).toMatch(/^prover crashed/);
-      expect(await shell.request('1 STATE', 1)).toMatchObject({ ERR: '', STEP: 1 });
+      // Channel 1's second theorem follows its first (GOAL, END) in the document's numbering.
+      expect(await shell.request('1 STATE', 1)).toMatchObject({ ERR: '', STEP: 3 });
       expect(await shell.request('STATE')).toMatchObject({ ERR: '', STEP: 2 });
       expect(await shell.request('APPLY (induction l; simpl; [reflexivity|])')).toMatchObject({ ERR: '', STEP: 3 });
       expect(await shell.end()).toBe(0);

@@ -1,5 +1,7 @@
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
+import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
+import type { DefineAnswer, QueryAnswer } from '../../shared/protocol/query-answer.ts';
 
 /** The backends Arbor knows. `isabelle` is any external process that already speaks the channel protocol. */
 export type BackendId = 'coq' | 'eq' | 'lean' | 'isabelle';
@@ -39,6 +41,17 @@ export interface StepOutcome {
 
 export type Checkpoint = unknown;
 
+export interface DefineOutcome extends DefineAnswer {
+  checkpoint: Checkpoint;
+  /** The declaration as it goes into the reproduction script. */
+  script: string[];
+}
+
+/** One item of a document's reproduction script. */
+export type ScriptItem =
+  | { kind: 'define'; script: string[] }
+  | { kind: 'proof'; name: string; goal: string; steps: string[][]; openGoals: number };
+
 /** A prover process may use this much address space by default: CoqHammer's runs fit, a runaway tactic does not take the machine. */
 export const DEFAULT_PROVER_MEMORY_MB = 4096;
 
@@ -59,7 +72,8 @@ export type ProverErrorCode =
   | 'prover' // any other prover message
   | 'crashed' // the prover process died; the session is unusable
   | 'unavailable' // the prover is not installed or cannot start
-  | 'unsound'; // the kernel accepted the proof, but it depends on assumptions the user did not trust
+  | 'unsound' // the kernel accepted the proof, but it depends on assumptions the user did not trust
+  | 'refused'; // a new item (GOAL, DEFINE) was refused before anything changed: the document is as it was
 
 export class ProverError extends Error {
   readonly code: ProverErrorCode;
@@ -80,8 +94,20 @@ export class ProverError extends Error {
  */
 export interface ProverSession {
   readonly backend: BackendId;
-  /** Discard any proof in progress and start proving `goal`. */
-  start(goal: string): Promise<StepOutcome>;
+  /**
+   * Discard any unfinished proof and start proving `goal` as the theorem `name` (backends without named
+   * theorems ignore it). Finished proofs and declarations before it stay in the environment.
+   */
+  start(goal: string, name?: string): Promise<StepOutcome>;
+  /**
+   * A declaration of the document (`DEFINE`): untrusted text, which the session checks with the one
+   * vernacular policy before the prover sees it. Discards an unfinished proof, like `start`.
+   */
+  define?(text: string): Promise<DefineOutcome>;
+  /** A look-up at the current state; never changes it. */
+  query?(query: QueryCommand): Promise<QueryAnswer>;
+  /** The whole document (declarations, finished theorems, the proof in progress) as one script the prover checks alone. */
+  renderDocument?(items: ScriptItem[]): string;
   step(step: ProofStep): Promise<StepOutcome>;
   /** Go back to a state returned by `start`/`step` (later states are discarded). */
   restore(checkpoint: Checkpoint): Promise<void>;

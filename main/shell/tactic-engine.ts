@@ -7,21 +7,35 @@ import {
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import { expandAbbreviations, TermTooLarge } from '../../shared/protocol/abbreviations.ts';
 import type { ChannelEngine, ChannelStatus, EngineResult } from './channel-engine.ts';
-import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
+import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
+import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
 import { ProverError } from './prover-session.ts';
 
-/** One entry of a channel's history: the state after step n (index n-1). */
+/**
+ * One entry of a channel's history: the document after step n (index n-1). A document is a sequence of
+ * items — declarations (`DEFINE`) and proofs (`GOAL` … the `END` that finishes it) — and its steps are
+ * numbered across items, so `REVERT` works across them.
+ */
 interface StepRecord {
-  tree: ProofTree;
+  /** The proof in progress (or just finished) after this step; undefined after a declaration. */
+  tree?: ProofTree;
   checkpoint: Checkpoint;
   /** What this step adds to the reproduction script. */
   script: string[];
-  /** The step as sent to the prover, for replay after a crash (undefined for GOAL and LET). */
+  /** The step as sent to the prover, for replay after a crash (undefined for GOAL, DEFINE and LET). */
   proofStep?: ProofStep;
+  /** A GOAL: the theorem it starts. */
+  goal?: { expr: string; name: string };
+  /** A DEFINE: the declarations as the client sent them. */
+  define?: string;
+  /** The END after which the prover itself closed the proof (Coq: `Qed`); replayed as such. */
+  finished?: boolean;
   lets: ReadonlyMap<string, string>;
   /** The print mode the tree's terms are printed in. */
   printMode: PrintMode;
 }
+
+type ProofRecord = StepRecord & { tree: ProofTree };
 
 export interface TacticEngineOptions {
   backend: BackendId;
@@ -42,7 +56,6 @@ type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHAN
  */
 export class TacticEngine implements ChannelEngine {
   private session: Promise<ProverSession>;
-  private goalText: string | undefined;
   private history: StepRecord[] = [];
   private printMode: PrintMode = 1;
   private busy = false;
@@ -71,7 +84,7 @@ export class TacticEngine implements ChannelEngine {
       backend: this.options.backend,
       busy: this.busy,
       step: this.history.length,
-      finished: last ? isFinished(last.tree) : false,
+      finished: last?.tree ? isFinished(last.tree) : false,
     };
     if (this.pid !== undefined) status.pid = this.pid;
     return status;
@@ -79,7 +92,7 @@ export class TacticEngine implements ChannelEngine {
 
   treeView(): TreeView | undefined {
     const last = this.history[this.history.length - 1];
-    return last ? toTreeView(last.tree) : undefined;
+    return last?.tree ? toTreeView(last.tree) : undefined;
   }
 
   async execute(command: EngineCommand): Promise<EngineResult> {
@@ -122,7 +135,13 @@ export class TacticEngine implements ChannelEngine {
 
   private async run(command: EngineCommand): Promise<EngineResult> {
     switch (command.name) {
-      case 'GOAL': return this.goal(command.expr);
+      case 'GOAL': return this.goal(command.expr, command.theoremName);
+      case 'DEFINE': return this.define(command.text);
+      case 'SEARCH':
+      case 'CHECK':
+      case 'ABOUT':
+      case 'PRINT':
+      case 'LOCATE': return this.query(command);
       case 'STATE':
         this.requireProof();
         return this.stateResult();
@@ -134,7 +153,7 @@ export class TacticEngine implements ChannelEngine {
         const last = this.requireProof();
         const lets = new Map(last.lets);
         lets.set(command.abbrev, expandAbbreviations(command.term, last.lets));
-        this.history.push({ ...last, script: [], lets, proofStep: undefined });
+        this.history.push({ ...last, script: [], lets, proofStep: undefined, goal: undefined, finished: false });
         return this.stateResult();
       }
       case 'END':
@@ -148,15 +167,76 @@ export class TacticEngine implements ChannelEngine {
     }
   }
 
-  private async goal(expr: string): Promise<EngineResult> {
-    const session = await this.session;
-    const outcome = await this.withWatchdog(undefined, () => session.start(expr));
+  private async goal(expr: string, givenName: string | undefined): Promise<EngineResult> {
+    // GOAL discards an unfinished proof (seed 000), even when the prover then rejects the new goal;
+    // finished ones stay. A goal refused before the prover saw it changes nothing.
+    const name = givenName ?? this.unnamedTheorem();
+    const outcome = await this.newItem(() => this.withWatchdog(undefined, (s) => s.start(expr, name)));
     const first = outcome.goals[0];
     if (!first || outcome.goals.length !== 1) throw new ShellError('fail: the prover did not start one goal');
-    this.goalText = expr;
     this.hypCounter = 0;
-    this.history = [{ tree: initialTree(first, 1), checkpoint: outcome.checkpoint, script: outcome.script, lets: new Map(), printMode: this.printMode }];
+    // A backend without documents (eq, Lean) proves one theorem at a time: its GOAL starts afresh.
+    if (!this.currentSession?.renderDocument) this.history = [];
+    const step = this.history.length + 1;
+    this.history.push({ tree: initialTree(first, step), checkpoint: outcome.checkpoint, script: outcome.script, goal: { expr, name }, lets: new Map(), printMode: this.printMode });
     return this.stateResult();
+  }
+
+  /** DEFINE: declarations for every later item of the document. */
+  private async define(text: string): Promise<EngineResult> {
+    const session = await this.session;
+    if (!session.define) throw new ShellError(`unsupported: DEFINE needs a backend with declarations (the ${this.options.backend} backend has none)`);
+    const outcome = await this.newItem(() => this.withWatchdog(undefined, (s) => (s.define as NonNullable<ProverSession['define']>).call(s, text)));
+    this.history.push({ checkpoint: outcome.checkpoint, script: outcome.script, define: text, lets: new Map(), printMode: this.printMode });
+    return { response: { declared: outcome.declared }, error: '', step: this.history.length };
+  }
+
+  private async query(command: QueryCommand): Promise<EngineResult> {
+    const session = await this.session;
+    if (!session.query) throw new ShellError(`unsupported: ${command.name} needs a backend with look-ups (the ${this.options.backend} backend has none)`);
+    const answer = await this.withWatchdog(undefined, (s) => (s.query as NonNullable<ProverSession['query']>).call(s, command));
+    return { response: answer, error: '' };
+  }
+
+  /** Starts a new item (GOAL, DEFINE): the session discards an unfinished proof unless it refused the item outright. */
+  private async newItem<T>(start: () => Promise<T>): Promise<T> {
+    try {
+      const outcome = await start();
+      this.discardUnfinishedProof();
+      return outcome;
+    } catch (err) {
+      if (!(err instanceof ProverError && err.code === 'refused')) this.discardUnfinishedProof();
+      throw err;
+    }
+  }
+
+  /** Forgets the history of a proof that was not finished (the session discards it in the prover). */
+  private discardUnfinishedProof(): void {
+    const last = this.history.at(-1);
+    if (!last?.tree || isFinished(last.tree)) return;
+    let start = this.history.length - 1;
+    while (start > 0 && !this.history[start]?.goal) start--;
+    this.history.length = start;
+  }
+
+  /** The theorems the document has finished so far. */
+  private theoremNames(): Set<string> {
+    const names = new Set<string>();
+    let current: string | undefined;
+    for (const r of this.history) {
+      if (r.goal) current = r.goal.name;
+      if (r.define !== undefined) current = undefined;
+      if (current !== undefined && r.tree && isFinished(r.tree)) names.add(current);
+    }
+    return names;
+  }
+
+  private unnamedTheorem(): string {
+    const taken = this.theoremNames();
+    if (!taken.has('arbor_goal')) return 'arbor_goal';
+    let n = 2;
+    while (taken.has(`arbor_goal_${n}`)) n++;
+    return `arbor_goal_${n}`;
   }
 
   private async end(): Promise<EngineResult> {
@@ -166,7 +246,7 @@ export class TacticEngine implements ChannelEngine {
     if (current.status === 'proved') {
       const tree = removeCurrentLeaf(last.tree);
       const finished = await this.finishIfDone(tree);
-      this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined });
+      this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });
       return this.stateResult(true, finished?.assumptions);
     }
     // Not yet proved: END is HAMMER then END (seed 000).
@@ -186,7 +266,7 @@ export class TacticEngine implements ChannelEngine {
       await this.restoreTo(last.checkpoint);
       throw err;
     }
-    this.history.push({ tree: after, checkpoint: finished?.checkpoint ?? outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode });
+    this.history.push({ tree: after, checkpoint: finished?.checkpoint ?? outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode, finished: finished !== undefined });
     const result = this.stateResult(true, finished?.assumptions);
     if (outcome.report) result.hammerReport = outcome.report;
     return result;
@@ -203,7 +283,7 @@ export class TacticEngine implements ChannelEngine {
     return this.withWatchdog(undefined, (s) => (s.finish as () => Promise<FinishedProof>).call(s));
   }
 
-  private advance(last: StepRecord, proofStep: ProofStep, outcome: StepOutcome): EngineResult {
+  private advance(last: ProofRecord, proofStep: ProofStep, outcome: StepOutcome): EngineResult {
     const tree = this.applyOutcome(last.tree, outcome, this.history.length + 1);
     this.history.push({ tree, checkpoint: outcome.checkpoint, script: outcome.script, proofStep, lets: last.lets, printMode: this.printMode });
     const result = this.stateResult();
@@ -225,7 +305,7 @@ export class TacticEngine implements ChannelEngine {
     return refreshOpenLeaves(replaced, outcome.goals);
   }
 
-  private toProofStep(command: EngineCommand, last: StepRecord): ProofStep {
+  private toProofStep(command: EngineCommand, last: ProofRecord): ProofStep {
     const x = (text: string): string => expandAbbreviations(text, last.lets);
     switch (command.name) {
       case 'HAVE': return { kind: 'have', name: command.hypName ?? this.freshName(last), expr: x(command.expr) };
@@ -246,7 +326,7 @@ export class TacticEngine implements ChannelEngine {
   }
 
   /** Names for unnamed HAVE/OBTAIN facts: `h1`, `h2`, … avoiding every name in the current context. */
-  private freshName(last: StepRecord): string {
+  private freshName(last: ProofRecord): string {
     const taken = new Set(currentLeaf(last.tree)?.context.map((e) => e.name) ?? []);
     let name: string;
     do name = `h${++this.hypCounter}`; while (taken.has(name));
@@ -254,7 +334,7 @@ export class TacticEngine implements ChannelEngine {
   }
 
   private async revert(step: number): Promise<EngineResult> {
-    this.requireProof();
+    if (this.history.length === 0) throw new ShellError('no goal');
     if (step < 1 || step > this.history.length) throw new ShellError(`bad step: ${step} (1..${this.history.length})`);
     const target = this.history[step - 1] as StepRecord;
     await this.restoreTo(target.checkpoint);
@@ -277,7 +357,7 @@ export class TacticEngine implements ChannelEngine {
   /** Re-reads the open goals from the prover into the last tree (after a revert or a print-mode change). */
   private async refreshFromProver(): Promise<void> {
     const last = this.history[this.history.length - 1];
-    if (!last || isFinished(last.tree)) return;
+    if (!last?.tree || isFinished(last.tree)) return;
     const session = await this.session;
     const goals: OpenGoal[] = await session.goals();
     if (goals.length !== openLeaves(last.tree).length) return;
@@ -290,13 +370,29 @@ export class TacticEngine implements ChannelEngine {
   }
 
   private script(): string {
-    if (this.goalText === undefined) throw new ShellError('no goal');
-    const last = this.history[this.history.length - 1] as StepRecord;
-    return this.renderScript(openLeaves(last.tree).length);
+    if (this.history.length === 0) throw new ShellError('no goal');
+    return this.renderScript();
   }
 
-  private renderScript(openGoals: number): string {
-    return this.sessionNow().renderScript(this.goalText ?? '', this.history.map((r) => r.script), openGoals);
+  /** The document's script: its declarations, finished theorems and the proof in progress (open goals marked). */
+  private renderScript(): string {
+    const items: ScriptItem[] = [];
+    for (const r of this.history) {
+      if (r.define !== undefined) items.push({ kind: 'define', script: r.script });
+      else if (r.goal) items.push({ kind: 'proof', name: r.goal.name, goal: r.goal.expr, steps: [r.script], openGoals: 0 });
+      else {
+        const proof = items.at(-1);
+        if (proof?.kind === 'proof') proof.steps.push(r.script);
+      }
+    }
+    const last = this.history.at(-1);
+    const current = items.at(-1);
+    if (current?.kind === 'proof' && last?.tree) current.openGoals = openLeaves(last.tree).length;
+    const session = this.sessionNow();
+    if (session.renderDocument) return session.renderDocument(items);
+    // Backends without documents have one proof at a time.
+    if (current?.kind !== 'proof') throw new ShellError('no goal');
+    return session.renderScript(current.goal, current.steps, current.openGoals);
   }
 
   private sessionNow(): ProverSession {
@@ -308,19 +404,21 @@ export class TacticEngine implements ChannelEngine {
   private stateResult(withScript = false, assumptions?: string[]): EngineResult {
     const last = this.history[this.history.length - 1];
     if (!last) return { response: null, error: '' };
+    // After a declaration no proof is open: the state is empty until the next GOAL.
+    if (!last.tree) return { response: null, error: '', step: this.history.length };
     const result: EngineResult = { response: toStateJson(last.tree), error: '', step: this.history.length };
-    if (withScript && isFinished(last.tree)) result.script = this.renderScript(0);
+    if (withScript && isFinished(last.tree)) result.script = this.renderScript();
     if (assumptions !== undefined) result.assumptions = assumptions;
     return result;
   }
 
-  private requireProof(): StepRecord {
+  private requireProof(): ProofRecord {
     const last = this.history[this.history.length - 1];
-    if (!last) throw new ShellError('no goal');
-    return last;
+    if (!last?.tree) throw new ShellError('no goal');
+    return last as ProofRecord;
   }
 
-  private requireOpenGoal(): StepRecord {
+  private requireOpenGoal(): ProofRecord {
     const last = this.requireProof();
     const current = currentLeaf(last.tree);
     if (!current) throw new ShellError('no goal');
@@ -375,13 +473,16 @@ export class TacticEngine implements ChannelEngine {
 
   /** Replays the channel's history on a fresh session, so it continues from the last good step. */
   private async replay(): Promise<void> {
-    if (this.goalText === undefined || this.history.length === 0) return;
+    if (this.history.length === 0) return;
     const session = await this.session;
     await session.setPrintMode(this.printMode);
-    const first = await session.start(this.goalText);
-    const rebuilt: StepRecord[] = [{ ...(this.history[0] as StepRecord), checkpoint: first.checkpoint }];
-    for (const record of this.history.slice(1)) {
-      const checkpoint = record.proofStep ? (await session.step(record.proofStep)).checkpoint : rebuilt[rebuilt.length - 1]?.checkpoint;
+    const rebuilt: StepRecord[] = [];
+    for (const record of this.history) {
+      let checkpoint = rebuilt.at(-1)?.checkpoint;
+      if (record.define !== undefined && session.define) checkpoint = (await session.define(record.define)).checkpoint;
+      else if (record.goal) checkpoint = (await session.start(record.goal.expr, record.goal.name)).checkpoint;
+      else if (record.proofStep) checkpoint = (await session.step(record.proofStep)).checkpoint;
+      if (record.finished && session.finish) checkpoint = (await session.finish()).checkpoint;
       rebuilt.push({ ...record, checkpoint });
     }
     this.history = rebuilt;

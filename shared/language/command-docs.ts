@@ -11,7 +11,7 @@ export interface CommandDoc {
 }
 
 export const COMMAND_DOCS: Readonly<Record<CommandName, CommandDoc>> = {
-  GOAL: { syntax: 'GOAL "expr"', summary: 'Start a fresh proof of `expr` (step 1); any previous proof in the channel is discarded.', snippet: 'GOAL "${1:expr}"', group: 'proof' },
+  GOAL: { syntax: 'GOAL [name] "expr"', summary: 'Start a proof of `expr`, as the theorem `name` when named. An unfinished proof before it is discarded; finished theorems and declarations stay available to everything after them.', snippet: 'GOAL ${1:name} "${2:expr}"', group: 'proof' },
   END: { syntax: 'END', summary: 'Close the current goal: if it is not yet proved, HAMMER it first; then remove it from its bundle and normalise. Every HAVE/OBTAIN and every leaf costs one END or NEXT.', snippet: 'END', group: 'proof' },
   NEXT: { syntax: 'NEXT', summary: 'Synonym of END, for the subgoals a tactic produced (`CRUSH; NEXT; NEXT; END`).', snippet: 'NEXT', group: 'proof' },
   CRUSH: { syntax: 'CRUSH [rules]', summary: 'Simplify and split the current goal (Coq: an auto/intuition/lia-style simplifier with a timeout fallback). Fails with `fail` if nothing changes, `timeout` past the limit.', snippet: 'CRUSH', group: 'tactic' },
@@ -29,5 +29,11 @@ export const COMMAND_DOCS: Readonly<Record<CommandName, CommandDoc>> = {
   STATE: { syntax: 'STATE', summary: 'Extension: print the current proof state without changing it.', snippet: 'STATE', group: 'extension' },
   REVERT: { syntax: 'REVERT n', summary: 'Extension: restore the state after step n and discard later steps; the next command is step n+1. The editor uses it to re-check only what changed.', snippet: 'REVERT ${1:n}', group: 'extension' },
   SCRIPT: { syntax: 'SCRIPT', summary: 'Extension: the reproduction script so far, in the prover\'s own language, open goals marked.', snippet: 'SCRIPT', group: 'extension' },
+  DEFINE: { syntax: 'DEFINE "declarations"', summary: 'Extension: add definitions, fixpoints, inductive types or notations (Coq vernacular) to the document; later items can use them. Answers what was declared, with types.', snippet: 'DEFINE "${1:Definition double (n : nat) := n + n.}"', group: 'proof' },
+  SEARCH: { syntax: 'SEARCH pattern', summary: 'Extension: lemmas whose statement matches `pattern` (e.g. `_ ++ [_]`, `length (rev _)`), with their types and where they are defined.', snippet: 'SEARCH ${1:pattern}', group: 'extension' },
+  CHECK: { syntax: 'CHECK term', summary: 'Extension: the type of `term` here (inside a proof, its hypotheses are in scope).', snippet: 'CHECK ${1:term}', group: 'extension' },
+  ABOUT: { syntax: 'ABOUT name', summary: 'Extension: what `name` is: its type, kind, full name and module.', snippet: 'ABOUT ${1:name}', group: 'extension' },
+  PRINT: { syntax: 'PRINT name', summary: 'Extension: the definition of `name` (its body and type).', snippet: 'PRINT ${1:name}', group: 'extension' },
+  LOCATE: { syntax: 'LOCATE name', summary: 'Extension: every object `name` may refer to, the one it refers to here first (`LOCATE "++"` for a notation).', snippet: 'LOCATE ${1:name}', group: 'extension' },
   PRELUDE: { syntax: 'PRELUDE "text"', summary: 'Extension: set this channel\'s prelude (Coq: vernacular such as Require Import) and restart its prover.', snippet: 'PRELUDE "${1:Require Import Lia.}"', group: 'extension' },
 };

@@ -52,9 +52,37 @@ function parseArguments(name: ShellCommand['name'], s: Scanner): ShellCommand {
       s.expectEnd(name);
       return { name };
     case 'GOAL': {
+      // `GOAL name "…"` names the theorem, which later items of the document may then use.
+      const theoremName = s.peekQuote() ? undefined : s.ident('a theorem name or a quoted term');
+      s.skipBlanks();
       const expr = s.quoted('a quoted term');
       s.expectEnd(name);
-      return { name, expr };
+      return theoremName === undefined ? { name, expr } : { name, expr, theoremName };
+    }
+    case 'DEFINE': {
+      const text = s.quoted('a quoted declaration');
+      s.expectEnd(name);
+      return { name, text };
+    }
+    case 'SEARCH': {
+      const pattern = s.peekQuote() ? s.quoted('a pattern') : s.rest();
+      if (pattern === '') throw new ArgumentError('expected a pattern');
+      s.expectEnd(name);
+      return { name, pattern };
+    }
+    case 'CHECK': {
+      const term = s.peekQuote() ? s.quoted('a term') : s.rest();
+      if (term === '') throw new ArgumentError('expected a term');
+      s.expectEnd(name);
+      return { name, term };
+    }
+    case 'ABOUT':
+    case 'PRINT':
+    case 'LOCATE': {
+      // A name, or a notation in quotes for LOCATE (`LOCATE "++"`).
+      const ident = name === 'LOCATE' && s.peekQuote() ? `"${s.quoted('a notation')}"` : s.ident('a name');
+      s.expectEnd(name);
+      return { name, ident };
     }
     case 'HAVE': {
       const hypName = s.peekQuote() ? undefined : s.ident('a name or a quoted term');

@@ -1,7 +1,7 @@
 import type { HammerReport } from './hammer-report.ts';
 /** The channel protocol's commands (seed 000) and Arbor's extensions (BRIEF §3), as parsed values. */
 export type ShellCommand =
-  | { name: 'GOAL'; expr: string }
+  | { name: 'GOAL'; expr: string; theoremName?: string }
   | { name: 'END' }
   | { name: 'NEXT' }
   | { name: 'CRUSH'; rules: string[] }
@@ -20,7 +20,20 @@ export type ShellCommand =
   | { name: 'STATE' }
   | { name: 'REVERT'; step: number }
   | { name: 'SCRIPT' }
-  | { name: 'PRELUDE'; text: string };
+  | { name: 'PRELUDE'; text: string }
+  // Proof documents: declarations and look-ups between proofs
+  | { name: 'DEFINE'; text: string }
+  | QueryCommand;
+
+/** Look-ups in the channel's environment (at its current state): they never change it. */
+export type QueryCommand =
+  | { name: 'SEARCH'; pattern: string }
+  | { name: 'CHECK'; term: string }
+  | { name: 'ABOUT'; ident: string }
+  | { name: 'PRINT'; ident: string }
+  | { name: 'LOCATE'; ident: string };
+
+export const QUERY_NAMES: ReadonlySet<CommandName> = new Set<CommandName>(['SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE']);
 
 export interface ObtainCondition {
   name?: string;
@@ -32,12 +45,13 @@ export type CommandName = ShellCommand['name'];
 export const COMMAND_NAMES: readonly CommandName[] = [
   'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
   'PRINT_MODE', 'NEW_CHANNEL', 'RELEASE_CHANNEL', 'STATE', 'REVERT', 'SCRIPT', 'PRELUDE', 'CANCEL',
+  'DEFINE', 'SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE',
 ];
 
 /** Commands that work on the channel's proof and so answer with a `STEP`. */
 export const PROOF_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
   'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
-  'PRINT_MODE', 'STATE', 'REVERT',
+  'PRINT_MODE', 'STATE', 'REVERT', 'DEFINE',
 ]);
 
 /** One parsed request: the channel it is for, and its command or why it could not be parsed. */

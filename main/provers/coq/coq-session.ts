@@ -1,6 +1,11 @@
 import type { HammerReport, HammerStage } from '../../../shared/protocol/hammer-report.ts';
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
-import type { Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
+import type { Checkpoint, DefineOutcome, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
+import type { QueryCommand } from '../../../shared/protocol/shell-command.ts';
+import type { EnvironmentEntry, QueryAnswer } from '../../../shared/protocol/query-answer.ts';
+import { SEARCH_LIMIT } from '../../../shared/protocol/query-answer.ts';
+import { firstLocated, moduleOf, parseAbout, parseCheck, parseLocate, parsePrint, parseSearchResult } from './coq-queries.ts';
+import { checkUntrustedVernacular } from './vernacular-policy.ts';
 import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-session.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
@@ -37,6 +42,18 @@ interface CoqCheckpoint {
   token: object;
 }
 
+/** An item of the document in the log: a declaration, or a proof (open until its `Qed`). */
+interface LogItem {
+  kind: 'define' | 'proof';
+  /** Log length before its first sentence. */
+  start: number;
+  /** Log length after its last sentence (a proof's `Qed`); undefined while a proof is open. */
+  end?: number;
+  /** A proof's theorem name and statement. */
+  name?: string;
+  goal?: string;
+}
+
 type Attempt = { ok: true; goals: RawGoal[]; messages: CoqMessage[] } | { ok: false; error: unknown };
 
 /** Logical and arithmetic vocabulary a client's declarations may not give another meaning in a finished statement. */
@@ -48,6 +65,10 @@ const CORE_NAMES = new Set([
   'sig', 'exist', 'sigT', 'existT', 'unit', 'tt', 'Empty_set', 'identity',
 ]);
 
+/** Around a client's declarations: Coq then refuses a notation that redefines one in use (`Notation "x = y" := True`). */
+const NOTATION_GUARD_ON = 'Set Warnings "+notation-overridden".';
+const NOTATION_GUARD_OFF = 'Set Warnings "notation-overridden".';
+
 /** The kernel re-checks the whole proof term at `Qed`: give it at least this long. */
 const QED_MIN_MS = 30_000;
 
@@ -58,6 +79,14 @@ const guard = (what: string, text: string): string => {
   const problem = fragmentProblem(text);
   if (problem !== undefined) throw new ProverError('parse', `parse error: ${what}: ${problem}`);
   return text.trim();
+};
+/** Runs validations whose failure must leave the document unchanged, as `refused` errors. */
+const refusing = <T>(validate: () => T): T => {
+  try {
+    return validate();
+  } catch (e) {
+    throw new ProverError('refused', toProverError(e).message);
+  }
 };
 const guardName = (name: string): string => {
   if (!isIdent(name)) throw new ProverError('parse', `parse error: bad name '${name}'`);
@@ -114,8 +143,8 @@ export class CoqSession implements ProverSession {
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   private hammerPlugin = true;
   private readonly timeoutMs: number;
-  /** The statement as the client wrote it, for the shadowing check at `finish`. */
-  private goalText = '';
+  /** The document's declarations and proofs, as spans of the log. */
+  private items: LogItem[] = [];
 
   private constructor(
     private readonly channelPrelude: string,
@@ -129,7 +158,7 @@ export class CoqSession implements ProverSession {
     const untrusted = splitSentences(options.untrustedPrelude ?? '');
     // A client's notation must not redefine one in use (`Notation "x = y" := True` would make `1 = 2` trivial):
     // Coq's own check refuses redefinitions while the client's text runs.
-    this.untrustedSentences = untrusted.length === 0 ? [] : ['Set Warnings "+notation-overridden".', ...untrusted, 'Set Warnings "notation-overridden".'];
+    this.untrustedSentences = untrusted.length === 0 ? [] : untrusted;
     this.trustedAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
@@ -174,7 +203,12 @@ export class CoqSession implements ProverSession {
     };
     await run(this.arborSentences, 'Arbor prelude');
     await run(this.channelSentences, 'prelude');
-    await run(this.untrustedSentences, 'prelude');
+    if (this.untrustedSentences.length > 0) {
+      // As for DEFINE: the guard runs before the client's sentences are added (notations are read then).
+      await run([NOTATION_GUARD_ON], 'prelude');
+      await run(this.untrustedSentences, 'prelude');
+      await run([NOTATION_GUARD_OFF], 'prelude');
+    }
     this.preludeTip = this.client.tip;
   }
 
@@ -182,12 +216,32 @@ export class CoqSession implements ProverSession {
   private async restart(len: number): Promise<void> {
     if (this.client.alive) this.client.kill();
     await this.client.exited;
-    this.log.length = len;
+    this.truncate(len);
     await this.boot();
     for (const entry of this.log) entry.stateId = await this.client.add(entry.sentence);
     const r = await this.client.goals();
     this.current = r.goals ?? [];
     this.shelved = r.shelved;
+  }
+
+  /** Keeps the log's first `len` sentences and the items that begin in them (a proof cut before its `Qed` is open again). */
+  private truncate(len: number): void {
+    this.log.length = len;
+    this.items = this.items.filter((i) => i.start < len);
+    const last = this.items.at(-1);
+    if (last?.end !== undefined && last.end > len) delete last.end;
+  }
+
+  /** The proof in progress (not yet closed by `Qed`), if any. */
+  private openProof(): LogItem | undefined {
+    const last = this.items.at(-1);
+    return last?.kind === 'proof' && last.end === undefined ? last : undefined;
+  }
+
+  /** Drops an unfinished proof (GOAL and DEFINE discard it, as the seed's GOAL does). */
+  private async discardOpenProof(): Promise<void> {
+    const open = this.openProof();
+    if (open) await this.rewind(open.start);
   }
 
   private stateAt(len: number): number {
@@ -198,7 +252,7 @@ export class CoqSession implements ProverSession {
   private async rewind(len: number): Promise<void> {
     if (this.client.alive) {
       try {
-        this.log.length = len;
+        this.truncate(len);
         await this.client.editAt(this.stateAt(len), ROUND_TRIP_MS);
         return;
       } catch (e) {
@@ -279,22 +333,128 @@ export class CoqSession implements ProverSession {
     }
   }
 
-  async start(goal: string): Promise<StepOutcome> {
-    const g = guard('goal', goal);
-    this.kinds.clear();
-    this.goalText = g;
-    // GOAL discards any proof in progress, even when the new goal then fails.
-    await this.rewind(0).catch((e: unknown) => {
+  async start(goal: string, name = 'arbor_goal'): Promise<StepOutcome> {
+    // Refused text changes nothing (`refused`); otherwise GOAL discards an unfinished proof, even when
+    // Coq then rejects the new goal. Finished proofs stay.
+    const [g, theorem] = refusing(() => [guard('goal', goal), guardName(name)]);
+    await this.discardOpenProof().catch((e: unknown) => {
       throw toProverError(e);
     });
+    this.kinds.clear();
+    this.items.push({ kind: 'proof', start: this.log.length, name: theorem, goal: g });
     return this.transaction(async () => {
-      await this.run(`Theorem arbor_goal : (${g}).`, this.timeoutMs);
+      await this.run(`Theorem ${theorem} : (${g}).`, this.timeoutMs);
       return { script: [] };
     });
   }
 
+  /** DEFINE: the client's declarations, through the vernacular policy, under the same notation guard as a client's prelude. */
+  async define(text: string): Promise<DefineOutcome> {
+    // Refused text changes nothing; otherwise, like GOAL, a declaration discards an unfinished proof.
+    const refused = checkUntrustedVernacular(text, 'define');
+    if (refused !== undefined) throw new ProverError('refused', refused);
+    const sentences = splitSentences(text);
+    try {
+      await this.discardOpenProof();
+    } catch (e) {
+      throw toProverError(e);
+    }
+    const start = this.log.length;
+    // Notations are read when a sentence is added, before earlier ones run: the warning setting must
+    // have run before the client's sentences are added.
+    for (const group of [[NOTATION_GUARD_ON], sentences, [NOTATION_GUARD_OFF]]) {
+      const a = await this.attempt(group, this.timeoutMs).catch(async (e: unknown) => {
+        await this.rewind(start).catch(() => undefined);
+        throw toProverError(e);
+      });
+      if (!a.ok) {
+        await this.rewind(start).catch(() => undefined);
+        throw toProverError(a.error);
+      }
+    }
+    this.items.push({ kind: 'define', start, end: this.log.length });
+    const last = this.log.at(-1) as LogEntry;
+    const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
+    const declared = await this.declaredBy(sentences);
+    return { declared, checkpoint, script: sentences };
+  }
+
+  /** What declarations added: the names their heads declare (and an inductive type's constructors), with types. */
+  private async declaredBy(sentences: string[]): Promise<EnvironmentEntry[]> {
+    const names = sentences.flatMap(declaredNames);
+    const out: EnvironmentEntry[] = [];
+    for (const n of names) {
+      if (n.startsWith('"')) {
+        out.push({ name: n, type: '', kind: 'Notation', module: 'document' });
+        continue;
+      }
+      const about = parseAbout(this.answerText(await this.client.query(`About ${n}.`, this.client.tip, ROUND_TRIP_MS).catch(() => [])), n);
+      if (!about) continue;
+      out.push(entryOf(about));
+      if (about.kind === 'Inductive') {
+        const printed = this.answerText(await this.client.query(`Print ${n}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []));
+        for (const c of constructorsOf(printed)) out.push({ ...c, kind: 'Constructor', module: 'document' });
+      }
+    }
+    return out;
+  }
+
+  private answerText(ms: CoqMessage[]): string {
+    return ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
+  }
+
+  /** SEARCH, CHECK, ABOUT, PRINT, LOCATE at the current state (inside a proof, its hypotheses are in scope). */
+  async query(q: QueryCommand): Promise<QueryAnswer> {
+    const limit = Math.min(this.timeoutMs, 10_000);
+    const ask = async (sentence: string): Promise<CoqMessage[]> => {
+      try {
+        return (await this.client.query(sentence, this.client.tip, limit + GRACE_MS)).filter((m) => m.level === 'notice');
+      } catch (e) {
+        throw toProverError(e);
+      }
+    };
+    const ident = (n: string): string => {
+      if (!/^"[^"\n]*"$/.test(n) && !/^[\p{L}_][\p{L}\p{N}_'.]*$/u.test(n)) throw new ProverError('parse', `parse error: bad name '${n}'`);
+      return n;
+    };
+    switch (q.name) {
+      case 'SEARCH': {
+        const pattern = guard('pattern', q.pattern);
+        const found = (await ask(`Timeout ${secs(limit)} Search (${pattern}).`)).map((m) => parseSearchResult(m.text)).filter((e): e is EnvironmentEntry => e !== undefined);
+        const results = found.slice(0, SEARCH_LIMIT);
+        for (const r of results) {
+          const located = firstLocated(this.answerText(await ask(`Locate ${r.name}.`).catch(() => [])));
+          if (located) {
+            r.kind = located.kind;
+            const module = moduleOf(located.fullName);
+            if (module !== undefined) r.module = module;
+          }
+        }
+        return { pattern: q.pattern, results, truncated: found.length > results.length };
+      }
+      case 'CHECK': {
+        const term = guard('term', q.term);
+        const answer = parseCheck(this.answerText(await ask(`Check (${term}).`)));
+        if (!answer) throw new ProverError('prover', 'internal error: unreadable Check output');
+        return answer;
+      }
+      case 'ABOUT': {
+        const answer = parseAbout(this.answerText(await ask(`About ${ident(q.ident)}.`)), q.ident);
+        if (!answer) throw new ProverError('prover', `${q.ident} not found`);
+        return answer;
+      }
+      case 'PRINT':
+        return parsePrint(this.answerText(await ask(`Print ${ident(q.ident)}.`)), q.ident);
+      case 'LOCATE': {
+        const answer = parseLocate(this.answerText(await ask(`Locate ${ident(q.ident)}.`)), q.ident);
+        for (const r of answer.results) if (/^Top\./.test(r.name) && r.kind !== 'Notation') r.name = r.name.replace(/^Top\./, '');
+        return answer;
+      }
+    }
+  }
+
   async step(step: ProofStep): Promise<StepOutcome> {
-    if (this.log.length === 0) throw new ProverError('prover', 'no goal');
+    if (!this.openProof()) throw new ProverError('prover', 'no goal');
     if (this.stale) await this.goals();
     if (this.current[0]?.givenUp) {
       throw new ProverError('fail', 'this goal was given up (give_up/admit) and no proof can keep it: REVERT to before the step that gave it up');
@@ -469,7 +629,8 @@ export class CoqSession implements ProverSession {
    * the session as it was before and throws (`fail` for a refused Qed, `unsound` for assumptions).
    */
   async finish(): Promise<FinishedProof> {
-    if (this.log.length === 0) throw new ProverError('prover', 'no goal');
+    const proof = this.openProof();
+    if (!proof) throw new ProverError('prover', 'no goal');
     const len = this.log.length;
     const limit = Math.max(this.timeoutMs, QED_MIN_MS);
     try {
@@ -481,14 +642,15 @@ export class CoqSession implements ProverSession {
       }
       // Progress feedback ("Fetching opaque proofs from disk for …", level info) is not part of the answer.
       const answer = (ms: CoqMessage[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
-      const printed = answer(await this.client.query('Print Assumptions arbor_goal.', this.client.tip, limit));
+      const printed = answer(await this.client.query(`Print Assumptions ${proof.name ?? 'arbor_goal'}.`, this.client.tip, limit));
       const verdict = await judgeAssumptions(parsePrintAssumptions(printed), async (name) => {
         const about = await this.client.query(`About ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
         return fullNameFromAbout(answer(about));
       }, this.trustedAssumptions);
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
-      const shadowed = await this.shadowedNames();
+      const shadowed = await this.shadowedNames(proof.goal ?? '');
       if (shadowed) throw new ProverError('unsound', shadowed);
+      proof.end = this.log.length;
       const last = this.log.at(-1) as LogEntry;
       const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
       return { assumptions: verdict.assumptions, checkpoint };
@@ -510,9 +672,9 @@ export class CoqSession implements ProverSession {
    * vocabulary (CORE_NAMES) must mean what the library says wherever a finished statement uses it.
    * `Locate` lists every object of a basename, the one the name refers to first.
    */
-  private async shadowedNames(): Promise<string | undefined> {
-    if (this.untrustedSentences.length === 0) return undefined;
-    const names = [...new Set(this.goalText.match(/[\p{L}_][\p{L}\p{N}_'.]*/gu) ?? [])].filter((n) => CORE_NAMES.has(n.split('.').at(-1) ?? n));
+  private async shadowedNames(goalText: string): Promise<string | undefined> {
+    if (this.untrustedSentences.length === 0 && !this.items.some((i) => i.kind === 'define')) return undefined;
+    const names = [...new Set(goalText.match(/[\p{L}_][\p{L}\p{N}_'.]*/gu) ?? [])].filter((n) => CORE_NAMES.has(n.split('.').at(-1) ?? n));
     for (const name of names) {
       const out = await this.client.query(`Locate ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
       const objects = out.filter((m) => m.level === 'notice').flatMap((m) => m.text.split('\n'))
@@ -651,10 +813,17 @@ export class CoqSession implements ProverSession {
   }
 
   renderScript(goal: string, steps: string[][], openGoals: number): string {
-    const body = steps.flat().map((s) => `  ${s}`);
-    const end = openGoals > 0 ? [`  (* ${openGoals} open goal${openGoals === 1 ? '' : 's'} *)`, 'Admitted.'] : ['Qed.'];
+    return this.renderDocument([{ kind: 'proof', name: 'arbor_goal', goal, steps, openGoals }]);
+  }
+
+  renderDocument(items: ScriptItem[]): string {
     const channel = this.channelPrelude.trim() === '' ? [] : ['(* channel prelude *)', this.channelPrelude.trim(), ''];
-    return [arborPrelude().trimEnd(), '', ...channel, `Theorem arbor_goal : (${goal}).`, 'Proof.', ...body, ...end, ''].join('\n');
+    const body = items.flatMap((item) => {
+      if (item.kind === 'define') return [...item.script, ''];
+      const end = item.openGoals > 0 ? [`  (* ${item.openGoals} open goal${item.openGoals === 1 ? '' : 's'} *)`, 'Admitted.'] : ['Qed.'];
+      return [`Theorem ${item.name} : (${item.goal}).`, 'Proof.', ...item.steps.flat().map((s) => `  ${s}`), ...end, ''];
+    });
+    return [arborPrelude().trimEnd(), '', ...channel, ...body].join('\n').replace(/\n+$/, '\n');
   }
 
   async dispose(): Promise<void> {
@@ -679,4 +848,33 @@ export const obtainTactic = (step: Extract<ProofStep, { kind: 'obtain' }>): stri
   if (pattern.length === 1 && vars.length === 0) return `assert (${pattern[0] ?? name} : ${body})`;
   const destruct = pattern.length === 0 ? `clear ${name}` : `destruct ${name} as ${pattern.length === 1 ? `[${pattern[0] ?? ''} _]` : `(${pattern.join(' & ')})`}`;
   return `assert (${name} : ${binder}${body}); [| ${destruct}]`;
+};
+
+/** The names a declaration's head declares (`Definition x`, `Inductive t … with u`, `Notation "…"`), from the one sentence reader. */
+export const declaredNames = (sentence: string): string[] => {
+  const text = sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^(Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+/g, '');
+  const notation = /^(?:Notation|Infix|Reserved Notation)\s+("[^"]*")/.exec(text);
+  if (notation) return [notation[1] as string];
+  const head = /^(Definition|Fixpoint|CoFixpoint|Function|Inductive|CoInductive|Variant|Record|Structure|Class|Instance|Lemma|Theorem|Corollary|Fact|Remark|Example|Let|Abbreviation)\s+([\p{L}_][\p{L}\p{N}_']*)/u.exec(text);
+  if (!head) return [];
+  const names = [head[2] as string];
+  if (/^(Fixpoint|CoFixpoint|Inductive|CoInductive)$/.test(head[1] as string)) {
+    for (const m of text.matchAll(/\swith\s+([\p{L}_][\p{L}\p{N}_']*)/gu)) names.push(m[1] as string);
+  }
+  return names;
+};
+
+/** `Inductive tree : Set :=  Leaf : tree | Node : tree -> nat -> tree -> tree.` → its constructors and their types. */
+export const constructorsOf = (printed: string): EnvironmentEntry[] => {
+  const m = /:=\s*([\s\S]*?)\.?\s*(?:\n\s*\n|$)/.exec(printed);
+  if (!m) return [];
+  return (m[1] as string).split(/\s\|\s/).map((c) => /^\s*([\p{L}_][\p{L}\p{N}_']*)\s*:\s*([\s\S]*)$/u.exec(c))
+    .filter((c): c is RegExpExecArray => c !== null).map((c) => ({ name: c[1] as string, type: flat(c[2] as string) }));
+};
+
+const entryOf = (a: ReturnType<typeof parseAbout> & object): EnvironmentEntry => {
+  const e: EnvironmentEntry = { name: a.name, type: a.type };
+  if (a.module !== undefined) e.module = a.module;
+  if (a.kind !== undefined) e.kind = a.kind;
+  return e;
 };

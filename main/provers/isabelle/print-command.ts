@@ -8,7 +8,7 @@ import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
  */
 export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>): string {
   switch (command.name) {
-    case 'GOAL': return `GOAL ${quote(command.expr)}`;
+    case 'GOAL': return command.theoremName !== undefined ? `GOAL ${command.theoremName} ${quote(command.expr)}` : `GOAL ${quote(command.expr)}`;
     case 'END':
     case 'NEXT':
     case 'STATE':
@@ -28,6 +28,12 @@ export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL
     case 'PRINT_MODE': return `PRINT_MODE ${command.mode}`;
     case 'REVERT': return `REVERT ${command.step}`;
     case 'PRELUDE': return `PRELUDE ${quote(command.text.replace(/[\r\n]+/g, ' '))}`;
+    case 'DEFINE': return `DEFINE ${quote(command.text.replace(/[\r\n]+/g, ' '))}`;
+    case 'SEARCH': return `SEARCH ${quote(command.pattern)}`;
+    case 'CHECK': return `CHECK ${quote(command.term)}`;
+    case 'ABOUT':
+    case 'PRINT':
+    case 'LOCATE': return `${command.name} ${command.ident}`;
   }
 }
 
