@@ -21,6 +21,8 @@ import type { PortEvent, ShellPort } from './shell-port.ts';
 import type { SourceContext, SuggestionSource } from './sources/suggestion-source.ts';
 import { SuggestionQueue } from './suggestion-queue.ts';
 import type { Suggestion } from './suggestion-queue.ts';
+import { formatQuery, queryCommand, type QueryKind } from '../../shared/protocol/format-query.ts';
+import type { QueryAnswer } from '../../shared/protocol/query-answer.ts';
 import { checkCommandArguments, checkTermText, isIdentifier, quoteTerm, readTermInput } from './term-input.ts';
 import { shellToolError, ToolError } from './tool-error.ts';
 
@@ -54,7 +56,7 @@ export interface TryResult extends Omit<TryOutcome, 'tree'> {
 
 /** Commands that would leave the session's channel or break the copy-and-revert scheme. */
 const NOT_ON_SESSION = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL']);
-const NOT_IN_TRIES = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL', 'GOAL', 'PRELUDE', 'PRINT_MODE']);
+const NOT_IN_TRIES = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL', 'GOAL', 'DEFINE', 'PRELUDE', 'PRINT_MODE']);
 
 /**
  * The agent session (seed 003 on Arbor's shell): one proof on one channel, its script, its edit history
@@ -154,7 +156,14 @@ export class AgentSession {
   /** `valid`, or a ToolError with the prover's message (`prover_error`), `injection` or `parse_error`. */
   async checkTerm(input: string): Promise<'valid'> {
     const check = readTermInput(input);
-    const current = await this.requireCurrentGoal();
+    const tree = await this.tree();
+    const current = tree ? currentGoal(tree) : undefined;
+    if (!current) {
+      // No goal open: the term is checked in the document's environment (its declarations and theorems).
+      const r = await this.submitOne(formatQuery(queryCommand('check', check.kind === 'assertion' ? check.prop : check.term)));
+      if (r.ERR !== '') throw shellToolError(r.ERR);
+      return 'valid';
+    }
     // A proposition is checked as itself; any other term as `t = t`, which is well typed iff t is.
     const prop = check.kind === 'assertion' ? check.prop : `(${check.term}) = (${check.term})`;
     const name = freshName('arbor_check', current);
@@ -305,6 +314,13 @@ export class AgentSession {
       }
     }
     return queued;
+  }
+
+  /** A look-up (SEARCH, CHECK, ABOUT, PRINT, LOCATE) in the document's environment, at its current state. */
+  async lookUp(kind: QueryKind, text: string): Promise<QueryAnswer> {
+    const r = await this.submitOne(formatQuery(queryCommand(kind, text)));
+    if (r.ERR !== '') throw shellToolError(r.ERR);
+    return r.RESPONSE as QueryAnswer;
   }
 
   // ---- acting on the session's channel ----

@@ -40,10 +40,30 @@ export function formatProofContext(input: ContextFormatInput): string {
   const stated = statedFacts(lines);
   out.push('Stated in this script (HAVE/OBTAIN):');
   out.push(...(stated.length > 0 ? stated.map((s) => `  ${s}`) : ['  (none)']));
+  const own = documentItems(lines);
+  out.push('Declared and proved earlier in this document (usable by name):');
+  out.push(...(own.length > 0 ? own.map((t) => `  ${t}`) : ['  (none)']));
   const prelude = input.prelude ? preludeTheorems(input.prelude) : [];
   out.push('From the prelude:');
   out.push(...(prelude.length > 0 ? prelude.map((t) => `  ${t.kind} ${t.name}${t.statement ? ` : ${t.statement}` : ''}`) : ['  (none)']));
   return out.join('\n');
+}
+
+/**
+ * The document's own items before the proof in progress: DEFINE'd declarations, and theorems whose proof
+ * was finished (an unfinished proof never stays in the script once a later item starts).
+ */
+function documentItems(lines: readonly ScriptLine[]): string[] {
+  const parsed = lines.map((l) => parseRequest(l.text)).map((p) => ('error' in p ? undefined : p.command));
+  const starts = parsed.map((c, i) => (c?.name === 'GOAL' || c?.name === 'DEFINE' ? i : -1)).filter((i) => i >= 0);
+  const out: string[] = [];
+  starts.forEach((i, k) => {
+    const c = parsed[i];
+    const last = k === starts.length - 1;
+    if (c?.name === 'DEFINE') out.push(`DEFINE ${c.text}`);
+    else if (c?.name === 'GOAL' && !last) out.push(`Theorem ${c.theoremName ?? '(unnamed)'} : ${c.expr}`);
+  });
+  return out;
 }
 
 function statedFacts(lines: readonly ScriptLine[]): string[] {

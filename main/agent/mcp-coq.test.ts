@@ -202,3 +202,35 @@ describe.skipIf(!hasBackend)(title('MCP over streamable HTTP on a shared in-proc
     }
   }, 120_000);
 });
+
+describe.skipIf(!hasBackend)(title('arbor-mcp proof documents over stdio (real coqidetop)'), () => {
+  let client: Client;
+  beforeAll(async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['bin/arbor-mcp.js', '--timeout', '10'], cwd: ROOT, stderr: 'pipe' });
+    client = new Client({ name: 'document-agent', version: '1.0.0' });
+    await client.connect(transport);
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('documents and look-ups: search_lemmas, look_up, check_term_validity with no goal, the document\'s lemmas in get_proof_context', async () => {
+    const define = await call(client, 'run_command', { command: 'DEFINE "Definition twice (l : list nat) := l ++ l."' });
+    expect(JSON.parse(define.text)).toMatchObject({ ERR: '', RESPONSE: { declared: [{ name: 'twice', module: 'document' }] } });
+    // No goal open: the term is checked in the document's environment.
+    expect(await call(client, 'check_term_validity', { term: 'twice [1]' })).toEqual({ ok: true, text: 'valid' });
+    expect((await call(client, 'check_term_validity', { term: 'twice 1' })).ok).toBe(false);
+    await call(client, 'run_command', { command: 'GOAL twice_length "forall l, length (twice l) = 2 * length l"' });
+    const found = JSON.parse((await call(client, 'search_lemmas', { pattern: 'length (_ ++ _)' })).text) as { results: { name: string; module?: string }[] };
+    expect(found.results).toContainEqual(expect.objectContaining({ name: 'app_length', module: 'Coq.Lists.List' }));
+    expect(await call(client, 'run_command', { command: 'APPLY (intros l; unfold twice; rewrite app_length; lia)' })).toMatchObject({ ok: true });
+    expect(JSON.parse((await call(client, 'run_command', { command: 'END' })).text)).toMatchObject({ ERR: '', ASSUMPTIONS: [] });
+    const about = JSON.parse((await call(client, 'look_up', { kind: 'about', text: 'twice_length' })).text);
+    expect(about).toMatchObject({ name: 'twice_length', type: 'forall l : list nat, length (twice l) = 2 * length l', module: 'document' });
+    await call(client, 'run_command', { command: 'GOAL "forall l, length (twice (twice l)) = 4 * length l"' });
+    const context = await call(client, 'get_proof_context', { linesBefore: 0 });
+    expect(context.text).toContain('Declared and proved earlier in this document (usable by name):\n  DEFINE Definition twice (l : list nat) := l ++ l.\n  Theorem twice_length : forall l, length (twice l) = 2 * length l');
+    expect(await call(client, 'run_command', { command: 'APPLY (intros l; rewrite !twice_length; lia)' })).toMatchObject({ ok: true });
+    expect(JSON.parse((await call(client, 'run_command', { command: 'END' })).text)).toMatchObject({ ERR: '' });
+  }, 120_000);
+});

@@ -29,7 +29,7 @@ class NoProverEngineDouble implements ChannelEngine {
 
 const TOKEN = 'test-token-0123456789abcdef';
 const TOOLS = [
-  'get_current_proof_state', 'get_proof_context', 'get_edit_history', 'check_term_validity', 'suggest_proof_state_edit',
+  'get_current_proof_state', 'get_proof_context', 'search_lemmas', 'look_up', 'get_edit_history', 'check_term_validity', 'suggest_proof_state_edit',
   'get_goal_structure', 'run_command', 'try_commands', 'get_script', 'get_transcript', 'get_suggestions', 'check_statement_fidelity',
 ];
 

@@ -50,19 +50,32 @@ export function registerArborTools(server: McpServer, session: SessionRef, agent
     {}, () => session().proofStateText());
 
   tool('get_proof_context',
-    'The last lines of the proof script (the Arbor commands that built the state) and the theorems available: hypotheses, facts stated with HAVE/OBTAIN, prelude lemmas.',
+    'The last lines of the proof script (the Arbor commands that built the state) and the theorems available: hypotheses, facts stated with HAVE/OBTAIN, the document\'s own declarations and finished theorems, prelude lemmas.',
     {
       linesBefore: z.number().int().min(0).max(10_000).optional().describe('lines of proof script to include (default 20)'),
       includeTheorems: z.boolean().optional().describe('include the available theorems (default true)'),
     },
     async (a) => session().proofContextText(a.linesBefore ?? 20, a.includeTheorems ?? true));
 
+  tool('search_lemmas',
+    'Lemmas whose statement matches a pattern (Coq `Search`), in the standard library and this document: name, statement, module. Patterns use `_` for holes, e.g. "_ ++ [_]" or "length (rev _)".',
+    { pattern: term.describe('a term pattern with `_` holes, e.g. "length (_ ++ _)"') },
+    async (a) => JSON.stringify(await session().lookUp('search', a.pattern), null, 1));
+
+  tool('look_up',
+    'What a name or term is, in this document\'s environment: `about` (type, kind, module), `check` (a term\'s type), `print` (a definition\'s body), `locate` (every object a name may refer to). Answers JSON.',
+    {
+      kind: z.enum(['about', 'check', 'print', 'locate']).describe('what to ask'),
+      text: term.describe('a name (about, print, locate) or a term (check)'),
+    },
+    async (a) => JSON.stringify(await session().lookUp(a.kind, a.text), null, 1));
+
   tool('get_edit_history',
     'Every accepted or rejected suggestion and manual edit (lhs -> rhs) with time and source, then the pending suggestions of all agents. Check it to avoid repeating a suggestion.',
     {}, async () => session().editHistoryText());
 
   tool('check_term_validity',
-    'Checks with the prover that a Coq term or assertion is well typed in the current goal\'s context, on a scratch copy of the proof. Answers "valid" or the prover\'s message.',
+    'Checks with the prover that a Coq term or assertion is well typed in the current goal\'s context (on a scratch copy of the proof), or in the document\'s environment when no goal is open. Answers "valid" or the prover\'s message.',
     { term: term.describe('a Coq term or assertion, e.g. "assert (n + 0 = n)." or "n + 0"') },
     (a) => session().checkTerm(a.term));
 

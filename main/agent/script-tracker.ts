@@ -19,8 +19,8 @@ export interface ReplayPlan {
 
 /**
  * Follows one channel's requests and responses (from whoever sends them: the editor, an agent) and keeps
- * the channel's proof script: the commands whose responses advanced its step, cut back by `REVERT` and
- * restarted by `GOAL`. Pure: it only reads events.
+ * the channel's script: the commands whose responses advanced its step (declarations and proofs of the
+ * whole document), cut back by `REVERT` and by a `GOAL` that discarded an unfinished proof. Pure: it only reads events.
  */
 export class ScriptTracker {
   private script: ScriptLine[] = [];
@@ -96,9 +96,13 @@ export class ScriptTracker {
       return;
     } else if (response.STEP === undefined) {
       return;
-    } else if (name === 'GOAL') {
-      this.script = [{ step: response.STEP, text }];
-      this.known = true;
+    } else if (name === 'GOAL' || name === 'DEFINE') {
+      // A new item of the document lands at its STEP: an unfinished proof before it was discarded.
+      // Seen from the document's first step, the script is whole.
+      const step = response.STEP;
+      this.script = this.script.filter((l) => l.step < step);
+      this.script.push({ step, text });
+      if (step === 1) this.known = true;
     } else if (!this.known) {
       // Attached mid-proof: steps without their beginning are no script.
       return;

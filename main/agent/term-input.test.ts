@@ -33,7 +33,8 @@ describe('check_term_validity input', () => {
   });
 
   it('quotes terms for the protocol', () => {
-    expect(quoteTerm('a "b"')).toBe('"a \\"b\\""');
+    expect(quoteTerm('a "b"')).toBe('‹a "b"›');
+    expect(quoteTerm('a')).toBe('"a"');
   });
 
   it('reads top-level shapes', () => {

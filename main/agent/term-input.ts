@@ -1,3 +1,4 @@
+import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
 import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import { ToolError } from './tool-error.ts';
 
@@ -56,7 +57,7 @@ export function checkTermText(text: string): void {
 
 /** A term as a protocol quoted string: `"` becomes `\"` (the request grammar's only escape). */
 export function quoteTerm(text: string): string {
-  return `"${text.replace(/"/g, '\\"')}"`;
+  return quoteArgument(text);
 }
 
 /** A hypothesis or fact name Arbor can send (`HAVE name "…"`). */

@@ -1,3 +1,4 @@
+import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
 import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
 
 /**
@@ -37,8 +38,5 @@ export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL
   }
 }
 
-export function quote(text: string): string {
-  if (!text.includes('"')) return `"${text}"`;
-  if (!text.includes('\\<open>') && !text.includes('\\<close>')) return `\\<open>${text}\\<close>`;
-  return `"${text.replace(/"/g, '\\"')}"`;
-}
+/** Quoting is the protocol's one rule (shared/protocol/quote-argument.ts). */
+export const quote = quoteArgument;
