@@ -12,6 +12,7 @@ describe('formatQuery', () => {
   });
 
   it('never lets a pattern or term out of its quotes', () => {
+    // eslint-disable-next-line no-control-regex
     fc.assert(fc.property(fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(s)), (text) => {
       const parsed = parseRequest(formatQuery(queryCommand('check', text)));
       expect(parsed).toMatchObject({ command: { name: 'CHECK', term: text.trim() } });
