@@ -4,6 +4,8 @@ import type { ProversReport } from '../../shared/settings/provers-report.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import type { z } from 'zod';
 import { checkFidelity } from '../fidelity/check-fidelity.ts';
+import { formatQuery, queryCommand } from '../../shared/protocol/format-query.ts';
+import type { QueryAnswer } from '../../shared/protocol/query-answer.ts';
 import type { Shell, ShellEvent } from '../shell/shell.ts';
 import type { ProcessUsage } from '../supervisor/process-usage.ts';
 import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
@@ -56,6 +58,19 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     for (const l of listeners) l(event);
   };
   const usage = new Map<number, ProcessUsage>();
+  // Look-ups for documents that have no channel yet run on one channel of the host's own.
+  let lookUpChannelId: Promise<number> | undefined;
+  const lookUpChannel = (): Promise<number> => {
+    lookUpChannelId ??= Promise.all(shell.submitLine('NEW_CHANNEL')).then(([r]) => {
+      const id = (r?.RESPONSE as { ID?: number } | null)?.ID;
+      if (typeof id !== 'number') {
+        lookUpChannelId = undefined;
+        throw new Error(`no channel for look-ups: ${r?.ERR ?? 'no response'}`);
+      }
+      return id;
+    });
+    return lookUpChannelId;
+  };
   const channels = (): ChannelInfo[] => shell.channelIds().map((id) => {
     const s = shell.channelStatus(id);
     const info: ChannelInfo = { id, backend: s?.backend ?? '?', busy: s?.busy ?? false, step: s?.step ?? 0, finished: s?.finished ?? false };
@@ -118,6 +133,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'shell.submit': (p) => Promise.all(shell.submitLine(p.line)),
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(shell.engine(p.channel)?.treeView() ?? null),
+    'proof.lookUp': async (p) => {
+      const channel = p.channel ?? await lookUpChannel();
+      const [response] = await Promise.all(shell.submitLine(`${channel} ${formatQuery(queryCommand(p.kind, p.text))}`));
+      if (!response) return { error: 'internal error: no response' };
+      return response.ERR !== '' ? { error: response.ERR } : { answer: response.RESPONSE as QueryAnswer };
+    },
     'app.info': () => Promise.resolve(options.info()),
     'files.read': (p) => workspace.read(p.path),
     'files.write': async (p) => {

@@ -7,6 +7,7 @@ import { FileDialog } from '../panels/file-dialog.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
 import { ProversButton } from '../panels/provers-page.tsx';
+import { SearchPanel } from '../panels/search-panel.tsx';
 import { SuggestionsPanel } from '../panels/suggestions-panel.tsx';
 import { TranscriptPanel } from '../panels/transcript-panel.tsx';
 import { onMenuCommand } from '../services/arbor-api.ts';
@@ -24,7 +25,7 @@ import { runCommand } from './commands.ts';
 const TABS: { id: BottomTab; label: string }[] = [
   { id: 'messages', label: 'Messages' }, { id: 'transcript', label: 'Transcript' },
   { id: 'channels', label: 'Channels' }, { id: 'suggestions', label: 'Suggestions' },
-  { id: 'fidelity', label: 'Fidelity' },
+  { id: 'fidelity', label: 'Fidelity' }, { id: 'search', label: 'Search' },
 ];
 
 function Toolbar() {
@@ -92,6 +93,7 @@ function BottomPanels() {
         {tab === 'channels' && <ChannelsPanel />}
         {tab === 'suggestions' && <SuggestionsPanel />}
         {tab === 'fidelity' && <FidelityPanel />}
+        {tab === 'search' && <SearchPanel />}
       </div>
     </section>
   );

@@ -9,13 +9,24 @@ import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-lay
 import { getModel } from '../services/monaco-models.ts';
 import { checker } from '../services/workbench.ts';
 import './monaco-setup.ts';
-import { registerShellLanguage, setCompletionContext } from './shell-language.ts';
+import { registerShellLanguage, setAboutLookUp, setCompletionContext } from './shell-language.ts';
+import { aboutForHover } from '../services/look-up.ts';
 
 let editorInstance: monaco.editor.IStandaloneCodeEditor | undefined;
 
 /** The editor's cursor line (for run-to-cursor from toolbar and menus). */
 export function cursorLine(): number {
   return editorInstance?.getPosition()?.lineNumber ?? 1;
+}
+
+/** Inserts text at the cursor of the active editor (a name picked in the search panel). */
+export function insertAtCursor(text: string): boolean {
+  const editor = editorInstance;
+  const selection = editor?.getSelection();
+  if (!editor || !selection) return false;
+  editor.executeEdits('arbor.insert', [{ range: selection, text, forceMoveMarkers: true }]);
+  editor.focus();
+  return true;
 }
 
 export function focusEditor(): void {
@@ -37,6 +48,7 @@ export function EditorPane() {
 
   useEffect(() => {
     registerShellLanguage();
+    setAboutLookUp(aboutForHover);
     const editor = monaco.editor.create(host.current as HTMLDivElement, {
       model: null,
       theme: 'arbor-light',

@@ -11,6 +11,13 @@ export function setCompletionContext(entries: ContextEntry[]): void {
   contextNames = entries;
 }
 
+/** Asks the document's prover what a name is (set by the editor pane; hover shows the answer). */
+type AboutLookUp = (name: string) => Promise<{ name: string; type: string; module?: string; kind?: string } | undefined>;
+let about: AboutLookUp | undefined;
+export function setAboutLookUp(lookUp: AboutLookUp): void {
+  about = lookUp;
+}
+
 let registered = false;
 
 /** The proof-shell language: Monarch tokens, brackets and quotes, hover docs, completion. */
@@ -65,7 +72,14 @@ export function registerShellLanguage(): void {
       if (doc) return { range, contents: [{ value: `**${word.word}** — \`${doc.syntax}\`` }, { value: doc.summary }] };
       const entry = contextNames.find((e) => e.name === word.word);
       if (entry) return { range, contents: [{ value: `\`${entry.name} : ${entry.text}\`` }, { value: entry.kind === 'var' ? 'variable of the current goal' : 'hypothesis of the current goal' }] };
-      return null;
+      // Any other name: what the prover knows of it here (a lemma, a definition of the document, …).
+      const name = qualifiedNameAt(model.getLineContent(position.lineNumber), word.startColumn, word.endColumn);
+      if (!about || !/^[A-Za-z_][\w'.]*$/.test(name) || /^[A-Z_]+$/.test(name)) return null;
+      return about(name).then((a) => {
+        if (!a) return null;
+        const where = a.module === 'document' ? 'declared in this document' : a.module ? `from ${a.module}` : '';
+        return { range, contents: [{ value: `\`${a.name} : ${a.type}\`` }, { value: [a.kind, where].filter(Boolean).join(' · ') }] };
+      });
     },
   });
   monaco.languages.registerCompletionItemProvider(SHELL_LANGUAGE_ID, {
@@ -110,4 +124,13 @@ export function registerShellLanguage(): void {
     ],
     colors: {},
   });
+}
+
+/** The dotted name around a word (`Nat.add_comm` when hovering `add_comm`). */
+function qualifiedNameAt(line: string, start: number, end: number): string {
+  let from = start - 1;
+  let to = end - 1;
+  while (from > 0 && /[\w'.]/.test(line[from - 1] ?? '')) from--;
+  while (to < line.length && /[\w'.]/.test(line[to] ?? '')) to++;
+  return line.slice(from, to).replace(/^\.+|\.+$/g, '');
 }

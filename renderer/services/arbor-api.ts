@@ -30,6 +30,9 @@ function call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<Api
 export const submitLine = (line: string): Promise<ShellResponse[]> => call('shell.submit', { line });
 export const listChannels = () => call('shell.channels', {});
 export const fetchTree = (channel: number) => call('shell.tree', { channel });
+/** A look-up in a document's environment (its channel), or in the library when it has none yet. */
+export const lookUp = (kind: ApiParams<'proof.lookUp'>['kind'], text: string, channel?: number) =>
+  call('proof.lookUp', channel === undefined ? { kind, text } : { kind, text, channel });
 export const appInfo = () => call('app.info', {});
 export const readFile = (path: string) => call('files.read', { path });
 export const writeFile = (path: string, text: string) => call('files.write', { path, text });

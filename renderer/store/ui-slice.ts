@@ -4,7 +4,7 @@ import type { ArborState } from './store.ts';
 /** The tree pane shows the state (open goals, seed 000) or the derivation (every goal and how it was closed). */
 export type TreeViewMode = 'state' | 'derivation';
 
-export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions' | 'fidelity';
+export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions' | 'fidelity' | 'search';
 
 export interface UiSlice {
   ui: { bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; treeView: TreeViewMode; showHelp: boolean };

@@ -3,6 +3,7 @@ import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
+import type { QueryAnswer } from '../protocol/query-answer.ts';
 import type { ApiMethodName } from './api-methods.ts';
 import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
 
@@ -22,6 +23,15 @@ export const apiParamSchemas = {
   'shell.submit': z.object({ line: z.string().max(1 << 20) }).strict(),
   'shell.channels': z.object({}).strict(),
   'shell.tree': z.object({ channel }).strict(),
+  /**
+   * A look-up (SEARCH, CHECK, ABOUT, PRINT, LOCATE) in a document's environment: on its channel, or
+   * without one on the host's own look-up channel (the library only). The host writes the request.
+   */
+  'proof.lookUp': z.object({
+    channel: channel.optional(),
+    kind: z.enum(['search', 'check', 'about', 'print', 'locate']),
+    text: z.string().min(1).max(10_000).refine((t) => ![...t].some((c) => (c < ' ' && c !== '\t') || c === '\u007f'), 'control character'),
+  }).strict(),
   'app.info': z.object({}).strict(),
   'files.read': z.object({ path: filePath }).strict(),
   'files.write': z.object({ path: filePath, text }).strict(),
@@ -115,6 +125,7 @@ export interface ApiResults {
   'shell.submit': ShellResponse[];
   'shell.channels': ChannelInfo[];
   'shell.tree': TreeView | null;
+  'proof.lookUp': { answer: QueryAnswer } | { error: string };
   'app.info': AppInfo;
   'files.read': { path: string; text: string };
   'files.write': { path: string };

@@ -3,6 +3,7 @@ export const API_METHODS = [
   'shell.submit',
   'shell.channels',
   'shell.tree',
+  'proof.lookUp',
   'app.info',
   'files.read',
   'files.write',
