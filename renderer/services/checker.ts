@@ -78,9 +78,18 @@ export class Checker {
    * checked region never covers edited text) and re-checks the old region after a pause in typing.
    */
   edited(uri: string, firstLine: number, lineDelta: number): Promise<void> {
-    const oldEnd = this.checkedEnd(uri);
+    const check = this.state.checking[uri];
+    const running = check?.running;
+    // An interrupted run is resumed as far as it was going (its target), like the checked region.
+    const oldEnd = Math.max(this.checkedEnd(uri), running && running.line >= firstLine ? check?.target ?? running.line : 0);
     const pending = this.pendingTargets.get(uri);
     const target = recheckTarget(Math.max(oldEnd, pending ?? 0), firstLine, lineDelta);
+    if (running && running.line >= firstLine) {
+      // The running command's answer no longer matters: stop it now rather than wait for it (a HAMMER can
+      // take a minute), keeping what was checked above the edit.
+      this.state.setCheck(uri, { entries: this.entries(uri).filter((e) => e.line < firstLine) });
+      void this.restartProver(uri, `Edited at line ${firstLine}, above the running line ${running.line}`);
+    }
     this.bump(uri);
     const done = this.enqueue(uri, () => this.retract(uri, firstLine));
     const error = this.state.checking[uri]?.error;
