@@ -1,5 +1,6 @@
 import type { EditRecord, Suggestion } from '../../shared/agent/agent-types.ts';
-import { suggestionLine } from '../../shared/agent/suggestion-placement.ts';
+import { staleReason, suggestionLine } from '../../shared/agent/suggestion-placement.ts';
+import { selectActiveCheck } from '../store/checking-slice.ts';
 import { acceptSuggestion, rejectSuggestion, suggestForCurrentGoal } from '../services/agent.ts';
 import { useArbor } from '../store/store.ts';
 import {
@@ -22,6 +23,8 @@ const LABELS: Record<Suggestion['label'], string> = { closes_goal: 'closes goal'
 
 function SuggestionItem({ s, busy }: { s: Suggestion; busy: boolean }) {
   const e = s.edit;
+  const check = useArbor(selectActiveCheck);
+  const stale = staleReason(check.entries ?? [], s);
   return (
     <li className={`suggestion label-${s.label}`} data-testid="suggestion" data-id={s.id}>
       <div className="suggestion-head">
@@ -36,7 +39,8 @@ function SuggestionItem({ s, busy }: { s: Suggestion; busy: boolean }) {
         <span className="muted">#{s.id}</span>
         {s.estimate !== undefined && <span className="estimate-badge" data-testid="suggestion-estimate" title="the advisor's estimate of the steps left after this">d ≈ {s.estimate.toFixed(2)}</span>}
         <span className="spacer" />
-        <button type="button" disabled={busy} onClick={() => void acceptSuggestion(s.id)} data-testid="accept">{busy ? 'Checking…' : 'Accept'}</button>
+        {stale && <span className="stale-badge" data-testid="suggestion-stale" title={stale}>stale</span>}
+        <button type="button" disabled={busy || stale !== undefined} title={stale ? `Stale: ${stale}` : undefined} onClick={() => void acceptSuggestion(s.id)} data-testid="accept">{busy ? 'Checking…' : 'Accept'}</button>
         <button type="button" disabled={busy} onClick={() => void rejectSuggestion(s.id)} data-testid="reject">Reject</button>
       </div>
       {e.kind === 'hypothesis-edit' ? (

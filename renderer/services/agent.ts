@@ -1,5 +1,5 @@
 import * as monaco from 'monaco-editor/editor/editor.api.js';
-import { placeSuggestion } from '../../shared/agent/suggestion-placement.ts';
+import { placeSuggestion, staleReason } from '../../shared/agent/suggestion-placement.ts';
 import { useArbor } from '../store/store.ts';
 import * as api from './arbor-api.ts';
 import { getModel } from './monaco-models.ts';
@@ -46,6 +46,12 @@ export async function acceptSuggestion(id: number): Promise<void> {
   s.setSuggestionBusy(id, true);
   try {
     const check = s.checking[uri];
+    // A suggestion for an earlier state is never inserted: it would land in a proof it was not made for.
+    const stale = staleReason(check?.entries ?? [], suggestion);
+    if (stale !== undefined) {
+      store().addMessage('error', `suggestion #${id} is stale: ${stale}. Ask again for the current goal.`);
+      return;
+    }
     const place = placeSuggestion(model.getLinesContent(), check?.entries ?? [], check?.error, suggestion);
     const range = place.replace > 0
       ? new monaco.Range(place.line, 1, place.line, model.getLineMaxColumn(place.line))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeSuggestion, suggestionLine } from './suggestion-placement.ts';
+import { placeSuggestion, staleReason, suggestionLine } from './suggestion-placement.ts';
 
 const script = [
   'GOAL "forall l : list nat, fold_left Nat.add l 0 = fold_right Nat.add 0 l"',
@@ -32,5 +32,22 @@ describe('placing an accepted suggestion in the script', () => {
   it('goes after the line that produced the suggestion\'s step, and into a new block at the end', () => {
     expect(placeSuggestion(script, entries, undefined, { apply: ['CRUSH'], step: 2 }).line).toBe(3);
     expect(placeSuggestion(script.slice(0, 2), entries.slice(0, 2), undefined, { apply: ['CRUSH'], step: 2 }).text).toBe('        CRUSH');
+  });
+});
+
+describe('staleReason', () => {
+  const entries = [
+    { line: 1, text: 'GOAL "A /\\ B"', stepBefore: 0, stepAfter: 1 },
+    { line: 2, text: 'APPLY split', stepBefore: 1, stepAfter: 2 },
+  ];
+  it('a suggestion for the last checked state still fits', () => {
+    expect(staleReason(entries, { step: 2 })).toBeUndefined();
+  });
+  it('is stale once the document moved past the state it was made for', () => {
+    expect(staleReason(entries, { step: 1 })).toMatch(/after line 1; the document has moved on to line 2/);
+  });
+  it('is stale when the state is gone (edited or stepped back)', () => {
+    expect(staleReason(entries.slice(0, 1), { step: 2 })).toMatch(/no longer has/);
+    expect(staleReason([], { step: 2 })).toMatch(/no longer has/);
   });
 });

@@ -20,6 +20,20 @@ export function suggestionLine(s: Pick<Suggestion, 'apply'>): string {
 }
 
 /**
+ * Why a suggestion can no longer be inserted as it is, or undefined while it still fits: it was checked
+ * against the state after step `s.step`, so it belongs right after the last checked line and only while
+ * that line produced that step. Once the document moved on (lines checked past it, an edit above it, a
+ * step back) it is stale: inserting it would put it in the middle of a proof it was not made for.
+ */
+export function staleReason(entries: readonly CheckedLine[], s: Pick<Suggestion, 'step'>): string | undefined {
+  const last = entries.at(-1);
+  if (last?.stepAfter === s.step) return undefined;
+  const anchor = [...entries].reverse().find((e) => e.stepAfter === s.step);
+  if (anchor && last) return `made for the state after line ${anchor.line}; the document has moved on to line ${last.line} since`;
+  return `made for step ${s.step}, a state the document no longer has (it was edited or stepped back)`;
+}
+
+/**
  * Where the suggestion's line goes: right after the checked line that produced the step it was checked
  * against (normally the last checked line), replacing the next command line when that line is the one
  * that failed there (the suggestion is about it). Indented like the line it replaces or precedes.
