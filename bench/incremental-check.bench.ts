@@ -1,47 +1,73 @@
 import type { ShellResponse } from '../shared/protocol/shell-command.ts';
-import { splitRequests } from '../shared/protocol/split-requests.ts';
-import { Checker } from '../renderer/services/checker.ts';
-import { createArborStore } from '../renderer/store/store.ts';
+import { DocumentSessions } from '../main/host/document-sessions.ts';
+import { Shell } from '../main/shell/shell.ts';
+import { createProverEngineFactory, loadBackend } from '../main/supervisor/engine-factory.ts';
 import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
 
 /**
- * BRIEF §4: editing line k of a 300-line script re-sends only lines ≥ k. Drives the workbench's real
- * checker against a counting stand-in for the host and reports what an edit of line k sent.
+ * Issue 11 / BRIEF §4: a 300-item document of 50 lemmas, each with its own declaration, opened in the
+ * host's document session over the real shell and coqidetop: opening checks it to the end; editing item k
+ * re-checks only items ≥ k. Reports the requests an edit sent and the time each took.
  */
+function document(): string[] {
+  const lines: string[] = [];
+  for (let i = 1; i <= 50; i++) {
+    lines.push(`DEFINE "Definition f${i} (n : nat) := n + ${i}."`);
+    lines.push(`GOAL f${i}_comm "forall n, f${i} n = ${i} + n"`);
+    lines.push('    APPLY intro n');
+    lines.push(`    APPLY (unfold f${i}; lia)`);
+    lines.push('END');
+    // Every lemma after the first uses the one before it.
+    lines.push(i === 1 ? 'CHECK f1_comm' : `CHECK (f${i - 1}_comm 0)`);
+  }
+  return lines;
+}
+
 export async function runIncrementalCheckBench(): Promise<{ rows: BenchRow[]; raw: unknown }> {
-  const lines = ['GOAL "P"', ...Array.from({ length: 298 }, (_, i) => `APPLY t${i + 2}`), 'END'];
+  const factory = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 20_000, poolSize: 0 });
+  const shell = new Shell({ createEngine: (channel, prelude) => factory.createEngine(channel, prelude) });
   const sent: string[] = [];
-  let step = 0;
-  const submit = async (line: string): Promise<ShellResponse[]> => splitRequests(line).map((r) => r.text.trim()).map((req) => {
-    sent.push(req);
-    if (req === 'NEW_CHANNEL') return { CHANNEL: 0, RESPONSE: { ID: 1 }, ERR: '' };
-    const revert = /REVERT (\d+)$/.exec(req);
-    step = revert ? Number(revert[1]) : req.includes('GOAL') ? 1 : step + 1;
-    return { CHANNEL: 1, RESPONSE: {}, ERR: '', STEP: step };
+  shell.onEvent((e) => {
+    if (e.kind === 'request') sent.push(e.text);
   });
-  const store = createArborStore();
-  store.getState().addDocument({ uri: 'bench', title: 'bench', dirty: false });
-  const checker = new Checker({ store, submit, lines: () => lines, recheckDelayMs: 0 });
-  await checker.runAll('bench');
+  const docs = new DocumentSessions({ submit: (line) => Promise.all(shell.submitLine(line)) as Promise<ShellResponse[]>, emit: () => undefined, recheckDelayMs: 0 });
+  const lines = document();
   const rows: BenchRow[] = [];
-  const raw: Record<number, string[]> = {};
-  for (const k of [2, 150, 299]) {
-    sent.length = 0;
-    lines[k - 1] = `${lines[k - 1]} `;
-    await checker.edited('bench', k, 0);
-    await new Promise((r) => setTimeout(r, 20));
-    await checker.runAll('bench');
-    const proof = sent.filter((s) => !/REVERT|NEW_CHANNEL/.test(s));
-    const lowest = Math.min(...proof.map((s) => lines.findIndex((l) => `1 ${l.trim()}` === s) + 1));
-    raw[k] = sent.slice(0, 3);
-    rows.push({ what: `edit line ${k} of 300: lines re-sent`, value: proof.length, unit: 'lines', target: `${301 - k} (lines ≥ ${k})`, ok: proof.length === 301 - k && lowest === k, detail: `first request: ${sent[0]}` });
+  const raw: Record<string, unknown> = {};
+  try {
+    let t0 = performance.now();
+    docs.sync('bench', 'doc', { version: 1, text: lines.join('\n') });
+    const opened = await docs.run('bench', 'doc', { kind: 'all' });
+    const openMs = performance.now() - t0;
+    rows.push({ what: 'open a 300-item document (50 lemmas): checked to the end', value: opened.check.entries.length, unit: 'items', target: '300', ok: opened.check.entries.length === 300 && opened.check.error === undefined, detail: `${(openMs / 1000).toFixed(1)} s` });
+    let version = 1;
+    for (const k of [2, 150, 299]) {
+      sent.length = 0;
+      lines[k - 1] = `${lines[k - 1]} `;
+      t0 = performance.now();
+      docs.sync('bench', 'doc', { version: ++version, text: lines.join('\n'), edit: { firstLine: k, lineDelta: 0 } });
+      const after = await docs.idle('bench', 'doc');
+      const ms = performance.now() - t0;
+      const items = sent.filter((s) => !/ (REVERT|CANCEL)\b|NEW_CHANNEL/.test(s));
+      // The first item re-sent is the edited one (nothing above it).
+      const fromEdit = items[0]?.endsWith((lines[k - 1] as string).trim()) === true;
+      raw[`edit-${k}`] = { first: sent.slice(0, 2), ms };
+      rows.push({
+        what: `edit item ${k} of 300: items re-checked`, value: items.length, unit: 'items', target: `${301 - k} (items ≥ ${k})`,
+        ok: items.length === 301 - k && fromEdit && after.check.entries.length === 300, detail: `${ms.toFixed(0)} ms; first request: ${sent[0] ?? ''}`,
+      });
+    }
+    raw.openMs = openMs;
+  } finally {
+    await shell.close();
+    await factory.dispose();
   }
   return { rows, raw };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { rows, raw } = await runIncrementalCheckBench();
-  printTable('incremental re-checking (workbench checker)', rows);
+  printTable('incremental re-checking (host document session, real Coq)', rows);
   process.stderr.write(`bench: results: ${await writeResults('incremental-check', { date: new Date().toISOString(), rows, raw })}\n`);
 }

@@ -227,7 +227,7 @@ export class AgentSession {
       label: error === undefined ? 'valid' : 'invalid',
       ...(error !== undefined ? { error } : {}),
       apply,
-      step: this.tracker.step(),
+      step: await this.currentStep(),
     });
     const note = normalise(hyp.expr) === normalise(edit.originalValue) ? undefined
       : `originalValue differs from the hypothesis as the prover prints it: ${edit.hypothesisName} : ${hyp.expr}`;
@@ -284,7 +284,7 @@ export class AgentSession {
       historyText: this.editHistoryText(),
       structureText: await this.goalStructureText(),
     };
-    const step = this.tracker.step();
+    const step = await this.currentStep();
     const queued: Suggestion[] = [];
     for (const source of sources) {
       const proposals = (await source.propose(context, options.signal)).filter((p) => {
@@ -424,6 +424,14 @@ export class AgentSession {
     if ('error' in parsed) throw shellToolError(parsed.error);
     if (refused.has(parsed.command.name)) throw new ToolError('bad_argument', `${parsed.command.name} is not allowed here`);
     checkCommandArguments(parsed.command);
+  }
+
+  /**
+   * The step suggestions are made for: the shell's own count when the port can tell (a session that
+   * attached after the document started has not seen its first steps), else the tracked script's.
+   */
+  private async currentStep(): Promise<number> {
+    return (await this.options.port.step?.(this.channel)) ?? this.tracker.step();
   }
 
   private async submitOne(command: string): Promise<ShellResponse> {

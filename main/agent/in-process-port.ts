@@ -6,6 +6,7 @@ export function inProcessPort(shell: Shell): ShellPort {
   return {
     submit: (line) => Promise.all(shell.submitLine(line)),
     tree: async (channel) => shell.engine(channel)?.treeView(),
+    step: async (channel) => shell.channelStatus(channel)?.step,
     onEvent: (listener: (event: PortEvent) => void) => shell.onEvent((event) => {
       if (event.kind !== 'channels') listener(event);
     }),

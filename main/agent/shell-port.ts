@@ -15,6 +15,8 @@ export interface ShellPort {
   submit(line: string): Promise<ShellResponse[]>;
   /** The channel's tree with statuses (undefined before the first GOAL or for an unknown channel). */
   tree(channel: number): Promise<TreeView | undefined>;
+  /** The channel's current step, as the shell counts it (undefined where the port cannot tell). */
+  step?(channel: number): Promise<number | undefined>;
   onEvent(listener: (event: PortEvent) => void): () => void;
   close(): Promise<void>;
 }

@@ -69,6 +69,7 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
   return {
     submit: (line): Promise<ShellResponse[]> => call('shell.submit', { line }),
     tree: async (channel): Promise<TreeView | undefined> => (await call('shell.tree', { channel })) ?? undefined,
+    step: async (channel): Promise<number | undefined> => ((await call('shell.channels', {})) as { id: number; step: number }[]).find((c) => c.id === channel)?.step,
     onEvent: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

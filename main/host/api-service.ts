@@ -12,6 +12,8 @@ import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
 import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 import { readWorkspaceProject } from './workspace-project.ts';
+import { DocumentSessions } from './document-sessions.ts';
+import { projectPrelude } from './project-prelude.ts';
 
 type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
 
@@ -33,6 +35,8 @@ export interface ApiServiceOptions {
    * user's settings file or the environment.
    */
   confirmProgramSetting?: (key: string, value: string) => Promise<boolean>;
+  /** How long typing must pause before an edited document is re-checked (default 600 ms). */
+  recheckDelayMs?: number;
 }
 
 /** Settings whose value is a program Arbor runs. */
@@ -44,6 +48,8 @@ export interface ApiService {
   onEvent(listener: (event: ApiEvent) => void): () => void;
   /** Push a menu command (Electron) to every listener. */
   emit(event: ApiEvent): void;
+  /** A client (window, tab) went away: its documents are closed and their channels stopped. */
+  closeClient(client: string): Promise<void>;
   dispose(): void;
 }
 
@@ -124,6 +130,16 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   });
 
   const unsubscribeAgent = agent?.onEvent(emit);
+  const documents = new DocumentSessions({
+    submit: (line) => Promise.all(shell.submitLine(line)),
+    prelude: (path) => {
+      const i = options.info();
+      return projectPrelude({ path, workspace: i.workspace, backend: i.backend, readProject: (dir) => readWorkspaceProject(dir, (f) => workspace.read(f, { remember: false }).then((r) => r.text)) });
+    },
+    emit,
+    onChannel: (channel) => agent?.adopt(channel),
+    ...(options.recheckDelayMs !== undefined ? { recheckDelayMs: options.recheckDelayMs } : {}),
+  });
   const requireAgent = (): WorkbenchAgent => {
     if (!agent) throw new Error('the agent side is not running in this host');
     return agent;
@@ -133,6 +149,21 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'shell.submit': (p) => Promise.all(shell.submitLine(p.line)),
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(shell.engine(p.channel)?.treeView() ?? null),
+    'shell.release': async (p) => {
+      await Promise.all(shell.submitLine(`${p.channel} CANCEL`));
+      return null;
+    },
+    'document.sync': (p) => Promise.resolve(documents.sync(p.client, p.uri, {
+      version: p.version, text: p.text, ...(p.path !== undefined ? { path: p.path } : {}), ...(p.edit ? { edit: p.edit } : {}),
+    })),
+    'document.run': (p) => documents.run(p.client, p.uri, p.action),
+    'document.cancel': (p) => documents.cancel(p.client, p.uri),
+    'document.restartProver': (p) => documents.restartProver(p.client, p.uri),
+    'document.restart': (p) => documents.restart(p.client, p.uri),
+    'document.close': async (p) => {
+      await documents.close(p.client, p.uri);
+      return null;
+    },
     'proof.lookUp': async (p) => {
       const channel = p.channel ?? await lookUpChannel();
       const [response] = await Promise.all(shell.submitLine(`${channel} ${formatQuery(queryCommand(p.kind, p.text))}`));
@@ -207,6 +238,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       return () => listeners.delete(listener);
     },
     emit,
+    closeClient: (client) => documents.closeClient(client),
     dispose() {
       clearInterval(usageTimer);
       unsubscribe();

@@ -9,9 +9,16 @@ import type { ApiService } from './api-service.ts';
  */
 export class ChannelOwnership {
   private readonly owned = new Set<number>();
+  /** The editor windows whose documents this client opened in the host. */
+  private readonly clients = new Set<string>();
 
   /** Call with every successful API result: picks out channels created and released by this client. */
   observe(method: unknown, params: unknown, result: unknown): void {
+    if (method === 'document.sync') {
+      const client = (params as { client?: unknown } | undefined)?.client;
+      if (typeof client === 'string') this.clients.add(client);
+      return;
+    }
     if (method !== 'shell.submit' || !Array.isArray(result)) return;
     const line = (params as { line?: unknown } | undefined)?.line;
     const requests = typeof line === 'string' ? splitRequests(line).map((r) => r.text) : [];
@@ -27,6 +34,9 @@ export class ChannelOwnership {
   }
 
   async releaseAll(service: ApiService): Promise<void> {
+    const clients = [...this.clients];
+    this.clients.clear();
+    await Promise.all(clients.map((c) => service.closeClient(c).catch(() => undefined)));
     const ids = [...this.owned];
     this.owned.clear();
     if (ids.length === 0) return;

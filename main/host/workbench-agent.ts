@@ -164,6 +164,14 @@ export class WorkbenchAgent {
     await Promise.all(entries.map((e) => e.session.close()));
   }
 
+  /**
+   * A document's new channel: its agent session starts now, before the channel's first request, so it
+   * follows the whole document from its first step (focus comes later, when the editor hears of the channel).
+   */
+  adopt(channel: number): void {
+    this.entry(channel);
+  }
+
   private entry(channel: number): Entry {
     let entry = this.sessions.get(channel);
     if (!entry) {

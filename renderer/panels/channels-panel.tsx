@@ -1,7 +1,7 @@
 import { selectAppInfo, selectChannels } from '../store/channels-slice.ts';
 import { selectDocuments } from '../store/documents-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { submitLine } from '../services/arbor-api.ts';
+import { releaseChannel } from '../services/arbor-api.ts';
 import { checker } from '../services/workbench.ts';
 
 /**
@@ -29,7 +29,7 @@ export function ChannelsPanel() {
               <td>
                 {ownerOf(c.id)
                   ? <button type="button" title="A fresh prover; the checked lines are replayed" onClick={() => void checker.restartProver(ownerOf(c.id)?.[0] ?? '')} data-testid="channel-restart">Restart</button>
-                  : <button type="button" title="Kill this channel's prover and release it" onClick={() => void submitLine(`${c.id} RELEASE_CHANNEL`)} data-testid="channel-release">Release</button>}
+                  : <button type="button" title="Kill this channel's prover and release it" onClick={() => void releaseChannel(c.id)} data-testid="channel-release">Release</button>}
               </td>
             </tr>
           ))}

@@ -23,7 +23,7 @@ export function followActiveDocument(): () => void {
       s.setAgentSnapshot(null);
       return;
     }
-    // Sent before the checker's next request on the channel, so the session sees the proof from its GOAL.
+    // The host started the channel's agent session with the channel (it has seen the whole document).
     api.agentFocus(doc.channel, doc.path).then((snap) => {
       if (last === key) store().setAgentSnapshot(snap);
     }).catch((err: unknown) => store().addMessage('error', `agent: ${(err as Error).message}`));

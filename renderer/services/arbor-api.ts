@@ -1,5 +1,4 @@
 import type { ApiEvent, ApiMethod, ApiParams, ApiResults, MenuCommand } from '../../shared/api/api-contract.ts';
-import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { ArborTransport } from './arbor-transport.ts';
 import { bridgeTransport, webSocketTransport } from './arbor-transport.ts';
 
@@ -27,9 +26,15 @@ function call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<Api
   return current().call(method, params) as Promise<ApiResults[M]>;
 }
 
-export const submitLine = (line: string): Promise<ShellResponse[]> => call('shell.submit', { line });
 export const listChannels = () => call('shell.channels', {});
 export const fetchTree = (channel: number) => call('shell.tree', { channel });
+export const releaseChannel = (channel: number) => call('shell.release', { channel });
+export const documentSync = (p: ApiParams<'document.sync'>) => call('document.sync', p);
+export const documentRun = (p: ApiParams<'document.run'>) => call('document.run', p);
+export const documentCancel = (p: ApiParams<'document.cancel'>) => call('document.cancel', p);
+export const documentRestartProver = (p: ApiParams<'document.restartProver'>) => call('document.restartProver', p);
+export const documentRestart = (p: ApiParams<'document.restart'>) => call('document.restart', p);
+export const documentClose = (p: ApiParams<'document.close'>) => call('document.close', p);
 /** A look-up in a document's environment (its channel), or in the library when it has none yet. */
 export const lookUp = (kind: ApiParams<'proof.lookUp'>['kind'], text: string, channel?: number) =>
   call('proof.lookUp', channel === undefined ? { kind, text } : { kind, text, channel });

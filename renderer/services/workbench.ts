@@ -1,6 +1,6 @@
 import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
-import { untitledTitle } from '../store/documents-slice.ts';
+import { untitledTitle, WINDOW_ID } from '../store/documents-slice.ts';
 import { scriptFile } from '../../shared/scripts/script-file.ts';
 import { parseTranscript } from '../../shared/transcript/parse-transcript.ts';
 import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
@@ -9,21 +9,11 @@ import { treeToSvg } from '../../shared/tree-layout/tree-svg.ts';
 import { useArbor } from '../store/store.ts';
 import { selectShownTree } from '../store/tree-selectors.ts';
 import * as api from './arbor-api.ts';
-import { Checker } from './checker.ts';
-import { createModel, disposeModel, getModel, modelLines } from './monaco-models.ts';
-import { projectPrelude } from './project-prelude.ts';
+import { applyDocumentState, checker, syncDocument } from './document-client.ts';
+import { createModel, disposeModel, getModel } from './monaco-models.ts';
 import { renderFullTree } from '../tree/tree-painter.ts';
 
-/** The checker of every document (one instance; it reads the store and the Monaco models). */
-export const checker = new Checker({ store: useArbor, submit: api.submitLine, lines: modelLines, prelude: documentPrelude });
-
-/** A document's folder may carry an `arbor.project.json`: its prelude goes to the document's new channel. */
-function documentPrelude(uri: string): Promise<string | undefined> {
-  const s = useArbor.getState();
-  const info = s.host.info;
-  if (!info) return Promise.resolve(undefined);
-  return projectPrelude({ path: s.documents.docs[uri]?.path, workspace: info.workspace, backend: info.backend, readProject: api.readProject });
-}
+export { checker } from './document-client.ts';
 
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 
@@ -113,6 +103,12 @@ function handleEvent(event: ApiEvent): void {
     case 'edit':
       s.receiveEdit(event.channel, event.record);
       break;
+    case 'document':
+      applyDocumentState(event.state);
+      break;
+    case 'document-message':
+      if (event.client === WINDOW_ID) s.addMessage(event.level, event.text);
+      break;
     case 'menu':
       break;
   }
@@ -173,7 +169,8 @@ export async function saveTo(uri: string, path: string): Promise<void> {
 
 export async function closeDocument(uri: string): Promise<void> {
   const doc = store().documents.docs[uri];
-  if (doc?.channel !== undefined) await api.submitLine(`${doc.channel} RELEASE_CHANNEL`).catch(() => undefined);
+  // The host stops the document's channel.
+  await checker.close(uri).catch(() => undefined);
   if (doc?.channel !== undefined) store().forgetChannel(doc.channel);
   await api.discardRecovery(uri).catch(() => undefined);
   disposeModel(uri);
@@ -234,6 +231,8 @@ if (typeof window !== 'undefined') {
 function watchModel(uri: string): void {
   const model = getModel(uri);
   if (!model) return;
+  // The host owns the document from now on: it gets the text, and every change after.
+  void syncDocument(uri).catch((err: unknown) => store().addMessage('error', `open in host: ${(err as Error).message}`));
   model.onDidChangeContent((e) => {
     if (!store().documents.docs[uri]?.dirty) store().patchDocument(uri, { dirty: true });
     let first = Infinity;
@@ -242,7 +241,7 @@ function watchModel(uri: string): void {
       first = Math.min(first, c.range.startLineNumber);
       delta += (c.text.match(/\n/g)?.length ?? 0) - (c.range.endLineNumber - c.range.startLineNumber);
     }
-    if (first !== Infinity) void checker.edited(uri, first, delta);
+    if (first !== Infinity) void syncDocument(uri, { firstLine: first, lineDelta: delta }).catch((err: unknown) => store().addMessage('error', `sync: ${(err as Error).message}`));
     saveRecoveryNow(uri);
   });
 }

@@ -1,21 +1,16 @@
 import type { StateCreator } from 'zustand';
-import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
+import type { DocumentCheck } from '../../shared/checking/document-check.ts';
 import type { ArborState } from './store.ts';
 
-/** Per document: the checked prefix (which line made which STEP), the failing line, the running line. */
-export interface DocumentCheck {
-  entries: CheckedLine[];
-  error?: { line: number; message: string };
-  running?: { line: number; since: number };
-  /** Lines queued to be checked through (run to cursor / run all), for the progress view. */
-  target?: number;
-}
+export type { DocumentCheck };
 
 const EMPTY: DocumentCheck = { entries: [] };
 
 export interface CheckingSlice {
   checking: Record<string, DocumentCheck>;
   setCheck(uri: string, patch: Partial<DocumentCheck>): void;
+  /** The whole state, as the host sent it. */
+  putCheck(uri: string, check: DocumentCheck): void;
   clearCheck(uri: string): void;
 }
 
@@ -27,6 +22,7 @@ export const createCheckingSlice: StateCreator<ArborState, [], [], CheckingSlice
     for (const k of Object.keys(patch) as (keyof DocumentCheck)[]) if (patch[k] === undefined) delete next[k];
     return { checking: { ...s.checking, [uri]: next } };
   }),
+  putCheck: (uri, check) => set((s) => ({ checking: { ...s.checking, [uri]: check } })),
   clearCheck: (uri) => set((s) => ({ checking: { ...s.checking, [uri]: EMPTY } })),
 });
 

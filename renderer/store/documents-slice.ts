@@ -6,7 +6,7 @@ import type { ArborState } from './store.ts';
  * This window's part of untitled URIs: two windows (or browser tabs) each have an "Untitled 1", and their
  * recovery files must not overwrite each other.
  */
-const WINDOW_ID = globalThis.crypto.randomUUID().slice(0, 8);
+export const WINDOW_ID = globalThis.crypto.randomUUID().slice(0, 8);
 
 /** "Untitled 3" for `untitled:3f2a9c1e-3`. */
 export const untitledTitle = (uri: string): string => `Untitled ${uri.slice(uri.lastIndexOf('-') + 1).replace(/^untitled:/, '')}`;

@@ -4,6 +4,7 @@ import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
+import type { DocumentState } from '../checking/document-check.ts';
 import type { ApiMethodName } from './api-methods.ts';
 import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
 
@@ -17,16 +18,40 @@ const filePath = z.string().min(1).max(4096).refine((p) => !p.includes('\u0000')
 const uri = z.string().min(1).max(1024);
 const text = z.string().max(16 << 20);
 const statement = z.string().min(1).max(10_000);
+const client = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 
 export const apiParamSchemas = {
   /** Submits one editor line (may hold several `;`-separated requests); resolves with every response. */
   'shell.submit': z.object({ line: z.string().max(1 << 20) }).strict(),
   'shell.channels': z.object({}).strict(),
   'shell.tree': z.object({ channel }).strict(),
+  /** Stops a channel now and releases it (CANCEL): for channels no document uses, e.g. an agent's scratch channel. */
+  'shell.release': z.object({ channel }).strict(),
   /**
    * A look-up (SEARCH, CHECK, ABOUT, PRINT, LOCATE) in a document's environment: on its channel, or
    * without one on the host's own look-up channel (the library only). The host writes the request.
    */
+  /**
+   * Documents live in the host (as coq-lsp's do): the editor sends its text at each version, with where
+   * it changed, and asks for checking; the host owns the channel, the checked region and the protocol.
+   * `client` is the editor window's id (two windows may open the same file).
+   */
+  'document.sync': z.object({
+    client, uri, version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), text, path: filePath.optional(),
+    edit: z.object({ firstLine: z.number().int().min(1).max(10_000_000), lineDelta: z.number().int().min(-10_000_000).max(10_000_000) }).strict().optional(),
+  }).strict(),
+  'document.run': z.object({
+    client, uri,
+    action: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('forward') }).strict(), z.object({ kind: z.literal('back') }).strict(), z.object({ kind: z.literal('all') }).strict(),
+      z.object({ kind: z.literal('to'), line: z.number().int().min(0).max(10_000_000) }).strict(),
+      z.object({ kind: z.literal('through'), line: z.number().int().min(0).max(10_000_000) }).strict(),
+    ]),
+  }).strict(),
+  'document.cancel': z.object({ client, uri }).strict(),
+  'document.restartProver': z.object({ client, uri }).strict(),
+  'document.restart': z.object({ client, uri }).strict(),
+  'document.close': z.object({ client, uri }).strict(),
   'proof.lookUp': z.object({
     channel: channel.optional(),
     kind: z.enum(['search', 'check', 'about', 'print', 'locate']),
@@ -125,7 +150,14 @@ export interface ApiResults {
   'shell.submit': ShellResponse[];
   'shell.channels': ChannelInfo[];
   'shell.tree': TreeView | null;
+  'shell.release': null;
   'proof.lookUp': { answer: QueryAnswer } | { error: string };
+  'document.sync': DocumentState;
+  'document.run': DocumentState;
+  'document.cancel': DocumentState;
+  'document.restartProver': DocumentState;
+  'document.restart': DocumentState;
+  'document.close': null;
   'app.info': AppInfo;
   'files.read': { path: string; text: string };
   'files.write': { path: string };
@@ -161,6 +193,10 @@ export type ApiEvent =
   | { kind: 'suggestion'; channel: number; suggestion: Suggestion }
   /** An edit was recorded in the history of the agent session of `channel`. */
   | { kind: 'edit'; channel: number; record: EditRecord }
+  /** A document's checking state changed (documents live in the host). */
+  | { kind: 'document'; state: DocumentState }
+  /** Something to tell the user about a document's checking (a failed line, a cancel). */
+  | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string }
   /** A menu item or shortcut handled by the renderer (Electron menus). */
   | { kind: 'menu'; command: MenuCommand; arg?: string };
 

@@ -213,7 +213,7 @@ describe('CoqSession', () => {
     expect(await code(s.step({ kind: 'have', name: 'h', expr: 'True). Check (nat' }))).toBe('parse');
     expect(await code(s.step({ kind: 'have', name: 'h', expr: 'True (* x' }))).toBe('parse');
     expect(await code(s.step({ kind: 'have', name: 'a b', expr: 'True' }))).toBe('parse');
-    expect(await code(s.start('True. Check nat'))).toBe('parse');
+    expect(await code(s.start('True. Check nat'))).toBe('refused');
     expect(await code(s.step({ kind: 'apply', tactic: 'apply (' }))).toBe('parse');
     await expect(s.step({ kind: 'apply', tactic: 'admit' })).rejects.toThrow('admit is not allowed');
     expect(coqBackend.checkPrelude?.('Redirect "/tmp/x" Print nat.')).toMatch(/not allowed/);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../shared/settings/provers-report.ts';
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
-import { preludeRequest, projectPrelude } from './project-prelude.ts';
+import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
+import { projectPrelude } from './project-prelude.ts';
 
 const ctx = (project: ProjectInfo | null, path: string | undefined = '/ws/sub/a.arbor', backend = 'coq') => ({
   path, workspace: '/ws', backend, readProject: async (dir: string) => (dir === '/ws/sub' ? project : null),
@@ -25,6 +26,6 @@ describe('a folder\'s arbor.project.json for new channels', () => {
   });
 
   it('the PRELUDE request parses back to the same text', () => {
-    expect(parseRequest(preludeRequest(3, 'Definition s := "x".'))).toMatchObject({ channel: 3, command: { name: 'PRELUDE', text: 'Definition s := "x".' } });
+    expect(parseRequest(`3 PRELUDE ${quoteArgument('Definition s := "x".')}`)).toMatchObject({ channel: 3, command: { name: 'PRELUDE', text: 'Definition s := "x".' } });
   });
 });

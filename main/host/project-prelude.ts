@@ -29,8 +29,3 @@ export async function projectPrelude(ctx: PreludeContext): Promise<string | unde
   // One request line: Lean's imports stay separable (`,`), Coq's sentences end with `.` anyway.
   return project.prelude.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).join(ctx.backend === 'lean' ? ', ' : ' ');
 }
-
-/** The PRELUDE request for a channel; `"` is escaped as the protocol reads it. */
-export function preludeRequest(channel: number, prelude: string): string {
-  return `${channel} PRELUDE "${prelude.replace(/"/g, '\\"')}"`;
-}

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { Shell } from '../shell/shell.ts';
+import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
+import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { DocumentSessions } from './document-sessions.ts';
+import type { DocumentEvent } from './document-sessions.ts';
+
+/** The host's documents over the real shell and the real coqidetop: what the editor and agents rely on. */
+let factory: EngineFactory;
+let shell: Shell;
+const sent: string[] = [];
+
+beforeAll(async () => {
+  factory = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 20_000, poolSize: 0 });
+  shell = new Shell({ createEngine: (channel, prelude) => factory.createEngine(channel, prelude) });
+  shell.onEvent((e) => {
+    if (e.kind === 'request') sent.push(e.text);
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await shell.close();
+  await factory.dispose();
+});
+
+function sessions(prelude?: (path: string | undefined) => Promise<string | undefined>) {
+  const events: DocumentEvent[] = [];
+  const docs = new DocumentSessions({
+    submit: (line) => Promise.all(shell.submitLine(line)) as Promise<ShellResponse[]>,
+    emit: (e) => events.push(e),
+    recheckDelayMs: 50,
+    ...(prelude ? { prelude } : {}),
+  });
+  return { docs, events, messages: () => events.filter((e) => e.kind === 'document-message').map((e) => (e as { text: string }).text) };
+}
+
+const DOC = [
+  'DEFINE "Definition double (n : nat) := n + n."',
+  'GOAL double_2 "double 2 = 4"',
+  '    APPLY reflexivity',
+  'END',
+  '// uses double_2',
+  'GOAL "double (double 2) = 8"',
+  '    APPLY (rewrite double_2; reflexivity)',
+  'END',
+];
+
+describe('documents owned by the host (real coqidetop)', () => {
+  it('checks a multi-item document to the end, each line with its steps', async () => {
+    const { docs } = sessions();
+    docs.sync('w1', 'a', { version: 1, text: DOC.join('\n') });
+    const state = await docs.run('w1', 'a', { kind: 'all' });
+    expect(state.check.error).toBeUndefined();
+    expect(state.check.entries.map((e) => [e.line, e.stepBefore, e.stepAfter])).toEqual([[1, 0, 1], [2, 1, 2], [3, 2, 3], [4, 3, 4], [6, 4, 5], [7, 5, 6], [8, 6, 7]]);
+    expect(state.channel).toBeDefined();
+    await docs.close('w1', 'a');
+  }, 120_000);
+
+  it('an edit at line k re-sends only lines ≥ k (one REVERT), and re-checks as far as before', async () => {
+    const { docs } = sessions();
+    docs.sync('w1', 'b', { version: 1, text: DOC.join('\n') });
+    const first = await docs.run('w1', 'b', { kind: 'all' });
+    const channel = first.channel as number;
+    sent.length = 0;
+    const edited = [...DOC];
+    edited[6] = '    APPLY (rewrite double_2;  reflexivity)';
+    docs.sync('w1', 'b', { version: 2, text: edited.join('\n'), edit: { firstLine: 7, lineDelta: 0 } });
+    const after = await docs.idle('w1', 'b');
+    expect(sent).toEqual([`${channel} REVERT 5`, `${channel} APPLY (rewrite double_2;  reflexivity)`, `${channel} END`]);
+    expect(after.check.entries.at(-1)).toMatchObject({ line: 8, stepAfter: 7 });
+    // Changing the line back re-checks it again, to the end.
+    sent.length = 0;
+    docs.sync('w1', 'b', { version: 3, text: DOC.join('\n'), edit: { firstLine: 7, lineDelta: 0 } });
+    expect((await docs.idle('w1', 'b')).check.entries.at(-1)).toMatchObject({ line: 8 });
+    expect(sent).toHaveLength(3);
+    // An edit above the first proof re-sends from there: the document's own declarations come back.
+    sent.length = 0;
+    docs.sync('w1', 'b', { version: 4, text: DOC.join('\n').replace('n + n', 'n * 2'), edit: { firstLine: 1, lineDelta: 0 } });
+    const again = await docs.idle('w1', 'b');
+    expect(again.check.error).toBeUndefined();
+    expect(again.check.entries.map((e) => e.line)).toEqual([1, 2, 3, 4, 6, 7, 8]);
+    expect(sent.filter((s) => !/NEW_CHANNEL|CANCEL/.test(s))).toHaveLength(7);
+    await docs.close('w1', 'b');
+  }, 120_000);
+
+  it('an old version never replaces a newer text', async () => {
+    const { docs } = sessions();
+    docs.sync('w1', 'c', { version: 5, text: 'GOAL "True"' });
+    docs.sync('w1', 'c', { version: 4, text: 'GOAL "False"', edit: { firstLine: 1, lineDelta: 0 } });
+    const s = await docs.run('w1', 'c', { kind: 'all' });
+    expect(s.version).toBe(5);
+    expect(s.check.entries.map((e) => e.text)).toEqual(['GOAL "True"']);
+    await docs.close('w1', 'c');
+  }, 60_000);
+
+  it('an edit above a running command stops it at once and resumes the run', async () => {
+    const { docs, messages } = sessions();
+    const text = ['GOAL "forall n : nat, n = n"', 'APPLY intro n', 'APPLY (do 1000000000 (try fail))'];
+    docs.sync('w1', 'd', { version: 1, text: text.join('\n') });
+    const running = docs.run('w1', 'd', { kind: 'all' });
+    await expect.poll(() => docs.get('w1', 'd')?.check.running?.line, { timeout: 30_000 }).toBe(3);
+    const before = docs.get('w1', 'd')?.channel;
+    const edited = [...text];
+    edited[1] = 'APPLY intros n';
+    docs.sync('w1', 'd', { version: 2, text: edited.join('\n'), edit: { firstLine: 2, lineDelta: 0 } });
+    await running;
+    // Stopped without waiting for the tactic's 20 s limit: the first channel is gone, a new one checks.
+    expect(messages().some((m) => m.startsWith('Edited at line 2, above the running line 3'))).toBe(true);
+    await expect.poll(() => docs.get('w1', 'd')?.check.running?.line, { timeout: 30_000 }).toBe(3);
+    expect(docs.get('w1', 'd')?.channel).not.toBe(before);
+    expect(docs.get('w1', 'd')?.check.entries.map((e) => e.text)).toEqual(['GOAL "forall n : nat, n = n"', 'APPLY intros n']);
+    await docs.cancel('w1', 'd');
+    await docs.close('w1', 'd');
+  }, 120_000);
+
+  it('a failing line stops checking with its error; two clients never share a document', async () => {
+    const { docs, messages } = sessions();
+    docs.sync('w1', 'e', { version: 1, text: 'GOAL "1 = 2"\nAPPLY reflexivity\nEND' });
+    docs.sync('w2', 'e', { version: 1, text: 'GOAL "2 = 2"\nAPPLY reflexivity\nEND' });
+    const one = await docs.run('w1', 'e', { kind: 'all' });
+    const two = await docs.run('w2', 'e', { kind: 'all' });
+    expect(one.check.error).toMatchObject({ line: 2 });
+    expect(one.check.entries.map((e) => e.line)).toEqual([1]);
+    expect(two.check.error).toBeUndefined();
+    expect(two.channel).not.toBe(one.channel);
+    expect(messages().some((m) => /^line 2: /.test(m))).toBe(true);
+    await docs.closeClient('w1');
+    await docs.closeClient('w2');
+    expect(docs.get('w1', 'e')).toBeUndefined();
+  }, 120_000);
+
+  it("a folder's project prelude reaches the new channel; a refused one opens no channel", async () => {
+    const ok = sessions(async () => 'Definition seven := 7.');
+    ok.docs.sync('w1', 'f', { version: 1, text: 'GOAL "seven = 7"\nAPPLY reflexivity', path: '/ws/sub/f.arbor' });
+    expect((await ok.docs.run('w1', 'f', { kind: 'all' })).check.error).toBeUndefined();
+    await ok.docs.close('w1', 'f');
+    const refused = sessions(async () => {
+      throw new Error('arbor.project.json asks for the lean backend, but this workbench runs coq');
+    });
+    refused.docs.sync('w1', 'g', { version: 1, text: 'GOAL "True"', path: '/ws/sub/g.arbor' });
+    const s = await refused.docs.run('w1', 'g', { kind: 'all' });
+    expect(s.channel).toBeUndefined();
+    expect(refused.messages()).toEqual([expect.stringMatching(/asks for the lean backend/)]);
+  }, 120_000);
+});

@@ -1,0 +1,394 @@
+import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
+import { addressLine, commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from '../../shared/checking/checked-lines.ts';
+import type { CheckAction, DocumentCheck, DocumentState } from '../../shared/checking/document-check.ts';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
+import { splitRequests } from '../../shared/protocol/split-requests.ts';
+
+export interface DocumentSessionsOptions {
+  /** Sends one request line to the shell; resolves with its responses. */
+  submit: (line: string) => Promise<ShellResponse[]>;
+  /** The PRELUDE a new channel gets for a document at `path` (its folder's project file); throws to refuse checking. */
+  prelude?: (path: string | undefined) => Promise<string | undefined>;
+  /** Every change of a document's checking state, and messages about it, for the clients. */
+  emit: (event: DocumentEvent) => void;
+  /** How long typing must pause before an edited region is re-checked. */
+  recheckDelayMs?: number;
+  /** A document got a new channel; called before the channel's first request. */
+  onChannel?: (channel: number) => void;
+}
+
+export type DocumentEvent =
+  | { kind: 'document'; state: DocumentState }
+  | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string };
+
+interface DocumentSession {
+  uri: string;
+  client: string;
+  path?: string;
+  version: number;
+  lines: string[];
+  check: DocumentCheck;
+  channel?: number;
+  queue: Promise<void>;
+  generation: number;
+  recheckTimer?: ReturnType<typeof setTimeout>;
+  pendingTarget?: number;
+  closed: boolean;
+}
+
+const EMPTY: DocumentCheck = { entries: [] };
+
+/**
+ * The documents of the workbench, owned by the host (as coq-lsp owns its documents): each has its text
+ * (as its editor last sent it, with a version), its channel, and Proof-General-style checking state — the
+ * checked region is a prefix of the document; every command line in it is recorded with the steps before
+ * and after it, so an edit at line k sends one `REVERT` to the step before k and re-sends only lines ≥ k.
+ * Clients (the editor) send edits and ask for checking; they never write or read protocol text.
+ * Operations on one document run one after another; an edit or cancel stops a running sequence after its
+ * current command (`generation`), and an edit above the running command stops that command at once.
+ */
+export class DocumentSessions {
+  private readonly docs = new Map<string, DocumentSession>();
+
+  constructor(private readonly options: DocumentSessionsOptions) {}
+
+  /** The editor's text at `version`; `edit` says where it changed (absent when the document is opened or replaced). */
+  sync(client: string, uri: string, params: { version: number; text: string; path?: string; edit?: { firstLine: number; lineDelta: number } }): DocumentState {
+    const key = keyOf(client, uri);
+    let doc = this.docs.get(key);
+    if (!doc) {
+      doc = { uri, client, version: params.version, lines: params.text.split(/\r?\n/), check: { ...EMPTY }, queue: Promise.resolve(), generation: 0, closed: false };
+      if (params.path !== undefined) doc.path = params.path;
+      this.docs.set(key, doc);
+      this.publish(doc);
+      return this.state(doc);
+    }
+    // An older version arriving late never replaces a newer text.
+    if (params.version < doc.version) return this.state(doc);
+    doc.version = params.version;
+    doc.lines = params.text.split(/\r?\n/);
+    if (params.path !== undefined) doc.path = params.path;
+    const edit = params.edit ?? { firstLine: 1, lineDelta: 0 };
+    void this.edited(doc, edit.firstLine, edit.lineDelta);
+    return this.state(doc);
+  }
+
+  /** Runs a check action; resolves when it is done, with the document's state then. */
+  async run(client: string, uri: string, action: CheckAction): Promise<DocumentState> {
+    const doc = this.require(client, uri);
+    switch (action.kind) {
+      case 'forward': {
+        const next = commandLinesBetween(doc.lines, this.checkedEnd(doc) + 1, doc.lines.length)[0];
+        if (next !== undefined) await this.checkThrough(doc, next);
+        break;
+      }
+      case 'back': {
+        const last = doc.check.entries.at(-1);
+        this.bump(doc);
+        if (last) await this.enqueue(doc, () => this.retract(doc, last.line));
+        break;
+      }
+      case 'all':
+        await this.checkThrough(doc, doc.lines.length);
+        break;
+      case 'to':
+        if (action.line > this.checkedEnd(doc)) await this.checkThrough(doc, action.line);
+        else {
+          this.bump(doc);
+          await this.enqueue(doc, () => this.retract(doc, action.line + 1));
+        }
+        break;
+      case 'through':
+        await this.checkThrough(doc, action.line);
+        break;
+    }
+    return this.state(doc);
+  }
+
+  /** Stop a running command: a fresh channel, the checked lines replayed on it. */
+  async cancel(client: string, uri: string): Promise<DocumentState> {
+    const doc = this.require(client, uri);
+    if (doc.check.running) await this.restartProver(doc, undefined, 'Cancelled');
+    return this.state(doc);
+  }
+
+  /** A fresh prover for the document (the channels panel's Restart): nothing checked is lost. */
+  async restartProver(clientOrDoc: string | DocumentSession, uri?: string, why = 'Restarted'): Promise<DocumentState> {
+    const doc = typeof clientOrDoc === 'string' ? this.require(clientOrDoc, uri ?? '') : clientOrDoc;
+    this.bump(doc);
+    this.clearRecheck(doc);
+    if (doc.channel === undefined) return this.state(doc);
+    const old = doc.channel;
+    delete doc.channel;
+    // CANCEL, not RELEASE_CHANNEL: a release waits for the running command; this must stop it now.
+    await this.options.submit(`${old} CANCEL`);
+    this.message(doc, 'info', `${why}: channel ${old} released; replaying the checked lines on a new channel.`);
+    this.publish(doc);
+    await this.enqueue(doc, () => this.replay(doc));
+    return this.state(doc);
+  }
+
+  /** Forget the proof: a new channel, nothing checked. */
+  async restart(client: string, uri: string): Promise<DocumentState> {
+    const doc = this.require(client, uri);
+    this.bump(doc);
+    this.clearRecheck(doc);
+    await this.enqueue(doc, async () => {
+      await this.resetChannel(doc);
+      this.setCheck(doc, { ...EMPTY });
+    });
+    return this.state(doc);
+  }
+
+  /** The document is closed: its channel is stopped and released. */
+  async close(client: string, uri: string): Promise<void> {
+    const key = keyOf(client, uri);
+    const doc = this.docs.get(key);
+    if (!doc) return;
+    this.docs.delete(key);
+    doc.closed = true;
+    this.bump(doc);
+    this.clearRecheck(doc);
+    if (doc.channel !== undefined) await this.options.submit(`${doc.channel} CANCEL`).catch(() => undefined);
+  }
+
+  /** Every document of a client that went away (a closed tab). */
+  async closeClient(client: string): Promise<void> {
+    await Promise.all([...this.docs.values()].filter((d) => d.client === client).map((d) => this.close(d.client, d.uri)));
+  }
+
+  get(client: string, uri: string): DocumentState | undefined {
+    const doc = this.docs.get(keyOf(client, uri));
+    return doc ? this.state(doc) : undefined;
+  }
+
+  /** Settles when everything queued for the document so far has run (for tests and for callers that wait). */
+  async idle(client: string, uri: string): Promise<DocumentState> {
+    const doc = this.require(client, uri);
+    for (;;) {
+      const q = doc.queue;
+      await q;
+      if (q === doc.queue && doc.recheckTimer === undefined) return this.state(doc);
+      if (q === doc.queue) await new Promise((r) => setTimeout(r, this.options.recheckDelayMs ?? 600));
+    }
+  }
+
+  // ---- checking ----
+
+  private require(client: string, uri: string): DocumentSession {
+    const doc = this.docs.get(keyOf(client, uri));
+    if (!doc) throw new Error(`no such document: ${uri} (open it first)`);
+    return doc;
+  }
+
+  private state(doc: DocumentSession): DocumentState {
+    const s: DocumentState = { uri: doc.uri, client: doc.client, version: doc.version, check: doc.check };
+    if (doc.channel !== undefined) s.channel = doc.channel;
+    return s;
+  }
+
+  private publish(doc: DocumentSession): void {
+    if (!doc.closed) this.options.emit({ kind: 'document', state: this.state(doc) });
+  }
+
+  private message(doc: DocumentSession, level: 'info' | 'error', text: string): void {
+    if (!doc.closed) this.options.emit({ kind: 'document-message', uri: doc.uri, client: doc.client, level, text });
+  }
+
+  private setCheck(doc: DocumentSession, patch: Partial<DocumentCheck>): void {
+    const next: DocumentCheck = { ...doc.check, ...patch };
+    for (const k of Object.keys(patch) as (keyof DocumentCheck)[]) if (patch[k] === undefined) delete next[k];
+    doc.check = next;
+    this.publish(doc);
+  }
+
+  private checkedEnd(doc: DocumentSession): number {
+    return doc.check.entries.at(-1)?.line ?? 0;
+  }
+
+  private checkThrough(doc: DocumentSession, target: number): Promise<void> {
+    const gen = this.bump(doc);
+    return this.enqueue(doc, () => this.runTo(doc, target, gen));
+  }
+
+  /**
+   * The document changed from `firstLine` on, adding `lineDelta` lines. Retracts at once (so the checked
+   * region never covers edited text), stops a command running at or below the edit, and re-checks the
+   * old region (or as far as the interrupted run was going) after a pause in typing.
+   */
+  private edited(doc: DocumentSession, firstLine: number, lineDelta: number): Promise<void> {
+    const running = doc.check.running;
+    const stopsRunning = running !== undefined && running.line >= firstLine;
+    const oldEnd = Math.max(this.checkedEnd(doc), stopsRunning ? doc.check.target ?? running.line : 0);
+    const target = recheckTarget(Math.max(oldEnd, doc.pendingTarget ?? 0), firstLine, lineDelta);
+    if (stopsRunning && doc.channel !== undefined) {
+      // The running command's answer no longer matters: stop it now rather than wait for it (a HAMMER can
+      // take a minute). The lines checked above the edit are replayed on a new channel (see `retract`).
+      const old = doc.channel;
+      delete doc.channel;
+      void this.options.submit(`${old} CANCEL`);
+      this.message(doc, 'info', `Edited at line ${firstLine}, above the running line ${running.line}: stopped it (channel ${old} released); re-checking on a new channel.`);
+      this.publish(doc);
+    }
+    const hadPending = doc.pendingTarget !== undefined;
+    this.bump(doc);
+    const done = this.enqueue(doc, () => this.retract(doc, firstLine));
+    if (doc.check.error && doc.check.error.line >= firstLine) this.setCheck(doc, { error: undefined });
+    if (target >= firstLine && (oldEnd >= firstLine || hadPending)) {
+      doc.pendingTarget = target;
+      clearTimeout(doc.recheckTimer);
+      doc.recheckTimer = setTimeout(() => {
+        delete doc.pendingTarget;
+        delete doc.recheckTimer;
+        if (!doc.closed) void this.checkThrough(doc, Math.min(target, doc.lines.length));
+      }, this.options.recheckDelayMs ?? 600);
+    }
+    return done;
+  }
+
+  private clearRecheck(doc: DocumentSession): void {
+    clearTimeout(doc.recheckTimer);
+    delete doc.recheckTimer;
+    delete doc.pendingTarget;
+  }
+
+  private bump(doc: DocumentSession): number {
+    doc.generation += 1;
+    return doc.generation;
+  }
+
+  private enqueue(doc: DocumentSession, op: () => Promise<void>): Promise<void> {
+    const run = doc.queue.then(op).catch((err: unknown) => {
+      this.message(doc, 'error', `checking failed: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    doc.queue = run;
+    return run;
+  }
+
+  private async channel(doc: DocumentSession): Promise<number> {
+    if (doc.channel !== undefined) return doc.channel;
+    // Asked before the channel exists, so a refused project leaves no channel behind.
+    const prelude = await this.options.prelude?.(doc.path);
+    const [response] = await this.options.submit('NEW_CHANNEL');
+    const id = (response?.RESPONSE as { ID?: number } | null)?.ID;
+    if (typeof id !== 'number') throw new Error(`cannot open a channel: ${response?.ERR ?? 'no response'}`);
+    this.options.onChannel?.(id);
+    if (prelude !== undefined) {
+      const [set] = await this.options.submit(`${id} PRELUDE ${quoteArgument(prelude)}`);
+      if (set?.ERR) {
+        await this.options.submit(`${id} RELEASE_CHANNEL`);
+        throw new Error(`the project's prelude was refused: ${set.ERR}`);
+      }
+    }
+    if (doc.closed) {
+      await this.options.submit(`${id} CANCEL`);
+      throw new Error('the document was closed');
+    }
+    doc.channel = id;
+    this.publish(doc);
+    return id;
+  }
+
+  private async resetChannel(doc: DocumentSession): Promise<void> {
+    if (doc.channel !== undefined) {
+      const old = doc.channel;
+      delete doc.channel;
+      await this.options.submit(`${old} CANCEL`);
+    }
+    await this.channel(doc);
+  }
+
+  private async runTo(doc: DocumentSession, target: number, gen: number): Promise<void> {
+    this.setCheck(doc, { error: undefined, target });
+    try {
+      // Before sending anything new, drop checked lines whose text changed behind our back.
+      const stale = firstStaleLine(doc.check.entries, doc.lines);
+      if (stale !== undefined) await this.retract(doc, stale);
+      while (doc.generation === gen) {
+        const next = commandLinesBetween(doc.lines, this.checkedEnd(doc) + 1, target)[0];
+        if (next === undefined) break;
+        if (!(await this.checkLine(doc, next, doc.lines[next - 1] as string, gen))) break;
+      }
+    } finally {
+      this.setCheck(doc, { running: undefined, target: undefined });
+    }
+  }
+
+  /** Sends one line's requests one at a time (a failed request must not let the next one run). */
+  private async checkLine(doc: DocumentSession, line: number, text: string, gen: number): Promise<boolean> {
+    const channel = await this.channel(doc);
+    const stepBefore = doc.check.entries.at(-1)?.stepAfter ?? 0;
+    let stepAfter = stepBefore;
+    this.setCheck(doc, { running: { line, since: Date.now() } });
+    let error: string | undefined;
+    for (const request of splitRequests(text)) {
+      const [response] = await this.options.submit(addressLine([request], channel));
+      if (!response) continue;
+      if (response.ERR) {
+        error = response.ERR;
+        break;
+      }
+      if (response.STEP !== undefined) stepAfter = response.STEP;
+    }
+    if (doc.generation !== gen && doc.channel !== channel) {
+      // Cancelled under our feet (the channel was released), whatever the answer: whoever cancelled takes over.
+      return false;
+    }
+    if (error !== undefined) {
+      // Undo what the line's earlier requests did: the checked region ends before this line.
+      if (stepAfter !== stepBefore) {
+        if (stepBefore >= 1) await this.options.submit(`${channel} REVERT ${stepBefore}`);
+        else await this.resetChannel(doc);
+      }
+      this.setCheck(doc, { error: { line, message: error } });
+      this.message(doc, 'error', `line ${line}: ${error}`);
+      return false;
+    }
+    this.setCheck(doc, { entries: [...doc.check.entries, { line, text, stepBefore, stepAfter }] });
+    return true;
+  }
+
+  private async retract(doc: DocumentSession, line: number): Promise<void> {
+    const entries = doc.check.entries;
+    const stale = firstStaleLine(entries, doc.lines);
+    const from = Math.min(line, stale ?? Infinity);
+    const r = retractFrom(entries, from);
+    if (doc.channel === undefined && r.kept.length > 0) {
+      // The channel was stopped under checked lines (an edit above a running command): replay what is kept.
+      this.setCheck(doc, { entries: r.kept });
+      await this.replay(doc);
+      return;
+    }
+    if (r.action.kind === 'none') return;
+    if (r.action.kind === 'revert' && doc.channel !== undefined) {
+      const [response] = await this.options.submit(`${doc.channel} REVERT ${r.action.step}`);
+      if (response?.ERR) {
+        this.message(doc, 'error', `REVERT ${r.action.step}: ${response.ERR}; restarting the proof`);
+        await this.resetChannel(doc);
+        this.setCheck(doc, { entries: [] });
+        return;
+      }
+    } else {
+      await this.resetChannel(doc);
+    }
+    this.setCheck(doc, { entries: r.kept });
+  }
+
+  private async replay(doc: DocumentSession): Promise<void> {
+    const entries: CheckedLine[] = doc.check.entries;
+    this.setCheck(doc, { entries: [] });
+    await this.channel(doc);
+    const gen = doc.generation;
+    try {
+      for (const e of entries) {
+        if (doc.generation !== gen) return;
+        if (!(await this.checkLine(doc, e.line, e.text, gen))) return;
+      }
+    } finally {
+      this.setCheck(doc, { running: undefined });
+    }
+  }
+}
+
+const keyOf = (client: string, uri: string): string => `${client}\u0000${uri}`;

@@ -1,0 +1,71 @@
+import type { CheckAction, DocumentState } from '../../shared/checking/document-check.ts';
+import { WINDOW_ID } from '../store/documents-slice.ts';
+import { useArbor } from '../store/store.ts';
+import * as api from './arbor-api.ts';
+import { getModel } from './monaco-models.ts';
+
+/**
+ * The editor's side of the host's documents: it sends each document's text as it changes (with its
+ * Monaco version and where it changed) and asks for checking by name; the host owns the channel, the
+ * checked region and every request. States come back as events and as results, and land in the store.
+ */
+const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
+
+/** The last state applied per document (a result and its event may arrive in either order). */
+const applied = new Map<string, number>();
+
+export function applyDocumentState(state: DocumentState): void {
+  if (state.client !== WINDOW_ID) return;
+  const s = store();
+  const doc = s.documents.docs[state.uri];
+  if (!doc) return;
+  if ((applied.get(state.uri) ?? -1) > state.version) return;
+  applied.set(state.uri, state.version);
+  if (doc.channel !== state.channel) {
+    if (doc.channel !== undefined) s.forgetChannel(doc.channel);
+    s.patchDocument(state.uri, { channel: state.channel });
+  }
+  s.putCheck(state.uri, state.check);
+}
+
+/** Opens (or re-sends) the document in the host with its whole text. */
+export async function syncDocument(uri: string, edit?: { firstLine: number; lineDelta: number }): Promise<void> {
+  const model = getModel(uri);
+  if (!model) return;
+  const path = store().documents.docs[uri]?.path;
+  const state = await api.documentSync({
+    client: WINDOW_ID, uri, version: model.getVersionId(), text: model.getValue(),
+    ...(path !== undefined ? { path } : {}), ...(edit ? { edit } : {}),
+  });
+  applyDocumentState(state);
+}
+
+async function run(uri: string, action: CheckAction): Promise<void> {
+  try {
+    applyDocumentState(await api.documentRun({ client: WINDOW_ID, uri, action }));
+  } catch (err) {
+    store().addMessage('error', `checking: ${(err as Error).message}`);
+  }
+}
+
+/** The checking commands of the toolbar, the menus and the editor's shortcuts. */
+export const checker = {
+  stepForward: (uri: string) => run(uri, { kind: 'forward' }),
+  stepBack: (uri: string) => run(uri, { kind: 'back' }),
+  runAll: (uri: string) => run(uri, { kind: 'all' }),
+  runTo: (uri: string, line: number) => run(uri, { kind: 'to', line }),
+  checkThrough: (uri: string, line: number) => run(uri, { kind: 'through', line }),
+  async cancel(uri: string): Promise<void> {
+    applyDocumentState(await api.documentCancel({ client: WINDOW_ID, uri }));
+  },
+  async restartProver(uri: string): Promise<void> {
+    applyDocumentState(await api.documentRestartProver({ client: WINDOW_ID, uri }));
+  },
+  async restart(uri: string): Promise<void> {
+    applyDocumentState(await api.documentRestart({ client: WINDOW_ID, uri }));
+  },
+  async close(uri: string): Promise<void> {
+    applied.delete(uri);
+    await api.documentClose({ client: WINDOW_ID, uri });
+  },
+};
