@@ -1,4 +1,4 @@
-import type { GoalInContext } from './open-goals.ts';
+import type { GoalInContext } from '../../shared/proof-tree/tree-view-queries.ts';
 import { quoteTerm } from './term-input.ts';
 
 /**

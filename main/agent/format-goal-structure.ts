@@ -1,6 +1,6 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
-import type { GoalInContext } from './open-goals.ts';
-import { goalsInContext, isFinishedView } from './open-goals.ts';
+import type { GoalInContext } from '../../shared/proof-tree/tree-view-queries.ts';
+import { goalsInContext, isFinishedView } from '../../shared/proof-tree/tree-view-queries.ts';
 import { identifiers, outlineShape, shapeName, termShape } from './term-shape.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
-import type { GoalInContext } from './open-goals.ts';
+import type { GoalInContext } from '../../shared/proof-tree/tree-view-queries.ts';
 import type { ScriptLine } from './script-tracker.ts';
 
 export interface ContextFormatInput {

@@ -3,7 +3,7 @@ import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { formatGoalStructure } from './format-goal-structure.ts';
 import { formatProofContext, preludeTheorems } from './format-proof-context.ts';
 import { formatProofState } from './format-proof-state.ts';
-import { currentGoal } from './open-goals.ts';
+import { currentGoal } from '../../shared/proof-tree/tree-view-queries.ts';
 
 const ctx = (vars: [string, string][] = [], hyps: [string, string][] = []): TreeView['ctxt'] => ({
   vars: vars.map(([name, type]) => ({ name, type })), hyps: hyps.map(([name, expr]) => ({ name, expr })),

@@ -1,7 +1,7 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { parseStateJson, treeViewFromState } from '../../shared/proof-tree/from-state-json.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
-import { goalsInContext, isFinishedView } from './open-goals.ts';
+import { goalsInContext, isFinishedView } from '../../shared/proof-tree/tree-view-queries.ts';
 
 /** What trying a command sequence on a copy of the state did to the current goal. */
 export interface TryOutcome {

@@ -1,7 +1,8 @@
 import type { MenuCommand } from '../../shared/api/api-contract.ts';
 import { cursorLine } from '../editor/editor-pane.tsx';
 import { pickOpenFile, readFile } from '../services/arbor-api.ts';
-import { checker, exportPng, exportSvg, loadTranscriptText, newDocument, openPath, saveDocument } from '../services/workbench.ts';
+import { checker, loadTranscriptText, newDocument, openPath, saveDocument } from '../services/workbench.ts';
+import { exportPng, exportSvg } from '../tree/tree-export.ts';
 import { useArbor } from '../store/store.ts';
 import { fitTree } from '../tree/tree-pane.tsx';
 

@@ -5,7 +5,7 @@ import { selectActiveUri } from '../store/documents-slice.ts';
 import { selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
-import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
+import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proof-tree/tree-view-queries.ts';
 import { getModel } from '../services/monaco-models.ts';
 import { checker } from '../services/workbench.ts';
 import './monaco-setup.ts';
@@ -89,7 +89,7 @@ export function EditorPane() {
 
   // Completion and hover know the current goal's names.
   useEffect(() => {
-    const goal = tree ? currentGoal(tree) : undefined;
+    const goal = tree ? currentGoalNode(tree) : undefined;
     setCompletionContext(tree && goal ? accumulatedContext(tree, goal.id) : []);
   }, [tree]);
 

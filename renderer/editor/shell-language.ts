@@ -3,7 +3,9 @@ import { COMMAND_DOCS } from '../../shared/language/command-docs.ts';
 import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { COMMAND_NAMES } from '../../shared/protocol/shell-command.ts';
 
-export const SHELL_LANGUAGE_ID = 'arbor-shell';
+import { SHELL_LANGUAGE_ID } from '../../shared/language/shell-language-id.ts';
+
+export { SHELL_LANGUAGE_ID };
 
 /** Names in the current goal's context, for completion and hover (set by the editor pane). */
 let contextNames: ContextEntry[] = [];

@@ -1,7 +1,7 @@
 import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { stepDiff } from '../../shared/tree-diff/goal-diff.ts';
 import type { TextPart } from '../../shared/tree-diff/goal-diff.ts';
-import { accumulatedContext, currentGoal, findNode } from '../../shared/tree-layout/tree-queries.ts';
+import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proof-tree/tree-view-queries.ts';
 import { parseEquationView, usesAimOperators } from '../../shared/equational/term-view.ts';
 import { selectAppInfo } from '../store/channels-slice.ts';
 import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
@@ -38,7 +38,7 @@ export function Inspector() {
   const selected = useArbor(selectSelectedId);
   const check = useArbor(selectActiveCheck);
   const backend = useArbor(selectAppInfo)?.backend;
-  const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoal(tree) ?? tree : undefined;
+  const node = tree ? (selected !== null ? findNode(tree, selected) : undefined) ?? currentGoalNode(tree) ?? tree : undefined;
   const finished = tree?.kind === 'bundle' && (tree.children?.length ?? 0) === 0;
   const context = useMemo(() => (tree && node ? accumulatedContext(tree, node.id) : []), [tree, node]);
   // No diff for a proof's first state: there is nothing before it to compare with.

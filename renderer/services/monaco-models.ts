@@ -1,5 +1,5 @@
 import * as monaco from 'monaco-editor/editor/editor.api.js';
-import { SHELL_LANGUAGE_ID } from '../editor/shell-language.ts';
+import { SHELL_LANGUAGE_ID } from '../../shared/language/shell-language-id.ts';
 
 /**
  * Monaco models live here, keyed by URI, never in the store (they are large, mutable and not

@@ -3,15 +3,12 @@ import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { untitledTitle, WINDOW_ID } from '../store/documents-slice.ts';
 import { scriptFile } from '../../shared/scripts/script-file.ts';
 import { parseTranscript } from '../../shared/transcript/parse-transcript.ts';
-import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
 import { syntheticTree } from '../../shared/tree-layout/synthetic-tree.ts';
-import { treeToSvg } from '../../shared/tree-layout/tree-svg.ts';
 import { useArbor } from '../store/store.ts';
-import { selectShownTree } from '../store/tree-selectors.ts';
 import * as api from './arbor-api.ts';
 import { applyDocumentState, checker, syncDocument } from './document-client.ts';
 import { createModel, disposeModel, getModel } from './monaco-models.ts';
-import { renderFullTree } from '../tree/tree-painter.ts';
+import { download } from './download.ts';
 
 export { checker } from './document-client.ts';
 
@@ -254,49 +251,12 @@ export async function loadTranscriptText(name: string, text: string): Promise<vo
   if (parsed.problems.length) store().addMessage('error', `${name}: ${parsed.problems.length} unreadable line(s) skipped`);
 }
 
-/** Downloads a file the user asked for (exports); works the same in the browser and in Electron. */
-function download(name: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function currentLayout() {
-  const s = store();
-  const tree = selectShownTree(s);
-  if (!tree) return undefined;
-  const collapsed = new Set(Object.keys(s.proof.collapsed).map(Number));
-  return layoutTree(tree, { collapsed });
-}
-
 /** Saves a finished proof's reproduction script as the file its prover checks (`.v`, `.thy`, `.lean`). */
 export function saveReproductionScript(script: string): void {
   const s = store();
   const doc = s.documents.activeUri ? s.documents.docs[s.documents.activeUri] : undefined;
   const file = scriptFile(s.host.info?.backend ?? 'coq', script, doc?.title);
   download(file.name, new Blob([file.text], { type: 'text/plain' }));
-}
-
-export function exportSvg(): void {
-  const layout = currentLayout();
-  if (!layout) return;
-  const title = store().documents.activeUri ?? 'proof';
-  download('arbor-tree.svg', new Blob([treeToSvg(layout, { title, selected: store().proof.selectedId ?? undefined })], { type: 'image/svg+xml' }));
-}
-
-export function exportPng(): void {
-  const layout = currentLayout();
-  if (!layout) return;
-  // As sharp as possible within a canvas browsers accept (≤ 16k a side, ≤ 100M pixels).
-  const scale = Math.min(2, 16000 / (layout.width + 40), 16000 / (layout.height + 40), Math.sqrt(1e8 / ((layout.width + 40) * (layout.height + 40))));
-  renderFullTree(layout, scale).toBlob((blob) => {
-    if (blob) download('arbor-tree.png', blob);
-  }, 'image/png');
 }
 
 export interface PerfRecord {

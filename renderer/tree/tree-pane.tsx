@@ -5,7 +5,7 @@ import type { ZoomBehavior } from 'd3-zoom';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
 import type { TreeLayout } from '../../shared/tree-layout/layout-tree.ts';
-import { searchTree } from '../../shared/tree-layout/tree-queries.ts';
+import { searchTree } from '../../shared/proof-tree/tree-view-queries.ts';
 import { selectCollapsed, selectSearch, selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectOverlay, selectShownTree } from '../store/tree-selectors.ts';

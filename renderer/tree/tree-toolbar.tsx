@@ -2,7 +2,7 @@ import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display
 import { selectChannelTrees, selectHistoryStep, selectSearch } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectTreeSource, selectTreeView } from '../store/ui-slice.ts';
-import { exportPng, exportSvg } from '../services/workbench.ts';
+import { exportPng, exportSvg } from './tree-export.ts';
 
 /** Fit, search, export, the status legend and the history slider over the channel's steps. */
 export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNextHit(): void; onFit(): void }) {

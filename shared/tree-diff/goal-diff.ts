@@ -1,6 +1,6 @@
 import type { ContextEntry } from '../proof-tree/proof-state.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
-import { accumulatedContext, currentGoal } from '../tree-layout/tree-queries.ts';
+import { accumulatedContext, currentGoalNode } from '../proof-tree/tree-view-queries.ts';
 
 export interface ContextDiff {
   added: ContextEntry[];
@@ -77,7 +77,7 @@ export interface StepDiff {
 
 /** What the last step changed: the previous current goal against every goal the new step created. */
 export function stepDiff(before: TreeView | null | undefined, after: TreeView | null | undefined, step: number): StepDiff {
-  const prev = before ? currentGoal(before) : undefined;
+  const prev = before ? currentGoalNode(before) : undefined;
   if (!after) return { produced: [], closed: false };
   const prevCtx = before && prev ? accumulatedContext(before, prev.id) : [];
   const produced: GoalChange[] = [];

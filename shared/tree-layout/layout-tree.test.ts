@@ -3,7 +3,7 @@ import type { TreeView } from '../proof-tree/proof-tree.ts';
 import { contentOf, layoutTree } from './layout-tree.ts';
 import { nodeContent, nodeSize } from './node-content.ts';
 import { syntheticTree } from './synthetic-tree.ts';
-import { accumulatedContext, countNodes, currentGoal, searchTree } from './tree-queries.ts';
+import { accumulatedContext, countNodes, currentGoalNode, searchTree } from '../proof-tree/tree-view-queries.ts';
 import { treeToSvg } from './tree-svg.ts';
 
 const leaf = (id: number, goal: string, extra: Partial<TreeView> = {}): TreeView =>
@@ -86,7 +86,7 @@ describe('tree layout', () => {
 describe('tree queries', () => {
   it('accumulates the context along the path', () => {
     expect(accumulatedContext(sample, 2).map((e) => e.name)).toEqual(['n', 'h']);
-    expect(currentGoal(sample)?.id).toBe(1);
+    expect(currentGoalNode(sample)?.id).toBe(1);
     expect(searchTree(sample, 'N + 0')).toEqual([2]);
   });
 

@@ -1,5 +1,5 @@
 import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
-import type { GoalInContext } from '../open-goals.ts';
+import type { GoalInContext } from '../../../shared/proof-tree/tree-view-queries.ts';
 
 /** What a suggestion source sees: the state and the same texts the MCP tools give agents. */
 export interface SourceContext {

@@ -1,5 +1,7 @@
-import type { ContextEntry } from '../proof-tree/proof-state.ts';
-import type { TreeView } from '../proof-tree/proof-tree.ts';
+import type { ContextEntry, Hypothesis, Variable } from './proof-state.ts';
+import type { TreeView } from './proof-tree.ts';
+
+/** Queries on the tree the workbench and agents see (`TreeView`): the one place each is answered. */
 
 /** The nodes from the root down to the node with `id` (empty if absent). */
 export function pathTo(root: TreeView, id: number): TreeView[] {
@@ -18,8 +20,8 @@ export function findNode(root: TreeView, id: number): TreeView | undefined {
   return pathTo(root, id).at(-1);
 }
 
-/** The current goal (the leaf marked `current: 'goal'`), if the proof is unfinished. */
-export function currentGoal(root: TreeView): TreeView | undefined {
+/** The current goal's node (the leftmost leaf), if the proof is unfinished. */
+export function currentGoalNode(root: TreeView): TreeView | undefined {
   let node: TreeView | undefined = root;
   while (node && node.kind === 'bundle') node = node.children?.[0];
   return node;
@@ -63,4 +65,45 @@ export function countNodes(root: TreeView): number {
     for (const c of node.children ?? []) stack.push(c);
   }
   return n;
+}
+
+/** A leaf of the tree with the full context it is proved in (its ancestors' contexts, then its own). */
+export interface GoalInContext {
+  id: number;
+  goal: string;
+  vars: Variable[];
+  hyps: Hypothesis[];
+  proved: boolean;
+  /** How many bundles lie between the root and this leaf. */
+  depth: number;
+}
+
+/** Every leaf, left to right (the first open one is the current goal). */
+export function goalsInContext(view: TreeView): GoalInContext[] {
+  const out: GoalInContext[] = [];
+  const visit = (node: TreeView, vars: Variable[], hyps: Hypothesis[], depth: number): void => {
+    const v = [...vars, ...node.ctxt.vars];
+    const h = [...hyps, ...node.ctxt.hyps];
+    if (node.kind === 'leaf') {
+      out.push({ id: node.id, goal: node.goal ?? '', vars: v, hyps: h, proved: node.status === 'proved', depth });
+      return;
+    }
+    for (const child of node.children ?? []) visit(child, v, h, depth + 1);
+  };
+  visit(view, [], [], 0);
+  return out;
+}
+
+export function openGoals(view: TreeView): GoalInContext[] {
+  return goalsInContext(view).filter((g) => !g.proved);
+}
+
+/** The current goal is the leftmost leaf; undefined when the proof is finished or it is already proved. */
+export function currentGoal(view: TreeView): GoalInContext | undefined {
+  const first = goalsInContext(view)[0];
+  return first && !first.proved ? first : undefined;
+}
+
+export function isFinishedView(view: TreeView): boolean {
+  return view.kind === 'bundle' && (view.children ?? []).length === 0;
 }
