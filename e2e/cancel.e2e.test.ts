@@ -32,7 +32,8 @@ describe.skipIf(!HAVE_CHROMIUM)('long commands', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.type('APPLY sleep');
     await page.click('[data-testid="run-all"]');
-    await page.waitForSelector('[data-testid="progress"]');
+    // Wait until the sleeping line 3 runs (lines 1 and 2 may show progress first on a busy machine).
+    await expect.poll(() => page.locator('[data-testid="progress"]').textContent(), { timeout: 30_000 }).toMatch(/line 3 /);
     await page.waitForTimeout(700); // past the step animation
     await page.screenshot({ path: join(ARTIFACTS, '12-long-command-progress.png') });
     await page.click('[data-testid="cancel"]');

@@ -32,7 +32,8 @@ describe.skipIf(!HAVE_CHROMIUM)('an edit above a running command', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.type('APPLY sleep');
     await page.click('[data-testid="run-all"]');
-    await page.waitForSelector('[data-testid="progress"]');
+    // Wait until the sleeping line 3 runs (lines 1 and 2 may show progress first on a busy machine).
+    await expect.poll(() => page.locator('[data-testid="progress"]').textContent(), { timeout: 30_000 }).toMatch(/line 3 /);
     // Edit line 2 (above the running line 3): `APPLY split` becomes `APPLY split ` — same meaning, new text.
     await page.click('.monaco-editor .view-line >> nth=1');
     await page.keyboard.press('End');
