@@ -205,6 +205,26 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     await expect.poll(() => page.locator('[data-testid="doc-tab"]').allTextContents()).toContain('my-proof.arbor×');
   });
 
+  it('completion offers what fits and Enter never replaces what was typed', async () => {
+    await page.click('text=New');
+    await page.click('.monaco-editor .view-lines');
+    await page.keyboard.type('GOAL lemma_a "True');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    // Typing an identifier pops up completion; Enter still ends the line as typed (`APPLY induction l⏎`).
+    await page.keyboard.type('APPLY induction l');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('APPLY le');
+    await page.keyboard.press('Control+Space');
+    // The document's own theorem is offered; the words of other tabs are not.
+    const rows = () => page.locator('.suggest-widget .monaco-list-row').allTextContents();
+    await expect.poll(rows).toEqual(expect.arrayContaining([expect.stringContaining('lemma_a')]));
+    expect((await rows()).some((r) => /length|let/.test(r))).toBe(false);
+    await page.keyboard.press('Escape');
+    const lines = await page.evaluate(() => [...document.querySelectorAll('.monaco-editor .view-line')].map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')));
+    expect(lines.slice(0, 3)).toEqual(['GOAL lemma_a "True"', 'APPLY induction l', 'APPLY le']);
+  });
+
   it('keeps unsaved edits across a reload (autosave to a recovery file)', async () => {
     await page.locator('[data-testid="doc-tab"] button', { hasText: '02-fold-left-right.arbor' }).click();
     await page.click('.monaco-editor .view-lines');

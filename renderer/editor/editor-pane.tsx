@@ -64,6 +64,12 @@ export function EditorPane() {
       fixedOverflowWidgets: true,
       wordWrap: 'on',
       wrappingIndent: 'deepIndent',
+      // Completion offers what fits here (commands, the goal's names, the document's theorems), never the
+      // words of every open tab, and Enter always starts a new line: Tab accepts a completion.
+      wordBasedSuggestions: 'off',
+      acceptSuggestionOnEnter: 'off',
+      tabCompletion: 'on',
+      quickSuggestions: { other: true, comments: false, strings: false },
     });
     editorInstance = editor;
     decorations.current = editor.createDecorationsCollection();

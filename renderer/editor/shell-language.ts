@@ -103,6 +103,11 @@ export function registerShellLanguage(): void {
           });
         }
       } else {
+        // The document's own theorems above the cursor (`GOAL name "…"`), usable by name in later items.
+        for (let n = 1; n < position.lineNumber; n++) {
+          const named = /^\s*(?:[0-9]+\s+)?GOAL\s+([A-Za-z_][\w']*)\s+["‹]/.exec(model.getLineContent(n));
+          if (named?.[1]) suggestions.push({ label: named[1], kind: monaco.languages.CompletionItemKind.Function, detail: `theorem of this document (line ${n})`, insertText: named[1], range });
+        }
         for (const e of contextNames) {
           suggestions.push({
             label: e.name, kind: e.kind === 'var' ? monaco.languages.CompletionItemKind.Variable : monaco.languages.CompletionItemKind.Reference,
