@@ -144,6 +144,11 @@ export interface SessionOptions {
   /** Address-space cap of each prover process, in MB (DEFAULT_PROVER_MEMORY_MB when absent; 0: none). */
   memoryLimitMb?: number;
   printMode?: PrintMode;
+  /**
+   * Refutation first (HAMMER): a closed statement's counterexample, checked by the prover, or undefined.
+   * Given by the supervisor (the fidelity engine's search); backends without it skip the stage.
+   */
+  refute?: (statement: string, timeoutMs: number) => Promise<{ summary: string } | undefined>;
   /** Backend-specific settings from the command line (eq: `advisor` = `HOST:PORT`); backends ignore keys they do not know. */
   backendOptions?: Record<string, string>;
 }

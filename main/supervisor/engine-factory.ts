@@ -1,3 +1,4 @@
+import { refuteStatement } from '../fidelity/refute-goal.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
 import type { BackendId, ProverBackend, SessionOptions } from '../shell/prover-session.ts';
 import { TacticEngine } from '../shell/tactic-engine.ts';
@@ -37,7 +38,7 @@ export async function loadBackend(id: BackendId): Promise<ProverBackend> {
 /** Channels over one prover backend, with a warm pool for the default prelude. */
 export function createProverEngineFactory(backend: ProverBackend, config: EngineConfig): EngineFactory {
   const options = (prelude?: string): SessionOptions => {
-    const o: SessionOptions = { timeoutMs: config.timeoutMs };
+    const o: SessionOptions = { timeoutMs: config.timeoutMs, refute: refuteStatement };
     if (prelude !== undefined) o.prelude = prelude;
     if (config.backendOptions !== undefined) o.backendOptions = config.backendOptions;
     if (config.memoryLimitMb !== undefined) o.memoryLimitMb = config.memoryLimitMb;

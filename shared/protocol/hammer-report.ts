@@ -4,12 +4,17 @@
  * and a success says which tactic closed the goal (the derivation view shows it on the closed branch).
  */
 export interface HammerStage {
-  /** `crush`, `quick` (a decision procedure or sauto-family tactic), `coqhammer` (ATPs), `reconstruction`. */
-  stage: 'crush' | 'quick' | 'coqhammer' | 'reconstruction';
+  /**
+   * `refutation` (the counterexample search, first), on the whole goal `decision` (lia, ring, congruence, …),
+   * `rewrite` (simplification with the library's rewrite databases and local equations), `sauto` (its family),
+   * `induction` (on each candidate variable); then `crush` and, per subgoal it left, `quick`, `coqhammer` (ATPs)
+   * and `reconstruction`.
+   */
+  stage: 'refutation' | 'decision' | 'rewrite' | 'sauto' | 'induction' | 'crush' | 'quick' | 'coqhammer' | 'reconstruction';
   /** The tactic tried, when the stage is one tactic. */
   tactic?: string;
   ms: number;
-  outcome: 'closed' | 'progress' | 'failed' | 'timeout' | 'skipped';
+  outcome: 'closed' | 'progress' | 'failed' | 'timeout' | 'skipped' | 'refuted';
   /** A short reason (the prover's message, first line). */
   detail?: string;
 }
@@ -21,7 +26,10 @@ export interface HammerReport {
   ms: number;
 }
 
-const STAGE_NAMES: Record<HammerStage['stage'], string> = { crush: 'CRUSH', quick: 'quick', coqhammer: 'CoqHammer', reconstruction: 'reconstruction' };
+const STAGE_NAMES: Record<HammerStage['stage'], string> = {
+  refutation: 'counterexample search', decision: 'decision procedures', rewrite: 'rewriting', sauto: 'sauto', induction: 'induction',
+  crush: 'CRUSH', quick: 'quick', coqhammer: 'CoqHammer', reconstruction: 'reconstruction',
+};
 
 /** One line for people: `CRUSH progress 14 ms · lia failed 4 ms · … · CoqHammer timeout 5.0 s`. */
 export function formatHammerReport(report: HammerReport): string {

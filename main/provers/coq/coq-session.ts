@@ -15,6 +15,8 @@ import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } f
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
+import { inductionTactics, sliceSeconds, WHOLE_GOAL_PORTFOLIO } from './hammer-portfolio.ts';
+import { availableParallelism, loadavg } from 'node:os';
 import { declaredAssumptions, fullNameFromAbout, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
@@ -136,6 +138,8 @@ export class CoqSession implements ProverSession {
   private readonly splits = new Map<string, SplitHyp[]>();
   private readonly fullNames = new Map<string, string>();
   private readonly arborSentences: string[];
+  /** Refutation first (from the supervisor: the fidelity engine's counterexample search). */
+  private readonly refute: SessionOptions['refute'];
   /** The user's own prelude (trusted). */
   private readonly channelSentences: string[];
   /** A client's prelude (`PRELUDE`), policy-checked, run after the user's. */
@@ -152,6 +156,7 @@ export class CoqSession implements ProverSession {
     private readonly clientOptions: ClientOptions,
   ) {
     this.timeoutMs = options.timeoutMs;
+    this.refute = options.refute;
     this.mode = options.printMode ?? 1;
     this.arborSentences = splitSentences(arborPrelude());
     this.channelSentences = splitSentences(options.prelude ?? '');
@@ -532,7 +537,11 @@ export class CoqSession implements ProverSession {
     });
   }
 
-  /** HAMMER: CRUSH, then per new subgoal quick closers, then CoqHammer with the remaining budget. */
+  /**
+   * HAMMER (issue 13): refutation first; then the portfolio on the original goal, cheapest first
+   * (decision procedures, rewriting, sauto), then induction on each candidate variable — each within its
+   * slice of the budget; then CRUSH, and per subgoal it left quick closers and CoqHammer with the rest.
+   */
   private async hammer(budgetMs: number): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
     const started = Date.now();
     const deadline = started + budgetMs;
@@ -542,6 +551,13 @@ export class CoqSession implements ProverSession {
     const messages: string[] = [];
     const stages: HammerStage[] = [];
     const report = (): HammerReport => ({ stages, ms: Date.now() - started });
+    const refuted = await this.refuteFirst(stages, left);
+    if (refuted) throw new ProverError('fail', `the goal is false: ${refuted} (a counterexample Coq checked)`, report());
+    // The whole goal through the portfolio, then induction, within their shares of the budget.
+    const whole = await this.wholeGoal(started + budgetMs * 0.45, stages);
+    if (whole !== undefined) return { script: [`${whole}.`], messages, report: { ...report(), closedWith: whole } };
+    const inducted = await this.byInduction(started + budgetMs * 0.7, stages);
+    if (inducted !== undefined) return { script: [`${inducted}.`], messages, report: { ...report(), closedWith: inducted } };
     const crushStart = Date.now();
     try {
       script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4))));
@@ -557,6 +573,71 @@ export class CoqSession implements ProverSession {
       script.push(`${tac}.`);
     }
     return { script, messages, report: { ...report(), closedWith: script.join(' ') } };
+  }
+
+  /** The current goal as one closed statement (`forall (x : T), H -> goal`), for the counterexample search. */
+  private async closedStatement(): Promise<string | undefined> {
+    const raw = this.current[0];
+    if (!raw) return undefined;
+    // A let-bound name (`x := 5 : nat`) is not a free variable: generalising it could make a true goal look false.
+    if (raw.hyps.flatMap((h) => this.splitCached(h)).some((h) => h.body !== undefined)) return undefined;
+    const [goal] = await this.classify([raw]);
+    if (!goal) return undefined;
+    let text = `(${goal.goal})`;
+    for (const e of [...goal.context].reverse()) text = e.kind === 'var' ? `forall (${e.name} : ${e.text}), ${text}` : `(${e.text}) -> ${text}`;
+    return text;
+  }
+
+  /** Refutation first: a false goal is reported with its instance before any budget goes to proving it. */
+  private async refuteFirst(stages: HammerStage[], left: () => number): Promise<string | undefined> {
+    if (!this.refute) return undefined;
+    const t0 = Date.now();
+    const statement = await this.closedStatement();
+    if (statement === undefined) return undefined;
+    const found = await this.refute(statement, Math.min(10_000, Math.max(2000, left() / 4))).catch(() => undefined);
+    stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: found ? 'refuted' : 'failed', detail: found ? found.summary : 'no counterexample on small instances' });
+    return found?.summary;
+  }
+
+  /** Each portfolio tactic on the whole goal, until one closes it or the stage's deadline passes. */
+  private async wholeGoal(until: number, stages: HammerStage[]): Promise<string | undefined> {
+    return this.firstClosing(WHOLE_GOAL_PORTFOLIO.map((p) => ({ stage: p.stage, tactic: p.tactic, secs: p.secs })), until, stages);
+  }
+
+  /** Structural induction on each variable of an inductive type the goal quantifies over (see hammer-portfolio.ts). */
+  private async byInduction(until: number, stages: HammerStage[]): Promise<string | undefined> {
+    const before = new Set((this.current[0]?.hyps ?? []).flatMap(splitHyp).map((h) => h.name));
+    const len = this.log.length;
+    const intro = await this.attempt(['intros.'], ROUND_TRIP_MS);
+    if (!intro.ok) return undefined;
+    const [goal] = await this.classify(this.current.slice(0, 1));
+    await this.rewind(len);
+    const introduced = (goal?.context ?? []).filter((e) => e.kind === 'var' && !before.has(e.name));
+    const candidates = introduced.filter((e) => !/->|^(Type|Set|Prop)\b/.test(e.text)).map((e) => e.name);
+    if (candidates.length === 0) {
+      stages.push({ stage: 'induction', ms: 0, outcome: 'skipped', detail: 'no variable of an inductive type to induct on' });
+      return undefined;
+    }
+    return this.firstClosing(inductionTactics(candidates, introduced.map((e) => e.name)).map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
+  }
+
+  private async firstClosing(tactics: { stage: HammerStage['stage']; tactic: string; secs: number }[], until: number, stages: HammerStage[]): Promise<string | undefined> {
+    const count = this.current.length;
+    const load = Math.max(1, loadavg()[0] ?? 1) / Math.max(1, availableParallelism());
+    for (const t of tactics) {
+      const secsNow = sliceSeconds(t.secs, load);
+      if (Date.now() + secsNow * 1000 > until) {
+        stages.push({ stage: t.stage, tactic: t.tactic, ms: 0, outcome: 'skipped', detail: 'its share of the budget is spent' });
+        continue;
+      }
+      const t0 = Date.now();
+      const a = await this.attempt([`Timeout ${secsNow} (${t.tactic}).`], secsNow * 1000);
+      const closed = a.ok && this.current.length < count;
+      stages.push({ stage: t.stage, tactic: t.tactic, ms: Date.now() - t0, outcome: closed ? 'closed' : !a.ok && isTimeout(a.error) ? 'timeout' : 'failed' });
+      if (closed) return t.tactic;
+      if (a.ok) await this.rewind(this.log.length - 1);
+    }
+    return undefined;
   }
 
   /** Closes the first goal; returns the tactic that did it as it goes into the script. Records each stage. */

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShellProcess } from '../../cli/shell-process.ts';
+
+/** HAMMER's portfolio, induction and refutation through the real arbor-shell and coqidetop (issue 13). */
+describe('HAMMER portfolio (real coqidetop)', () => {
+  let shell: ShellProcess;
+  beforeAll(() => {
+    shell = new ShellProcess(['--timeout', '20', '--max-channels', '8']);
+  });
+  afterAll(async () => {
+    expect(await shell.end()).toBe(0);
+  });
+  const channel = async (): Promise<number> => ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+
+  it('never does worse than its stages alone: the whole goal goes to sauto, not only CRUSH\'s pieces', async () => {
+    const c = await channel();
+    await shell.request(`${c} GOAL "forall (A : Type) (l : list A) (x : A), length (l ++ [x]) > 0 /\\ l ++ [x] <> []"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.RESPONSE).toMatchObject({ goal: 'True' });
+    expect(['decision', 'rewrite', 'sauto']).toContain(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage);
+    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+  }, 120_000);
+
+  it('tries the obvious rewrite before any search', async () => {
+    const c = await channel();
+    await shell.request(`${c} GOAL "forall (l' : list nat) (x : nat), length (l' ++ [x]) = S (length l')"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/rewrite|lia|sauto/);
+  }, 120_000);
+
+  it('proves by induction what needs it, on the document\'s own recursive function, and the kernel accepts it', async () => {
+    const c = await channel();
+    await shell.request(`${c} DEFINE "Fixpoint double (n : nat) : nat := match n with 0 => 0 | S k => S (S (double k)) end."`, c);
+    await shell.request(`${c} GOAL "forall n, double n = n + n"`, c);
+    const r = await shell.request(`${c} END`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('induction');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/induction n/);
+    expect(r.ASSUMPTIONS).toEqual([]);
+  }, 120_000);
+
+  it('refutes a false goal first and shows the instance (a false HAVE says why it fails)', async () => {
+    const c = await channel();
+    await shell.request(`${c} GOAL "forall n : nat, n + 0 = n"`, c);
+    await shell.request(`${c} APPLY intro n`, c);
+    await shell.request(`${c} HAVE "n = 0"`, c);
+    const r = await shell.request(`${c} END`, c);
+    expect(r.ERR).toMatch(/^fail: the goal is false: n = [1-9]/);
+    expect(r.HAMMER_REPORT?.stages[0]).toMatchObject({ stage: 'refutation', outcome: 'refuted' });
+  }, 120_000);
+});
