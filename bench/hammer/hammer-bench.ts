@@ -1,0 +1,113 @@
+import { parseArgs } from 'node:util';
+import { runCoqc } from '../../main/fidelity/run-coqc.ts';
+import { ShellProcess } from '../../main/cli/shell-process.ts';
+import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
+import type { BenchRow } from '../bench-table.ts';
+import { median, printTable, writeResults } from '../bench-table.ts';
+import { HAMMER_STATEMENTS } from './hammer-statements.ts';
+import type { Grade, HammerStatement } from './hammer-statements.ts';
+
+/**
+ * `npm run bench:hammer` (issue 13): Arbor's HAMMER against CoqHammer's `hammer` alone, the same wall budget
+ * per statement, alternately (never concurrently), each run in its own process group (Arbor: a channel of
+ * arbor-shell, released after; CoqHammer: one coqc process group). A proof counts only when its script
+ * passes coqc alone with `Print Assumptions` closed under the global context.
+ *   --check        compile every reference proof with coqc first (the statements are true as written)
+ *   --limit N      the first N statements of each grade   --grade easy|medium|hard   --budget SECONDS (20)
+ */
+const { values } = parseArgs({ options: { check: { type: 'boolean' }, limit: { type: 'string' }, grade: { type: 'string' }, budget: { type: 'string' } } });
+const BUDGET_S = Number(values.budget ?? 20);
+const IMPORTS = 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
+const CLOSED = /Closed under the global context/;
+
+const log = (s: string): void => {
+  process.stderr.write(`bench: ${s}\n`);
+};
+
+async function checkReferenceProofs(statements: readonly HammerStatement[]): Promise<string[]> {
+  const body = statements.map((s, i) => `Module M${i}.\n${s.defs.join('\n')}\nLemma ${lemmaName(s)} : ${s.statement}.\nProof. ${s.proof} Qed.\nEnd M${i}.`).join('\n');
+  const r = await runCoqc(`${IMPORTS}\n${body}\n`, { killAfterMs: 600_000 });
+  return r.ok ? [] : [r.output.slice(0, 2000)];
+}
+
+const lemmaName = (s: HammerStatement): string => `bench_${s.id.replace(/[^A-Za-z0-9]/g, '_')}`;
+
+interface Outcome { solved: boolean; ms: number; stage?: string; detail?: string }
+
+async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcome> {
+  const created = await shell.request('NEW_CHANNEL', 0);
+  const c = (created.RESPONSE as { ID: number }).ID;
+  try {
+    if (s.defs.length > 0) {
+      const d = await shell.request(`${c} DEFINE ${quoteArgument(s.defs.join(' '))}`, c);
+      if (d.ERR) return { solved: false, ms: 0, detail: `DEFINE: ${d.ERR}` };
+    }
+    const g = await shell.request(`${c} GOAL ${lemmaName(s)} ${quoteArgument(s.statement)}`, c);
+    if (g.ERR) return { solved: false, ms: 0, detail: `GOAL: ${g.ERR}` };
+    const t0 = performance.now();
+    const h = await shell.request(`${c} HAMMER ${BUDGET_S}`, c);
+    const ms = performance.now() - t0;
+    if (h.ERR) return { solved: false, ms, detail: h.ERR.slice(0, 120) };
+    const stage = h.HAMMER_REPORT?.stages.find((x) => x.outcome === 'closed')?.stage;
+    const end = await shell.request(`${c} END`, c);
+    if (end.ERR || end.SCRIPT === undefined) return { solved: false, ms, detail: `END: ${end.ERR}` };
+    // The reproduction script, checked by coqc alone.
+    const checked = await runCoqc(`${end.SCRIPT}\nPrint Assumptions ${lemmaName(s)}.\n`, { killAfterMs: 120_000 });
+    return { solved: checked.ok && CLOSED.test(checked.output), ms, ...(stage ? { stage } : {}) };
+  } finally {
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
+  }
+}
+
+async function runCoqHammer(s: HammerStatement): Promise<Outcome> {
+  const src = `${IMPORTS}\nFrom Hammer Require Import Hammer.\n${s.defs.join('\n')}\nLemma ${lemmaName(s)} : ${s.statement}.\nProof. hammer. Qed.\nPrint Assumptions ${lemmaName(s)}.\n`;
+  // The same wall budget, plus the second Coq takes to load the libraries (Arbor's channel has them loaded).
+  const r = await runCoqc(src, { killAfterMs: BUDGET_S * 1000 + 1500 });
+  return { solved: r.ok && CLOSED.test(r.output), ms: r.ms, ...(r.ok ? { stage: 'coqhammer' } : { detail: r.timedOut ? 'timeout' : 'failed' }) };
+}
+
+async function main(): Promise<void> {
+  const grades: Grade[] = values.grade ? [values.grade as Grade] : ['easy', 'medium', 'hard'];
+  const limit = values.limit ? Number(values.limit) : Infinity;
+  const chosen = grades.flatMap((g) => HAMMER_STATEMENTS.filter((s) => s.grade === g).slice(0, limit));
+  log(`${chosen.length} statements (${HAMMER_STATEMENTS.length} in the set), ${BUDGET_S} s each`);
+  if (values.check) {
+    const problems = await checkReferenceProofs(HAMMER_STATEMENTS);
+    if (problems.length > 0) throw new Error(`a reference proof does not compile:\n${problems.join('\n')}`);
+    log(`all ${HAMMER_STATEMENTS.length} reference proofs compile with coqc`);
+  }
+  const shell = new ShellProcess(['--timeout', String(BUDGET_S), '--max-channels', '4']);
+  const results: { id: string; grade: Grade; arbor: Outcome; coqhammer: Outcome }[] = [];
+  try {
+    for (const [i, s] of chosen.entries()) {
+      // Alternate which runs first, so neither always gets the warmer caches.
+      const first = i % 2 === 0;
+      const a1 = first ? await runArbor(shell, s) : undefined;
+      const h = await runCoqHammer(s);
+      const arbor = a1 ?? await runArbor(shell, s);
+      results.push({ id: s.id, grade: s.grade, arbor, coqhammer: h });
+      log(`${i + 1}/${chosen.length} ${s.grade} ${s.id}: Arbor ${arbor.solved ? `solved (${arbor.stage}, ${(arbor.ms / 1000).toFixed(1)} s)` : `no (${arbor.detail ?? ''})`}; CoqHammer ${h.solved ? `solved (${(h.ms / 1000).toFixed(1)} s)` : `no (${h.detail ?? ''})`}`);
+    }
+  } finally {
+    await shell.end();
+  }
+  const rows: BenchRow[] = [];
+  for (const g of grades) {
+    const rs = results.filter((r) => r.grade === g);
+    const a = rs.filter((r) => r.arbor.solved);
+    const h = rs.filter((r) => r.coqhammer.solved);
+    const need = g === 'hard' ? Math.max(h.length * 2, h.length + 1) : h.length;
+    rows.push({ what: `${g}: solved by Arbor HAMMER vs CoqHammer hammer (of ${rs.length})`, value: a.length, unit: `vs ${h.length}`, target: g === 'hard' ? '>= 2x CoqHammer' : '>= CoqHammer', ok: a.length >= need,
+      detail: `median time per solved: Arbor ${(median(a.map((r) => r.arbor.ms)) / 1000).toFixed(1)} s, CoqHammer ${(median(h.map((r) => r.coqhammer.ms)) / 1000).toFixed(1)} s` });
+  }
+  const aAll = results.filter((r) => r.arbor.solved).length;
+  const hAll = results.filter((r) => r.coqhammer.solved).length;
+  rows.push({ what: `all: Arbor vs CoqHammer (of ${results.length})`, value: aAll, unit: `vs ${hAll}`, target: '> CoqHammer', ok: aAll > hAll });
+  const stages: Record<string, number> = {};
+  for (const r of results) if (r.arbor.solved) stages[r.arbor.stage ?? '?'] = (stages[r.arbor.stage ?? '?'] ?? 0) + 1;
+  rows.push({ what: 'Arbor: the stage that solved each', value: aAll, unit: 'solved', detail: Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ') });
+  printTable(`HAMMER vs CoqHammer, ${BUDGET_S} s each, alternately, side by side in one run`, rows);
+  log(`results: ${await writeResults('hammer', { date: new Date().toISOString(), budgetS: BUDGET_S, rows, results })}`);
+}
+
+await main();
