@@ -56,5 +56,28 @@ describe.skipIf(!HAVE_CHROMIUM)('the derivation view in Chromium', () => {
     await page.click('[data-testid="view-state"]');
     await page.click('text=Live');
     await expect.poll(() => nodes().count()).toBe(1);
+
+    // Replay: Play walks the history from the first step; the state view changes as it goes.
+    await page.click('[data-testid="replay-play"]');
+    await expect.poll(() => page.locator('.history label').textContent(), { timeout: 20_000 }).toMatch(/^step [0-9]+$/);
+    await page.click('[data-testid="replay-play"]');
+
+    // The standalone replay page: every step inline, replayed without Arbor (from file://).
+    await page.click('[data-testid="view-derivation"]');
+    const download = page.waitForEvent('download');
+    await page.click('[data-testid="export-replay"]');
+    const file = join(ARTIFACTS, '42-replay.html');
+    await (await download).saveAs(file);
+    const replay = await page.context().newPage();
+    await replay.goto(`file://${file}`);
+    await expect.poll(() => replay.locator('#pos').textContent()).toMatch(/^1 \/ ([5-9]|[1-9][0-9]+)$/);
+    expect(await replay.locator('#label').textContent()).toMatch(/^step 1: GOAL /);
+    await replay.keyboard.press('ArrowRight');
+    await replay.keyboard.press('ArrowRight');
+    await expect.poll(() => replay.locator('#label').textContent()).toMatch(/^step 3: /);
+    await replay.screenshot({ path: join(ARTIFACTS, '43-replay-page.png') });
+    await replay.close();
+    await page.click('[data-testid="view-state"]');
+    await expect.poll(() => nodes().count()).toBe(1);
   });
 });

@@ -4,6 +4,9 @@ import { download } from '../services/download.ts';
 import { useArbor } from '../store/store.ts';
 import { selectShownTree } from '../store/tree-selectors.ts';
 import { renderFullTree } from './tree-painter.ts';
+import { replayHtml } from '../../shared/tree-layout/replay-html.ts';
+import { stepLabels } from '../../shared/transcript/step-labels.ts';
+import { selectActiveChannel, selectChannelTrees } from '../store/proof-slice.ts';
 
 /** The tree as the user sees it (collapsed nodes included), exported as SVG or PNG. */
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
@@ -33,3 +36,21 @@ export function exportPng(): void {
   }, 'image/png');
 }
 
+/**
+ * The proof as a standalone page that replays it step by step without Arbor (slides, course pages): every
+ * recorded step of the active document, drawn as the view shows it (state or derivation), with its command.
+ */
+export function exportReplayHtml(): void {
+  const s = store();
+  const trees = selectChannelTrees(s);
+  const channel = selectActiveChannel(s);
+  if (!trees || channel === undefined) return;
+  const labels = stepLabels(s.transcript.live, channel);
+  const collapsed = new Set(Object.keys(s.proof.collapsed).map(Number));
+  const title = s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.title ?? 'proof' : 'proof';
+  const frames = Object.keys(trees.byStep).map(Number).sort((a, b) => a - b).flatMap((step) => {
+    const tree = selectShownTree({ ...s, proof: { ...s.proof, historyStep: step } });
+    return tree ? [{ step, label: labels.get(step) ?? '', svg: treeToSvg(layoutTree(tree, { collapsed }), { title }) }] : [];
+  });
+  download(`${title.replace(/\.[^.]*$/, '')}-replay.html`, new Blob([replayHtml(`${title} — Arbor replay`, frames)], { type: 'text/html' }));
+}

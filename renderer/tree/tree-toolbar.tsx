@@ -2,7 +2,8 @@ import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display
 import { selectChannelTrees, selectHistoryStep, selectSearch } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectTreeSource, selectTreeView } from '../store/ui-slice.ts';
-import { exportPng, exportSvg } from './tree-export.ts';
+import { exportPng, exportReplayHtml, exportSvg } from './tree-export.ts';
+import { isPlaying, playHistory, stopPlaying } from '../services/replay.ts';
 
 /** Fit, search, export, the status legend and the history slider over the channel's steps. */
 export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNextHit(): void; onFit(): void }) {
@@ -36,6 +37,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
       {search && <span className="hit-count" data-testid="hit-count">{props.hitCount} hit{props.hitCount === 1 ? '' : 's'}</span>}
       <button type="button" onClick={exportSvg} data-testid="export-svg">SVG</button>
       <button type="button" onClick={exportPng}>PNG</button>
+      <button type="button" onClick={exportReplayHtml} title="A page that replays this proof step by step, without Arbor" data-testid="export-replay">Replay page</button>
       <span className="legend" aria-label="legend">
         {DISPLAY_STATUSES.map((s) => (
           <span key={s} className="legend-item"><i style={{ background: STATUS_STYLE[s].fill, borderColor: STATUS_STYLE[s].stroke }} />{STATUS_STYLE[s].label}</span>
@@ -51,6 +53,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
               useArbor.getState().setHistoryStep(step === trees?.latest ? null : step ?? null);
             }}
           />
+          <button type="button" data-testid="replay-play" title="Replay the proof step by step" onClick={() => (isPlaying() ? stopPlaying() : playHistory())}>{isPlaying() ? '❚❚' : '▶'}</button>
           {historyStep !== null && <button type="button" onClick={() => useArbor.getState().setHistoryStep(null)}>Live</button>}
         </span>
       )}

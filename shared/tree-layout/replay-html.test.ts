@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { replayHtml } from './replay-html.ts';
+
+describe('replayHtml', () => {
+  const frames = [
+    { step: 1, label: 'GOAL "A /\\ B"', svg: '<svg><text>A /\\ B</text></svg>' },
+    { step: 2, label: 'APPLY split </script><script>alert(1)</script>', svg: '<svg><text>A</text></svg>' },
+  ];
+  const html = replayHtml('A <proof>', frames);
+
+  it('carries every frame inline and needs no network', () => {
+    const data = /<script id="frames" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    const parsed = JSON.parse(data) as typeof frames;
+    expect(parsed).toEqual(frames);
+    expect(html).not.toMatch(/\b(src|href)=["']?https?:/);
+    expect(html).toContain('<title>A &lt;proof&gt;</title>');
+  });
+
+  it('a label cannot close the data script', () => {
+    const data = /<script id="frames" type="application\/json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(data).not.toContain('<');
+    expect(html.match(/<script/g)).toHaveLength(2);
+  });
+});
