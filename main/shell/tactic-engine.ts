@@ -433,7 +433,8 @@ export class TacticEngine implements ChannelEngine {
   private async withWatchdog<T>(step: ProofStep | undefined, call: (s: ProverSession) => Promise<T>): Promise<T> {
     if (this.disposed) throw new ShellError('bad channel');
     const session = await this.session;
-    const limit = (step?.kind === 'hammer' ? step.timeoutMs : this.options.timeoutMs) + (this.options.watchdogGraceMs ?? 30_000);
+    // A HAMMER's budget stretches up to twice under load (see the Coq session): the watchdog allows for it.
+    const limit = (step?.kind === 'hammer' ? step.timeoutMs * 2 : this.options.timeoutMs) + (this.options.watchdogGraceMs ?? 30_000);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const watchdog = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new WatchdogExpired()), limit);

@@ -75,6 +75,8 @@ const NOTATION_GUARD_OFF = 'Set Warnings "notation-overridden".';
 const QED_MIN_MS = 30_000;
 
 const secs = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+/** Runnable work per core (1: idle or just busy; 3: three times oversubscribed). */
+const machineLoad = (): number => Math.max(1, (loadavg()[0] ?? 1) / Math.max(1, availableParallelism()));
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 const guard = (what: string, text: string): string => {
@@ -542,8 +544,10 @@ export class CoqSession implements ProverSession {
    * (decision procedures, rewriting, sauto), then induction on each candidate variable — each within its
    * slice of the budget; then CRUSH, and per subgoal it left quick closers and CoqHammer with the rest.
    */
-  private async hammer(budgetMs: number): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
+  private async hammer(requestedMs: number): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
     const started = Date.now();
+    // Under load the budget stretches (up to twice) rather than fail: every stage is slower, not wrong.
+    const budgetMs = requestedMs * Math.min(2, machineLoad());
     const deadline = started + budgetMs;
     const left = (): number => deadline - Date.now();
     const others = this.current.length - 1;
@@ -599,9 +603,17 @@ export class CoqSession implements ProverSession {
     return found?.summary;
   }
 
-  /** Each portfolio tactic on the whole goal, until one closes it or the stage's deadline passes. */
+  /**
+   * Each portfolio tactic on the whole goal, until one closes it or the stage's deadline passes; the
+   * document's own finished theorems come first, as rewrites and as premises.
+   */
   private async wholeGoal(until: number, stages: HammerStage[]): Promise<string | undefined> {
-    return this.firstClosing(WHOLE_GOAL_PORTFOLIO.map((p) => ({ stage: p.stage, tactic: p.tactic, secs: p.secs })), until, stages);
+    const own = this.items.filter((i) => i.kind === 'proof' && i.end !== undefined && i.name !== undefined).map((i) => i.name as string).slice(-12);
+    const first = own.length === 0 ? [] : [
+      { stage: 'rewrite' as const, tactic: `solve [intros; simpl in *; rewrite ?${own.join(', ?')} in *; simpl in *; (lia || congruence || reflexivity || auto)]`, secs: 2 },
+      { stage: 'sauto' as const, tactic: `solve [hauto use: ${own.join(', ')}]`, secs: 2 },
+    ];
+    return this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
   }
 
   /** Structural induction on each variable of an inductive type the goal quantifies over (see hammer-portfolio.ts). */
@@ -623,10 +635,10 @@ export class CoqSession implements ProverSession {
 
   private async firstClosing(tactics: { stage: HammerStage['stage']; tactic: string; secs: number }[], until: number, stages: HammerStage[]): Promise<string | undefined> {
     const count = this.current.length;
-    const load = Math.max(1, loadavg()[0] ?? 1) / Math.max(1, availableParallelism());
+    const load = machineLoad();
     for (const t of tactics) {
-      const secsNow = sliceSeconds(t.secs, load);
-      if (Date.now() + secsNow * 1000 > until) {
+      const secsNow = Math.min(sliceSeconds(t.secs, load), Math.floor((until - Date.now()) / 1000));
+      if (secsNow < 1) {
         stages.push({ stage: t.stage, tactic: t.tactic, ms: 0, outcome: 'skipped', detail: 'its share of the budget is spent' });
         continue;
       }

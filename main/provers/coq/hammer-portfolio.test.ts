@@ -41,6 +41,18 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.ASSUMPTIONS).toEqual([]);
   }, 120_000);
 
+  it('uses the document\'s own earlier theorems first', async () => {
+    const c = await channel();
+    await shell.request(`${c} DEFINE "Fixpoint tw (n : nat) : nat := match n with 0 => 0 | S k => S (S (tw k)) end."`, c);
+    await shell.request(`${c} GOAL tw_plus "forall n, tw n = n + n"`, c);
+    expect((await shell.request(`${c} END`, c)).ERR).toBe('');
+    // Needs tw_plus (no induction can see through tw (tw n) quickly): the document's lemma is a rewrite.
+    await shell.request(`${c} GOAL "forall n, tw (tw n) = 4 * n"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/tw_plus/);
+  }, 120_000);
+
   it('refutes a false goal first and shows the instance (a false HAVE says why it fails)', async () => {
     const c = await channel();
     await shell.request(`${c} GOAL "forall n : nat, n + 0 = n"`, c);
