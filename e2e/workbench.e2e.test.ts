@@ -251,17 +251,19 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
       await second.close();
       await page.reload();
       await page.waitForSelector('.monaco-editor .view-line');
-      const tabs = page.locator('[data-testid="doc-tab"] button', { hasText: 'Untitled' });
+      // Both buffers come back (each window's untitled ids are its own); read each as the editor shows it.
+      const tabs = page.locator('[data-testid="doc-tab"]', { hasText: 'Untitled' });
+      await expect.poll(() => tabs.count()).toBeGreaterThanOrEqual(2);
       const texts: string[] = [];
-      await expect.poll(async () => {
-        texts.length = 0;
-        for (let i = 0; i < await tabs.count(); i++) {
-          await tabs.nth(i).click();
-          texts.push((await page.locator('.view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' '));
-        }
-        return texts.join('\n');
-      }).toContain('// second tab');
+      for (const uri of await tabs.evaluateAll((els) => els.map((e) => e.getAttribute('data-uri') ?? ''))) {
+        await page.locator(`[data-testid="doc-tab"][data-uri="${uri}"] button`).first().click();
+        await page.waitForSelector(`[data-testid="editor"][data-uri="${uri}"]`);
+        // Monaco draws a new model's lines on its next animation frames.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        texts.push((await page.locator('.view-line').allTextContents()).join('\n').replace(/\u00a0/g, ' '));
+      }
       expect(texts.join('\n')).toContain('// first tab');
+      expect(texts.join('\n')).toContain('// second tab');
     } finally {
       if (!second.isClosed()) await second.close();
     }

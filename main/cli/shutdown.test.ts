@@ -28,11 +28,12 @@ describe('no orphans (real arbor-shell, coqidetop, CoqHammer)', () => {
     it(`${signal} of arbor-shell during a long HAMMER leaves no process behind`, async () => {
       const shell = new ShellProcess(['--timeout', '60']);
       const pid = shell.child.pid as number;
-      // False, so every stage runs to its limit and CoqHammer's ATPs are at work when the signal comes.
-      await shell.request('GOAL "forall (l1 l2 : list nat), rev (l1 ++ l2) = rev l1 ++ rev l2"', 0);
+      // Unprovable, over an abstract type (no counterexample search, no induction): the cheap stages fail at
+      // once and CoqHammer's ATPs search an infinite clause set until their limit when the signal comes.
+      await shell.request('GOAL "forall (A : Type) (P Q : A -> Prop) (f : A -> A), (forall x, P x -> Q (f x)) -> (forall x, Q x -> P (f (f x))) -> forall x, Q x -> Q (f x)"', 0);
       shell.write('HAMMER 60\n');
-      // Wait until the hammer is at work: processes the prover forked (CoqHammer's workers, ATPs).
-      const busy = await until(() => descendants(pid).some((p) => p.ppid !== pid), 45_000);
+      // Wait until the hammer is at work: an ATP process (E, Z3, CVC4) forked below the prover.
+      const busy = await until(() => descendants(pid).some((p) => /^(eprover|z3|cvc4|vampire)/.test(p.name)), 45_000);
       const tree = descendants(pid);
       expect(busy, JSON.stringify(tree)).toBe(true);
       process.stderr.write(`[shutdown] ${signal}: ${tree.map((p) => p.name).join(' ')}\n`);

@@ -65,7 +65,7 @@ function DocumentTabs() {
         const d = docs[uri];
         if (!d) return null;
         return (
-          <span key={uri} className={`doc-tab${uri === active ? ' active' : ''}`} data-testid="doc-tab">
+          <span key={uri} className={`doc-tab${uri === active ? ' active' : ''}`} data-testid="doc-tab" data-uri={uri}>
             <button type="button" onClick={() => useArbor.getState().setActiveDocument(uri)}>{d.dirty ? '● ' : ''}{d.title}</button>
             <button type="button" className="close" aria-label={`close ${d.title}`} onClick={() => void closeDocument(uri)}>×</button>
           </span>

@@ -91,6 +91,8 @@ export function EditorPane() {
   useEffect(() => {
     const model = uri ? getModel(uri) ?? null : null;
     if (editorInstance && editorInstance.getModel() !== model) editorInstance.setModel(model);
+    // Which document the editor shows, once it shows it (tests and tools wait on this, not on time).
+    if (host.current) host.current.dataset.uri = model ? uri ?? '' : '';
   }, [uri]);
 
   // Completion and hover know the current goal's names.

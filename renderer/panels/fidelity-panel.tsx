@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Evidence, FidelityReport } from '../../shared/fidelity/fidelity-types.ts';
+import { TIER_DESCRIPTIONS, tierIds } from '../../shared/fidelity/fidelity-types.ts';
 import { tokenDiff } from '../../shared/fidelity/token-diff.ts';
 import { runFidelityCheck } from '../services/fidelity.ts';
 import { selectActiveDocument } from '../store/documents-slice.ts';
@@ -72,15 +73,19 @@ function ReportView({ r }: { r: FidelityReport }) {
     <div className="fidelity-report" data-testid="fidelity-report">
       <div className="fidelity-verdict">
         <span className={`verdict-badge ${r.verdict}`} data-testid="fidelity-verdict" data-verdict={r.verdict}>{r.verdict.replace('_', ' ')}</span>
-        <span data-testid="fidelity-tier">{r.tier ? `tier ${r.tier}` : 'no tier decided'}</span>
+        <span data-testid="fidelity-tier" title={r.tier ? TIER_DESCRIPTIONS[r.tier] : 'no tier could decide: see each tier below'}>{r.tier ? `tier ${r.tier}` : 'no tier decided'}</span>
         <span className="muted">{(r.ms / 1000).toFixed(1)} s</span>
       </div>
       <p className="fidelity-reason">{r.reason}</p>
       <table className="fidelity-trace" data-testid="fidelity-trace">
         <tbody>{r.trace.map((t, i) => (
-          <tr key={i} className={`outcome-${t.outcome}`}><td>{t.tier}</td><td>{t.outcome}</td><td>{t.detail}</td><td className="muted">{t.ms} ms</td></tr>
+          <tr key={i} className={`outcome-${t.outcome}`}><td title={TIER_DESCRIPTIONS[t.tier]}>{t.tier}</td><td>{t.outcome}</td><td>{t.detail}</td><td className="muted">{t.ms} ms</td></tr>
         ))}</tbody>
       </table>
+      <details className="fidelity-tiers" data-testid="fidelity-tier-legend">
+        <summary>What the tiers mean</summary>
+        <ul>{tierIds.map((t) => <li key={t}>{TIER_DESCRIPTIONS[t]}</li>)}</ul>
+      </details>
       <table className="fidelity-forms">
         <thead><tr><th /><th>canonical</th><th>candidate</th></tr></thead>
         <tbody>

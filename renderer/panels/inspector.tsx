@@ -1,5 +1,5 @@
 import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
-import { stepDiff } from '../../shared/tree-diff/goal-diff.ts';
+import { mostlyChanged, sidesOf, stepDiff } from '../../shared/tree-diff/goal-diff.ts';
 import type { TextPart } from '../../shared/tree-diff/goal-diff.ts';
 import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proof-tree/tree-view-queries.ts';
 import { parseEquationView, usesAimOperators } from '../../shared/equational/term-view.ts';
@@ -89,7 +89,12 @@ export function Inspector() {
                 {change.context.added.map((e) => <div key={`a${e.name}`} className="diff-added">+ {e.name} : {e.text}</div>)}
                 {change.context.removed.map((e) => <div key={`r${e.name}`} className="diff-removed">− {e.name} : {e.text}</div>)}
                 {change.context.changed.map((e) => <div key={`c${e.name}`} className="diff-changed">~ {e.name} : {e.before} → {e.after}</div>)}
-                <div className="goal-diff">goal: <Parts parts={change.goal} /></div>
+                {mostlyChanged(change.goal) ? (
+                  <div className="goal-diff stacked" data-testid="goal-diff-stacked">
+                    <div className="diff-removed">before: {sidesOf(change.goal).before}</div>
+                    <div className="diff-added">after: {sidesOf(change.goal).after}</div>
+                  </div>
+                ) : <div className="goal-diff">goal: <Parts parts={change.goal} /></div>}
               </>
             )}
           </div>

@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'react';
 import { selectActiveCheck } from '../store/checking-slice.ts';
 import { selectActiveUri } from '../store/documents-slice.ts';
-import { selectMessages } from '../store/messages-slice.ts';
+import { selectActiveDocumentMessages, selectMessages } from '../store/messages-slice.ts';
+import { selectDocuments } from '../store/documents-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { checker } from '../services/workbench.ts';
 
 /** Messages, and the running command with its elapsed time and a Cancel button. */
 export function MessagesPanel() {
-  const messages = useArbor(selectMessages);
+  const [all, setAll] = useState(false);
+  const messages = useArbor(all ? selectMessages : selectActiveDocumentMessages);
+  const docs = useArbor(selectDocuments);
   const check = useArbor(selectActiveCheck);
   const uri = useArbor(selectActiveUri);
   const [now, setNow] = useState(Date.now());
@@ -25,9 +28,14 @@ export function MessagesPanel() {
           <button type="button" onClick={() => uri && void checker.cancel(uri)} data-testid="cancel">Cancel</button>
         </div>
       )}
+      <label className="messages-scope" title="Messages are grouped by document: the active one's, or every document's">
+        <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} data-testid="messages-all" /> all documents
+      </label>
       <ul className="message-list">
         {messages.slice().reverse().map((m) => (
-          <li key={m.id} className={`message ${m.level}`}><time>{new Date(m.time).toLocaleTimeString()}</time> {m.text}</li>
+          <li key={m.id} className={`message ${m.level}`}>
+            <time>{new Date(m.time).toLocaleTimeString()}</time>{all && m.uri ? <span className="message-doc">{docs[m.uri]?.title ?? 'closed document'}</span> : null} {m.text}
+          </li>
         ))}
       </ul>
     </div>

@@ -104,7 +104,7 @@ function handleEvent(event: ApiEvent): void {
       applyDocumentState(event.state);
       break;
     case 'document-message':
-      if (event.client === WINDOW_ID) s.addMessage(event.level, event.text);
+      if (event.client === WINDOW_ID) s.addMessage(event.level, event.text, event.uri);
       break;
     case 'menu':
       break;

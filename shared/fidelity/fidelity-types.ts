@@ -4,6 +4,16 @@ import { z } from 'zod';
 export const tierIds = ['s0', 's1', 'typecheck', 'refute', 's3-lite', 'beq+'] as const;
 export type TierId = (typeof tierIds)[number];
 
+/** What each tier does, in the product's words (shown wherever a tier is named). */
+export const TIER_DESCRIPTIONS: Readonly<Record<TierId, string>> = {
+  s0: 'S0 — the same statement up to names and spacing (α-equivalence after parsing)',
+  s1: 'S1 — the same normal form after logical and arithmetic rewriting',
+  typecheck: 'type check — Coq reads both statements in the context',
+  refute: 'refutation — a small instance where one holds and the other does not, checked by Coq',
+  's3-lite': 'proof — Coq proves each statement from the other with short tactic bundles',
+  'beq+': 'proof with the hammer — as above, with CoqHammer and longer limits',
+};
+
 export const verdicts = ['equivalent', 'not_equivalent', 'ill_typed', 'unknown'] as const;
 export type Verdict = (typeof verdicts)[number];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
-import { diffContexts, diffText, stepDiff } from './goal-diff.ts';
+import { diffContexts, diffText, mostlyChanged, sidesOf, stepDiff } from './goal-diff.ts';
 
 describe('goal diff', () => {
   it('classifies hypotheses as added, removed and changed', () => {
@@ -34,5 +34,16 @@ describe('goal diff', () => {
     expect(d.produced).toHaveLength(2);
     expect(d.produced[1]?.context.added.map((e) => e.name)).toEqual(['n', 'IH']);
     expect(d.closed).toBe(false);
+  });
+});
+
+describe('mostlyChanged', () => {
+  it('a rewritten goal is shown old above new; a small edit stays a word diff', () => {
+    const rewritten = diffText('forall l : list nat, fold_left Nat.add l 0 = fold_right Nat.add 0 l', 'True');
+    expect(mostlyChanged(rewritten)).toBe(true);
+    expect(sidesOf(rewritten)).toEqual({ before: 'forall l : list nat, fold_left Nat.add l 0 = fold_right Nat.add 0 l', after: 'True' });
+    const edited = diffText('n + 0 = n', 'n = n');
+    expect(mostlyChanged(edited)).toBe(false);
+    expect(mostlyChanged(diffText('a', 'a'))).toBe(false);
   });
 });

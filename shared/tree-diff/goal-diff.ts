@@ -59,6 +59,25 @@ export function diffText(before: string, after: string): TextPart[] {
   return parts;
 }
 
+/**
+ * Whether a word diff would be noise: when little of the text stayed (a whole goal rewritten), interleaved
+ * deletions and insertions read as nonsense, and the old and new texts are better shown one above the other.
+ */
+export function mostlyChanged(parts: readonly TextPart[]): boolean {
+  const significant = (p: TextPart): number => p.text.replace(/\s+/g, '').length;
+  const same = parts.filter((p) => p.kind === 'same').reduce((n, p) => n + significant(p), 0);
+  const total = parts.reduce((n, p) => n + significant(p), 0);
+  return total > 0 && same / total < 0.4 && parts.some((p) => p.kind !== 'same');
+}
+
+/** The text before (removed and same parts) and after (added and same parts) a diff. */
+export function sidesOf(parts: readonly TextPart[]): { before: string; after: string } {
+  return {
+    before: parts.filter((p) => p.kind !== 'added').map((p) => p.text).join(''),
+    after: parts.filter((p) => p.kind !== 'removed').map((p) => p.text).join(''),
+  };
+}
+
 export interface GoalChange {
   /** The new goal's node id. */
   id: number;
