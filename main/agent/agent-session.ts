@@ -1,3 +1,4 @@
+import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
@@ -52,6 +53,8 @@ export interface TryResult extends Omit<TryOutcome, 'tree'> {
   commands: string[];
   /** The seed proof state after the last command that ran (when any ran). */
   state?: unknown;
+  /** What the hammer tried, stage by stage, when a HAMMER or END of the alternative failed (as the workbench shows it). */
+  hammer?: string;
 }
 
 /** Commands that would leave the session's channel or break the copy-and-revert scheme. */
@@ -258,7 +261,11 @@ export class AgentSession {
         if (!before) throw new ToolError('prover_error', 'the scratch copy has no proof state');
         const { tree: _tree, ...outcome } = labelOutcome(before, commands, responses);
         const lastGood = [...responses].reverse().find((r) => r.ERR === '');
-        return { alternative: index + 1, commands: [...commands], ...outcome, ...(lastGood ? { state: lastGood.RESPONSE } : {}) };
+        const failed = responses.find((r) => r.ERR !== '' && r.HAMMER_REPORT);
+        return {
+          alternative: index + 1, commands: [...commands], ...outcome, ...(lastGood ? { state: lastGood.RESPONSE } : {}),
+          ...(failed?.HAMMER_REPORT ? { hammer: formatHammerReport(failed.HAMMER_REPORT) } : {}),
+        };
       } catch (err) {
         const e = err instanceof ToolError ? err : new ToolError('prover_error', String(err));
         return { alternative: index + 1, commands: [...commands], label: 'invalid', error: e.text };

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { AgentSession } from './agent-session.ts';
 import { fidelityToolShape, runFidelityTool } from './fidelity-tool.ts';
 import { lenientSchema } from './lenient-schema.ts';
@@ -103,16 +104,18 @@ export function registerArborTools(server: McpServer, session: SessionRef, agent
     {}, () => session().goalStructureText());
 
   tool('run_command',
-    'Runs one Arbor shell command (GOAL, HAVE, OBTAIN, APPLY, CRUSH, HAMMER, RULE, UNFOLD, END, NEXT, LET, STATE, REVERT, SCRIPT, …) on the session\'s channel and returns the response JSON. This changes the shared proof.',
+    'Runs one Arbor shell command (GOAL, HAVE, OBTAIN, APPLY, CRUSH, HAMMER, RULE, UNFOLD, END, NEXT, LET, STATE, REVERT, SCRIPT, …) on the session\'s channel and returns the response JSON. This changes the shared proof. A failed HAMMER/END also says, on a line `hammer: …`, what it tried stage by stage, and a false goal\'s counterexample.',
     { command: command.describe('one command without a channel id, e.g. "APPLY intros n" or "HAVE H \\"n + 0 = n\\""') },
     async (a) => {
       const response = await session().runCommand(a.command);
-      if (response.ERR !== '') throw new ToolError(reasonForShellError(response.ERR), `${response.ERR}\n${JSON.stringify(response)}`);
+      // A failed HAMMER/END explains itself in the same words the workbench's Messages use.
+      const hammer = response.HAMMER_REPORT ? `hammer: ${formatHammerReport(response.HAMMER_REPORT)}\n` : '';
+      if (response.ERR !== '') throw new ToolError(reasonForShellError(response.ERR), `${response.ERR}\n${hammer}${JSON.stringify(response)}`);
       return JSON.stringify(response);
     });
 
   tool('try_commands',
-    'Tries alternative command sequences, each on its own scratch copy of the proof (nothing is committed), and reports for each the resulting state and a label: closes_goal, progress (with the new subgoals) or invalid (with the error).',
+    'Tries alternative command sequences, each on its own scratch copy of the proof (nothing is committed), and reports for each the resulting state and a label: closes_goal, progress (with the new subgoals) or invalid (with the error, and for a failed HAMMER/END `hammer`: what it tried and a false goal\'s counterexample).',
     {
       alternatives: z.array(z.array(command).min(1).max(20)).min(1).max(8).describe('each alternative is a list of commands run in order, e.g. [["APPLY lia"], ["APPLY intros", "CRUSH"]]'),
       sequential: z.boolean().optional().describe('run one at a time (default: two at a time)'),

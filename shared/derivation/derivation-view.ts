@@ -6,15 +6,16 @@ import type { DerivationNode } from './derivation.ts';
  * A derivation as a tree the workbench's layout and canvas draw: every goal is a node showing its goal,
  * the context it adds to its parent's, and the command that acted on it (`by …`); goals END removed are
  * `closed` (drawn quieter), goals still to do are open, and the leftmost open goal is current.
- * Ids are pre-order numbers; `step` is the step that created the goal (so a node links to its editor line).
+ * Ids come from the step that created the goal and its place among that step's goals, so a node keeps its
+ * id while the proof grows (collapsed branches stay collapsed, replay animates the new goals only);
+ * `step` is the step that created the goal (so a node links to its editor line).
  */
 export function derivationToTreeView(root: DerivationNode): TreeView {
-  let nextId = 0;
   let currentMarked = false;
   const convert = (n: DerivationNode): TreeView => {
     const own = n.context.filter((e) => n.introduced.includes(e.name));
     const view: TreeView = {
-      id: nextId++,
+      id: derivationNodeId(n.key),
       kind: 'leaf',
       status: n.status === 'open' ? 'open' : 'proved',
       step: n.createdAt,
@@ -24,6 +25,7 @@ export function derivationToTreeView(root: DerivationNode): TreeView {
     const action = describeAction(n);
     if (action !== undefined) view.action = action;
     if (n.status === 'closed') view.closed = true;
+    if (n.uses.length > 0) view.uses = n.uses;
     if (n.children.length > 0) view.children = n.children.map(convert);
     else if (n.status === 'open' && !currentMarked) {
       view.current = 'goal';
@@ -40,4 +42,10 @@ function describeAction(n: DerivationNode): string | undefined {
     return n.closedBy.with ? `${n.closedBy.command} (${n.closedBy.with})` : n.closedBy.command;
   }
   return n.action?.command;
+}
+
+/** `step.i` (the i-th goal step `step` produced) as a number: unique in one derivation, stable as it grows. */
+export function derivationNodeId(key: string): number {
+  const [step, i] = key.split('.').map(Number);
+  return (step ?? 0) * 2 ** 20 + (i ?? 0);
 }

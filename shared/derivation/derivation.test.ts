@@ -3,6 +3,9 @@ import type { Context, Goal } from '../proof-tree/proof-state.ts';
 import { buildDerivation, derivationNodes, exchangesByChannel, proofsFromExchanges, stateLeaves } from './derivation.ts';
 import { derivationToTreeView } from './derivation-view.ts';
 import type { DerivationStep } from './derivation.ts';
+import { summariseTree, summaryId } from './derivation-summary.ts';
+import { flowOf, hypothesisUses } from './hypothesis-flow.ts';
+import type { TreeView } from '../proof-tree/proof-tree.ts';
 
 const ctx = (vars: [string, string][] = [], hyps: [string, string][] = []): Context => ({
   vars: vars.map(([name, type]) => ({ name, type })),
@@ -110,5 +113,86 @@ describe('derivation of a proof', () => {
     expect(stepCase?.ctxt.hyps.map((h) => h.name)).toEqual(['IH']);
     expect(rest).toMatchObject({ goal: P, status: 'open', current: 'goal' });
     expect(rest?.ctxt.hyps.map((h) => h.name)).toEqual(['G']);
+  });
+
+  it('says which hypotheses each step used, and where they entered', () => {
+    const { root } = buildDerivation(fold);
+    const [have, rest] = root?.children ?? [];
+    // `induction l` names l (a variable the lemma quantifies over; not in context yet): nothing of the context.
+    expect(have?.uses).toEqual([]);
+    // `rewrite IH` names IH; `rewrite G` names G.
+    expect(have?.children[1]?.uses).toEqual(['IH']);
+    expect(rest?.uses).toEqual(['G']);
+    const view = derivationToTreeView(root!);
+    const uses = hypothesisUses(view);
+    const restView = view.children?.[1] as TreeView;
+    expect(uses).toContainEqual({ name: 'G', from: restView.id, to: restView.id });
+    const stepCase = view.children?.[0]?.children?.[1] as TreeView;
+    expect(flowOf(uses, stepCase.id).uses.map((u) => u.name)).toEqual(['IH']);
+  });
+
+  it('counts a hypothesis that a step changes or removes as used', () => {
+    const c = (h: string) => ctx([['n', 'nat']], [['H', h]]);
+    const steps: DerivationStep[] = [
+      { step: 1, command: 'GOAL "forall n, n + 0 = 1 -> n = 1"', state: prop('forall n, n + 0 = 1 -> n = 1') },
+      { step: 2, command: 'APPLY intros', state: prop('n = 1', c('n + 0 = 1')) },
+      { step: 3, command: 'APPLY (simpl in *)', state: prop('n = 1', c('n = 1')) },
+    ];
+    const { root } = buildDerivation(steps);
+    expect(root?.children[0]?.uses).toEqual(['H']);
+    expect(root?.children[0]?.children[0]?.introduced).toEqual(['H']);
+  });
+
+  it('keeps node ids while the proof grows', () => {
+    const small = derivationToTreeView(buildDerivation(fold.slice(0, 3)).root!);
+    const big = derivationToTreeView(buildDerivation(fold).root!);
+    const ids = (v: TreeView): number[] => [v.id, ...(v.children ?? []).flatMap(ids)];
+    expect(ids(big)).toEqual(expect.arrayContaining(ids(small)));
+  });
+});
+
+describe('summaries of large derivations', () => {
+  const closed = (id: number, children: TreeView[] = [], action = `APPLY t${id}`): TreeView =>
+    ({ id, kind: 'leaf', status: 'proved', closed: true, step: id, ctxt: { vars: [], hyps: [] }, goal: `G${id}`, action, children });
+  const open = (id: number, children: TreeView[] = []): TreeView =>
+    ({ id, kind: 'leaf', status: 'open', step: id, ctxt: { vars: [], hyps: [] }, goal: `G${id}`, children });
+  const chain = (from: number, length: number, end: TreeView): TreeView => {
+    let n = end;
+    for (let i = length - 1; i >= 0; i--) n = closed(from + i, [n]);
+    return n;
+  };
+  const count = (v: TreeView, collapsed: Set<number>): number => 1 + (collapsed.has(v.id) ? 0 : (v.children ?? []).reduce((a, c) => a + count(c, collapsed), 0));
+
+  it('leaves a small tree alone', () => {
+    const t = open(0, [chain(1, 10, closed(11)), open(12)]);
+    expect(summariseTree(t, new Set(), 60)).toEqual({ view: t, collapsed: new Set() });
+  });
+
+  it('shows a long closed run as one summary node, and the whole run when the user opens it', () => {
+    const t = open(0, [chain(1, 100, closed(101)), { ...open(200), current: 'goal' }]);
+    const { view, collapsed } = summariseTree(t, new Set(), 20);
+    const first = view.children?.[0] as TreeView;
+    expect(first.id).toBe(1);
+    const summary = first.children?.[0] as TreeView;
+    expect(summary).toMatchObject({ id: summaryId(2), summary: { steps: 99 } });
+    expect(summary.summary?.commands[0]).toBe('APPLY t2');
+    expect(summary.children?.[0]?.id).toBe(101);
+    expect(count(view, collapsed)).toBeLessThanOrEqual(20);
+    // The open goal is never hidden.
+    expect(view.children?.[1]?.id).toBe(200);
+    const opened = summariseTree(t, new Set([summaryId(2)]), 20);
+    expect(opened.view.children?.[0]?.children?.[0]?.id).toBe(2);
+  });
+
+  it('collapses big closed branches to fit the budget; a double-click opens one level', () => {
+    const wide = (id: number): TreeView => closed(id, Array.from({ length: 30 }, (_, i) => closed(id * 100 + i)));
+    const t = open(0, [wide(1), wide(2), wide(3), { ...open(4), current: 'goal' }]);
+    const { collapsed } = summariseTree(t, new Set(), 40);
+    expect(collapsed).toEqual(new Set([2, 3]));
+    expect(count(t, collapsed)).toBeLessThanOrEqual(40);
+    const toggled = summariseTree(t, new Set([3]), 40);
+    expect(toggled.collapsed).toEqual(new Set([2]));
+    // A branch the user collapses stays collapsed (and the room it leaves opens the next one).
+    expect(summariseTree(t, new Set([1]), 40).collapsed).toEqual(new Set([1, 3]));
   });
 });

@@ -50,6 +50,11 @@ export interface DerivationNode {
   status: DerivationStatus;
   /** The END that removed the goal, with the automation's tactic when END had to prove it first. */
   closedBy?: DerivationAction & { with?: string };
+  /**
+   * Names of the goal's context the step that acted on it used, as far as the prover's states tell: the
+   * command (or the automation's tactic) names it, or it disappears or changes in a goal the step produced.
+   */
+  uses: string[];
   children: DerivationNode[];
 }
 
@@ -115,6 +120,7 @@ export function buildDerivation(steps: readonly DerivationStep[]): Derivation {
       const hammered = previous[0]?.goal !== PROVED_GOAL;
       current.closedBy = { ...action, ...(hammered && s.closedWith ? { with: s.closedWith } : {}) };
       if (hammered && !current.action) current.action = action;
+      if (hammered) current.uses = usedNames(current, `${s.command} ${s.closedWith ?? ''}`, []);
       live = live.slice(1);
       refresh(live, leaves);
       previous = leaves;
@@ -133,6 +139,7 @@ export function buildDerivation(steps: readonly DerivationStep[]): Derivation {
     }
     current.action = action;
     const newLeaves = leaves.slice(0, produced);
+    current.uses = usedNames(current, s.command, newLeaves[0]?.goal === PROVED_GOAL && produced === 1 ? [] : newLeaves);
     if (produced === 1 && newLeaves[0]?.goal === PROVED_GOAL) {
       current.status = 'proved';
     } else {
@@ -161,7 +168,25 @@ function node(key: string, leaf: Leaf, parentContext: readonly ContextEntry[], c
   const before = new Set(parentContext.map((e) => `${e.kind}\u0000${e.name}\u0000${e.text}`));
   const introduced = leaf.context.filter((e) => !before.has(`${e.kind}\u0000${e.name}\u0000${e.text}`)).map((e) => e.name);
   const status: DerivationStatus = leaf.goal === PROVED_GOAL ? 'proved' : 'open';
-  return { key, goal: leaf.goal, context: leaf.context, introduced, createdAt, status, children: [] };
+  return { key, goal: leaf.goal, context: leaf.context, introduced, createdAt, status, uses: [], children: [] };
+}
+
+/** Identifier-like words of a command (Coq names: letters, digits, `_`, `'`). */
+const words = (text: string): Set<string> => new Set(text.match(/[A-Za-z_][A-Za-z0-9_']*/g) ?? []);
+
+/**
+ * What a step used of the goal's context: the names its text mentions, and the entries that are gone or
+ * changed in a goal it produced (a `rewrite … in H`, an `induction l` that consumes `l`, a `clear`).
+ */
+function usedNames(n: DerivationNode, text: string, produced: readonly Leaf[]): string[] {
+  const named = words(text);
+  const out: string[] = [];
+  for (const e of n.context) {
+    if (out.includes(e.name)) continue;
+    const changed = produced.some((l) => !l.context.some((c) => c.kind === e.kind && c.name === e.name && c.text === e.text));
+    if (named.has(e.name) || changed) out.push(e.name);
+  }
+  return out;
 }
 
 /** A step may also instantiate existentials in other goals: the live nodes show the goals as they are now. */

@@ -226,6 +226,10 @@ export interface TreeView {
   action?: string;
   /** Derivation views only: the goal is done and removed from the state (shown quieter than open goals). */
   closed?: true;
+  /** Derivation views only: names of the context the command used (it names them, or they changed below). */
+  uses?: string[];
+  /** Derivation views only: a summary standing for a run of closed steps (double-click shows them). */
+  summary?: { steps: number; commands: string[] };
 }
 
 export function toTreeView(tree: ProofTree): TreeView {

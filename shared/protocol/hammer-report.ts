@@ -3,6 +3,10 @@
  * `HAMMER_REPORT`. A failure explains itself — what was tried, how long each stage took and how it ended —
  * and a success says which tactic closed the goal (the derivation view shows it on the closed branch).
  */
+/** Every stage and outcome a report may name (transcript readers validate against these). */
+export const HAMMER_STAGES = ['refutation', 'decision', 'rewrite', 'sauto', 'induction', 'crush', 'quick', 'coqhammer', 'reconstruction'] as const;
+export const HAMMER_OUTCOMES = ['closed', 'progress', 'failed', 'timeout', 'skipped', 'refuted'] as const;
+
 export interface HammerStage {
   /**
    * `refutation` (the counterexample search, first), on the whole goal `decision` (lia, ring, congruence, …),
@@ -10,11 +14,11 @@ export interface HammerStage {
    * `induction` (on each candidate variable); then `crush` and, per subgoal it left, `quick`, `coqhammer` (ATPs)
    * and `reconstruction`.
    */
-  stage: 'refutation' | 'decision' | 'rewrite' | 'sauto' | 'induction' | 'crush' | 'quick' | 'coqhammer' | 'reconstruction';
+  stage: (typeof HAMMER_STAGES)[number];
   /** The tactic tried, when the stage is one tactic. */
   tactic?: string;
   ms: number;
-  outcome: 'closed' | 'progress' | 'failed' | 'timeout' | 'skipped' | 'refuted';
+  outcome: (typeof HAMMER_OUTCOMES)[number];
   /** A short reason (the prover's message, first line). */
   detail?: string;
 }
@@ -31,13 +35,30 @@ const STAGE_NAMES: Record<HammerStage['stage'], string> = {
   crush: 'CRUSH', quick: 'quick', coqhammer: 'CoqHammer', reconstruction: 'reconstruction',
 };
 
-/** One line for people: `CRUSH progress 14 ms · lia failed 4 ms · … · CoqHammer timeout 5.0 s`. */
+/** The instance that makes the goal false, when the report's counterexample search found one (`n = 1`). */
+export function counterexampleOf(report: HammerReport | undefined): string | undefined {
+  const refuted = report?.stages.find((s) => s.stage === 'refutation' && s.outcome === 'refuted');
+  return refuted ? refuted.detail ?? '' : undefined;
+}
+
+/**
+ * One line for people: `CRUSH progress 14 ms · lia failed 4 ms · … · CoqHammer timeout 5.0 s`; a false goal
+ * says so first, with its counterexample. The workbench's Messages and the MCP tools show this same text.
+ */
 export function formatHammerReport(report: HammerReport): string {
   const time = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
   const stages = report.stages.map((s) => {
     const what = s.tactic ? s.tactic.replace(/^solve \[(.*)\]$/, '$1') : STAGE_NAMES[s.stage];
     return `${what} ${s.outcome}${s.outcome === 'skipped' ? '' : ` ${time(s.ms)}`}`;
   });
-  const head = report.closedWith ? `closed by ${report.closedWith} in ${time(report.ms)}` : `not closed after ${time(report.ms)}`;
+  const instance = counterexampleOf(report);
+  const head = report.closedWith ? `closed by ${report.closedWith} in ${time(report.ms)}`
+    : instance !== undefined ? `the goal is false: counterexample ${instance} (checked by Coq), found in ${time(report.ms)}`
+      : `not closed after ${time(report.ms)}`;
   return `${head}: ${stages.join(' · ')}`;
+}
+
+/** The counterexample an error text names (`fail: the goal is false: n = 1 (a counterexample Coq checked)`). */
+export function counterexampleInError(err: string): string | undefined {
+  return /the goal is false: (.*?) \(a counterexample/.exec(err)?.[1];
 }

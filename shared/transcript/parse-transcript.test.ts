@@ -14,6 +14,17 @@ describe('transcripts', () => {
     expect(t.problems).toEqual([{ line: 3, message: 'not JSON' }]);
   });
 
+  it('keeps a failed HAMMER\'s report with its refutation stage, and drops a report it cannot read (not the response)', () => {
+    const report = { ms: 412, stages: [{ stage: 'refutation', ms: 400, outcome: 'refuted', detail: 'n = 1' }] };
+    const text = [
+      JSON.stringify({ time: 1, response: { CHANNEL: 0, RESPONSE: null, ERR: 'fail: the goal is false: n = 1 (a counterexample Coq checked)', HAMMER_REPORT: report } }),
+      JSON.stringify({ time: 2, response: { CHANNEL: 0, RESPONSE: null, ERR: 'fail', HAMMER_REPORT: { ms: 1, stages: [{ stage: 'future', ms: 1, outcome: 'odd' }] } } }),
+    ].join('\n');
+    const t = parseTranscript(text);
+    expect(t.problems).toEqual([]);
+    expect(t.entries.map((e) => e.kind === 'response' && e.response.HAMMER_REPORT)).toEqual([report, undefined]);
+  });
+
   it('turns a seed-format state into a tree view with current markers', () => {
     const empty = { vars: [], hyps: [] };
     const view = stateToTreeView({ ctxt: empty, goal: [{ ctxt: empty, goal: 'True' }, { ctxt: empty, goal: 'B' }] });

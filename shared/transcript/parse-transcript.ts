@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ShellResponse } from '../protocol/shell-command.ts';
+import { HAMMER_OUTCOMES, HAMMER_STAGES } from '../protocol/hammer-report.ts';
 
 /**
  * A `--transcript` JSON-lines file (written by `arbor-shell`): `{"time","channel","request"}` and
@@ -16,11 +17,12 @@ const responseLine = z.object({
   response: z.object({
     CHANNEL: z.number(), RESPONSE: z.unknown(), ERR: z.string(), STEP: z.number().optional(), SCRIPT: z.string().optional(),
     ASSUMPTIONS: z.array(z.string()).optional(),
+    // A report this reader does not know (a newer stage) is dropped, never the response with it.
     HAMMER_REPORT: z.object({
       closedWith: z.string().optional(),
-      stages: z.array(z.object({ stage: z.enum(['crush', 'quick', 'coqhammer', 'reconstruction']), tactic: z.string().optional(), ms: z.number(), outcome: z.enum(['closed', 'progress', 'failed', 'timeout', 'skipped']), detail: z.string().optional() })),
+      stages: z.array(z.object({ stage: z.enum(HAMMER_STAGES), tactic: z.string().optional(), ms: z.number(), outcome: z.enum(HAMMER_OUTCOMES), detail: z.string().optional() })),
       ms: z.number(),
-    }).optional(),
+    }).optional().catch(undefined),
   }),
 });
 

@@ -23,6 +23,8 @@ export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke
 export interface StatusOverlay {
   /** The current goal's overlay, if any. */
   current?: 'running' | 'failed';
+  /** Why the current goal failed, shown on it (a counterexample that makes it false). */
+  note?: string;
 }
 
 export function leafStatus(view: TreeView, overlay: StatusOverlay): DisplayStatus {

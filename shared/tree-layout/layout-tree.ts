@@ -3,8 +3,8 @@ import type { HierarchyNode, HierarchyPointNode } from 'd3-hierarchy';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { DisplayStatus, StatusOverlay } from './display-status.ts';
 import { leafStatus } from './display-status.ts';
-import type { NodeContent } from './node-content.ts';
-import { nodeContent, nodeSize } from './node-content.ts';
+import type { NodeContent, NodeExtras } from './node-content.ts';
+import { extrasHeight, nodeContent, nodeSize } from './node-content.ts';
 
 /** One node placed in world coordinates (x, y = top-left of its box); left-to-right tree. */
 export interface LaidOutNode {
@@ -22,12 +22,14 @@ export interface LaidOutNode {
   /** Children hidden because the node is collapsed (0 when expanded or a leaf). */
   hidden: number;
   view: TreeView;
+  /** Footer lines beyond the view's own: a collapsed branch's summary, a failure's note on the current goal. */
+  extras?: NodeExtras;
   /** Label and chips, computed on first use (`contentOf`): only drawn nodes need them. */
   content?: NodeContent;
 }
 
 export function contentOf(node: LaidOutNode): NodeContent {
-  return (node.content ??= nodeContent(node.view, node.w));
+  return (node.content ??= nodeContent(node.view, node.w, node.extras));
 }
 
 export interface TreeLayout {
@@ -58,16 +60,17 @@ export function layoutTree(view: TreeView, options: LayoutOptions = {}): TreeLay
   const overlay = options.overlay ?? {};
   const columnGap = options.columnGap ?? 48;
   const siblingGap = options.siblingGap ?? 10;
-  type Sized = HierarchyNode<TreeView> & { w: number; h: number; proved: boolean };
+  type Sized = HierarchyNode<TreeView> & { w: number; h: number; proved: boolean; extras?: NodeExtras };
   const root = hierarchy<TreeView>(view, (d) => (collapsed.has(d.id) ? null : d.children ?? null)) as Sized;
   const columnWidths: number[] = [];
   // One post-order pass: sizes, column widths, and bundles whose goals are all proved.
   root.eachAfter((node) => {
     const n = node as Sized;
     const size = nodeSize(n.data);
-    // A collapsed bundle shows how many children it hides (`▸k`): room for the badge.
-    n.w = collapsed.has(n.data.id) && n.data.children?.length ? size.w + 34 : size.w;
-    n.h = size.h;
+    const extras = extrasOf(n.data, collapsed, overlay);
+    n.w = extras ? Math.max(size.w, 230) : size.w;
+    n.h = size.h + (extras ? extrasHeight(extras) : 0);
+    if (extras) n.extras = extras;
     const v = n.data;
     n.proved = v.kind === 'leaf' ? v.status === 'proved'
       : n.children ? n.children.every((c) => (c as Sized).proved) : (v.children ?? []).every(allProved);
@@ -110,10 +113,32 @@ export function layoutTree(view: TreeView, options: LayoutOptions = {}): TreeLay
       view: v,
     };
     if (v.current) node.current = v.current;
+    if (n.extras) node.extras = n.extras;
     index.set(node.id, nodes.length);
     nodes.push(node);
   });
   return { nodes, index, width: Math.max(0, acc - columnGap), height: nodes.length ? maxY - minY : 0, columnGap };
+}
+
+/** What a node shows beyond its view: the branch a collapse hides, the failure note on the current goal. */
+function extrasOf(view: TreeView, collapsed: ReadonlySet<number>, overlay: StatusOverlay): NodeExtras | undefined {
+  const hidden = collapsed.has(view.id) && view.children?.length ? hiddenBelow(view) : undefined;
+  const note = view.current === 'goal' && overlay.current === 'failed' ? overlay.note : undefined;
+  if (!hidden && !note) return undefined;
+  return { ...(hidden ? { hidden } : {}), ...(note ? { note } : {}) };
+}
+
+function hiddenBelow(view: TreeView): { goals: number; allClosed: boolean } {
+  let goals = 0;
+  let allClosed = true;
+  const stack = [...(view.children ?? [])];
+  while (stack.length) {
+    const n = stack.pop() as TreeView;
+    goals += n.summary ? n.summary.steps : 1;
+    if (!n.closed) allClosed = false;
+    for (const c of n.children ?? []) stack.push(c);
+  }
+  return { goals, allClosed };
 }
 
 /** For the children of a collapsed bundle (not part of the hierarchy). */

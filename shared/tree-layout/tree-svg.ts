@@ -2,7 +2,7 @@ import type { TreeLayout } from './layout-tree.ts';
 import { edgePathData, edgeRoute } from './edge-route.ts';
 import { contentOf } from './layout-tree.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from './display-status.ts';
-import { CHAR_WIDTH, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, HEADER_HEIGHT, PADDING } from './node-content.ts';
+import { ACTION_HEIGHT, CHAR_WIDTH, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, nodeTextLayout } from './node-content.ts';
 
 const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -32,15 +32,16 @@ export function treeToSvg(layout: TreeLayout, options: { title?: string; selecte
   }
   out.push('</g><g class="nodes">');
   for (const n of layout.nodes) {
-    const { label, chipRows } = contentOf(n);
+    const content = contentOf(n);
+    const text = nodeTextLayout(content, n.h);
     const st = STATUS_STYLE[n.status];
     const strokeWidth = n.current === 'goal' ? 3 : n.current === 'bundle' ? 2.5 : 1.2;
-    out.push(`<g data-id="${n.id}" data-status="${n.status}"${n.current ? ` data-current="${n.current}"` : ''} transform="translate(${n.x},${n.y})">`);
-    out.push(`<rect width="${n.w}" height="${n.h}" rx="5" fill="${st.fill}" stroke="${n.id === options.selected ? '#111' : st.stroke}" stroke-width="${strokeWidth}"${n.current === 'bundle' ? ' stroke-dasharray="5 3"' : ''}/>`);
+    out.push(`<g data-id="${n.id}" data-status="${n.status}"${n.current ? ` data-current="${n.current}"` : ''}${n.view.action ? ` data-action="${esc(n.view.action)}"` : ''} transform="translate(${n.x},${n.y})">`);
+    out.push(`<rect width="${n.w}" height="${n.h}" rx="5" fill="${n.view.summary ? '#eef2ee' : st.fill}" stroke="${n.id === options.selected ? '#111' : st.stroke}" stroke-width="${strokeWidth}"${n.current === 'bundle' || n.view.summary ? ' stroke-dasharray="5 3"' : ''}/>`);
     out.push(`<circle cx="${PADDING + 4}" cy="${HEADER_HEIGHT / 2}" r="4" fill="${st.stroke}"/>`);
-    out.push(`<text x="${PADDING + 14}" y="${HEADER_HEIGHT / 2 + 4}" fill="#1d1d22">${esc(label)}</text>`);
-    let cy = HEADER_HEIGHT;
-    for (const row of chipRows) {
+    for (const l of text.labels) out.push(`<text x="${PADDING + 14}" y="${l.y + 4}" fill="#1d1d22">${esc(l.text)}</text>`);
+    let cy = text.chipsTop;
+    for (const row of content.chipRows) {
       let cx = PADDING;
       for (const chip of row) {
         const cw = chip.length * CHIP_CHAR_WIDTH + 10;
@@ -49,7 +50,12 @@ export function treeToSvg(layout: TreeLayout, options: { title?: string; selecte
       }
       cy += CHIP_HEIGHT + CHIP_GAP;
     }
-    if (n.hidden > 0) out.push(`<text x="${n.w - 4}" y="${HEADER_HEIGHT / 2 + 4}" text-anchor="end" fill="#666">▸${n.hidden}</text>`);
+    const first = text.footer[0];
+    if (first) out.push(`<line x1="4" x2="${n.w - 4}" y1="${first.y}" y2="${first.y}" stroke="${st.stroke}" stroke-width="0.6"/>`);
+    for (const f of text.footer) {
+      const style = FOOTER_STYLE[f.kind];
+      out.push(`<text x="${PADDING}" y="${f.y + ACTION_HEIGHT / 2 + 4}" font-size="11" fill="${style.color}"${style.italic ? ' font-style="italic"' : ''} class="${f.kind}">${esc(f.text)}</text>`);
+    }
     out.push('</g>');
   }
   out.push('</g></g></svg>');
