@@ -54,17 +54,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the derivation view in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, '41-derivation-history.png') });
 
     await page.click('[data-testid="view-state"]');
-    await page.click('text=Live');
+    await page.click('[data-testid="replay-live"]');
     await expect.poll(() => nodes().count()).toBe(1);
 
     // Replay: Play walks the history from the first step; the state view changes as it goes.
     await page.click('[data-testid="replay-play"]');
-    await expect.poll(() => page.locator('.history label').textContent(), { timeout: 20_000 }).toMatch(/^step [0-9]+$/);
+    await expect.poll(() => page.locator('[data-testid="replay-position"]').textContent(), { timeout: 20_000 }).toMatch(/^step [0-9]+ · /);
     await page.click('[data-testid="replay-play"]');
 
     // The standalone replay page: every step inline, replayed without Arbor (from file://).
     await page.click('[data-testid="view-derivation"]');
     const download = page.waitForEvent('download');
+    await page.click('[data-testid="export-menu"]');
     await page.click('[data-testid="export-replay"]');
     const file = join(ARTIFACTS, '42-replay.html');
     await (await download).saveAs(file);

@@ -96,7 +96,7 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     r = (await screenRect(rootId))!;
     await page.mouse.dblclick(r.x + r.w / 2, r.y + r.h / 2);
     await expect.poll(() => nodes().count()).toBe(before);
-    await page.click('text=Live');
+    await page.click('[data-testid="replay-live"]');
   });
 
   it('editing a checked line reverts to the step before it and re-sends only the later lines', async () => {
@@ -126,18 +126,20 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     await page.waitForTimeout(600);
     await shot('08-search');
     await page.fill('.tree-search', '');
-    await page.click('text=Live');
+    await page.click('[data-testid="replay-live"]');
     await page.locator('.view-line span', { hasText: /^HAVE$/ }).first().hover();
     await expect.poll(() => page.locator('.monaco-hover').allTextContents().then((t) => t.join(' ')), { timeout: 10_000 }).toContain('Suspend the current goal');
     await shot('09-hover-docs');
     await page.mouse.move(5, 5);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=PNG')]);
+    await page.click('[data-testid="export-menu"]');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-png"]')]);
     const png = join(ARTIFACTS, 'tree-export.png');
     await download.saveAs(png);
     expect((await readFile(png)).subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('exports the tree as SVG', async () => {
+    await page.click('[data-testid="export-menu"]');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-svg"]')]);
     const path = join(ARTIFACTS, 'tree-export.svg');
     await download.saveAs(path);

@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { Shell } from '../shell/shell.ts';
+import { recordTranscript } from '../shell/transcript-writer.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { AgentSession } from './agent-session.ts';
@@ -36,6 +37,8 @@ Options:
   --pool N            prover sessions kept warm for scratch channels (default 2)
   --open FILE         run an .arbor script on the channel first
   --history FILE      the edit history: loaded if it exists, saved after every change
+  --transcript FILE   append the session channel's requests and responses to FILE as JSON lines
+                      (arbor-shell's --transcript format: open it in the workbench to replay the session)
   --agent NAME        tag suggestions with NAME instead of the client's own name
   --chat-url URL      an OpenAI-compatible API base (e.g. http://127.0.0.1:8080/v1) for the chat
                       suggestion source; off unless given. --chat-model NAME; key in ARBOR_CHAT_KEY
@@ -51,7 +54,7 @@ export async function runArborMcp(argv: string[]): Promise<number> {
         attach: { type: 'string' }, token: { type: 'string' }, http: { type: 'string' },
         channel: { type: 'string', default: '0' }, backend: { type: 'string', default: 'coq' },
         prelude: { type: 'string' }, timeout: { type: 'string', default: '10' }, pool: { type: 'string', default: '2' },
-        open: { type: 'string' }, history: { type: 'string' }, agent: { type: 'string' },
+        open: { type: 'string' }, history: { type: 'string' }, agent: { type: 'string' }, transcript: { type: 'string' },
         'chat-url': { type: 'string' }, 'chat-model': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -116,6 +119,10 @@ export async function runArborMcp(argv: string[]): Promise<number> {
     port = inProcessPort(shell);
   }
 
+  // The agent's session as a transcript (its own channel; scratch copies are its trials, not its proof).
+  const transcript = values.transcript !== undefined
+    ? recordTranscript({ onEvent: (l) => port.onEvent(l) }, values.transcript, (e) => (e.kind === 'request' ? e.channel : e.response.CHANNEL) === channel)
+    : undefined;
   const session = new AgentSession({ port, channel, ...(history ? { history } : {}), ...(prelude !== undefined ? { prelude } : {}) });
   if (values.history !== undefined) {
     const file = values.history;
@@ -144,6 +151,7 @@ export async function runArborMcp(argv: string[]): Promise<number> {
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       await session.close();
+      await transcript?.close();
       await port.close();
       await shell?.close();
       await factory?.dispose();

@@ -1,4 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Group, Panel, Separator, useGroupRef } from 'react-resizable-panels';
+import { loadLayouts, parseSavedLayout, saveLayout } from './layout-sizes.ts';
 import { COMMAND_DOCS } from '../../shared/language/command-docs.ts';
 import { EditorPane } from '../editor/editor-pane.tsx';
 import { ChannelsPanel } from '../panels/channels-panel.tsx';
@@ -55,23 +57,61 @@ function Toolbar() {
   );
 }
 
+/**
+ * The open documents as tabs: the active one is always scrolled into view; when they do not all fit, a
+ * menu lists every document (and the wheel scrolls the strip sideways).
+ */
 function DocumentTabs() {
   const order = useArbor(selectDocumentOrder);
   const docs = useArbor(selectDocuments);
   const active = useArbor(selectActiveUri);
+  const strip = useRef<HTMLElement>(null);
+  const menu = useRef<HTMLDetailsElement>(null);
+  const [overflow, setOverflow] = useState(false);
+  useLayoutEffect(() => {
+    const el = strip.current;
+    if (!el) return;
+    const measure = (): void => setOverflow(el.scrollWidth > el.clientWidth + 1);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [order.length]);
+  useEffect(() => {
+    const tab = active ? strip.current?.querySelector<HTMLElement>(`[data-uri="${CSS.escape(active)}"]`) : null;
+    tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [active, order.length]);
   return (
-    <nav className="doc-tabs">
-      {order.map((uri) => {
-        const d = docs[uri];
-        if (!d) return null;
-        return (
-          <span key={uri} className={`doc-tab${uri === active ? ' active' : ''}`} data-testid="doc-tab" data-uri={uri}>
-            <button type="button" onClick={() => useArbor.getState().setActiveDocument(uri)}>{d.dirty ? '● ' : ''}{d.title}</button>
-            <button type="button" className="close" aria-label={`close ${d.title}`} onClick={() => void closeDocument(uri)}>×</button>
-          </span>
-        );
-      })}
-    </nav>
+    <div className="doc-tabs-bar">
+      <nav
+        className="doc-tabs" ref={strip} data-testid="doc-tabs"
+        onWheel={(e) => { if (strip.current && Math.abs(e.deltaY) > Math.abs(e.deltaX)) strip.current.scrollLeft += e.deltaY; }}
+      >
+        {order.map((uri) => {
+          const d = docs[uri];
+          if (!d) return null;
+          return (
+            <span key={uri} className={`doc-tab${uri === active ? ' active' : ''}`} data-testid="doc-tab" data-uri={uri}>
+              <button type="button" onClick={() => useArbor.getState().setActiveDocument(uri)} title={d.path ?? d.title}>{d.dirty ? '● ' : ''}{d.title}</button>
+              <button type="button" className="close" aria-label={`close ${d.title}`} onClick={() => void closeDocument(uri)}>×</button>
+            </span>
+          );
+        })}
+      </nav>
+      {overflow && (
+        <details className="menu tab-menu" ref={menu}>
+          <summary data-testid="tab-overflow" title="All open documents">{order.length}</summary>
+          <div className="menu-items">
+            {order.map((uri) => (
+              <button
+                key={uri} type="button" data-testid="tab-overflow-item" className={uri === active ? 'active' : ''}
+                onClick={() => { useArbor.getState().setActiveDocument(uri); if (menu.current) menu.current.open = false; }}
+              >{docs[uri]?.dirty ? '● ' : ''}{docs[uri]?.title}</button>
+            ))}
+          </div>
+        </details>
+      )}
+    </div>
   );
 }
 
@@ -133,23 +173,50 @@ export function App() {
       window.removeEventListener('keydown', onKey);
     };
   }, []);
+  // Pane sizes: the user's saved ones once the host answers (the defaults until then).
+  const columns = useGroupRef();
+  const rows = useGroupRef();
+  useEffect(() => {
+    void loadLayouts().then((saved) => {
+      const c = parseSavedLayout(saved['layout.columns'], COLUMN_PANES);
+      const r = parseSavedLayout(saved['layout.rows'], ROW_PANES);
+      if (c) columns.current?.setLayout(c);
+      if (r) rows.current?.setLayout(r);
+    });
+  }, [columns, rows]);
   return (
     <div className="app">
       <Toolbar />
-      <main className="workspace">
-        <section className="editor-column">
-          <DocumentTabs />
-          <EditorPane />
-        </section>
-        <section className="center"><TreePane /></section>
-        <Inspector />
-      </main>
-      <BottomPanels />
+      <Group
+        className="rows" orientation="vertical" groupRef={rows} id="rows"
+        onLayoutChanged={(layout, meta) => { if (meta.isUserInteraction) saveLayout('layout.rows', layout); }}
+      >
+        <Panel id="workspace" minSize={220}>
+          <Group
+            className="workspace" orientation="horizontal" groupRef={columns} id="columns"
+            onLayoutChanged={(layout, meta) => { if (meta.isUserInteraction) saveLayout('layout.columns', layout); }}
+          >
+            <Panel id="editor" defaultSize="34%" minSize={220} className="editor-column">
+              <DocumentTabs />
+              <EditorPane />
+            </Panel>
+            <Separator className="splitter vertical" data-testid="splitter-editor" />
+            <Panel id="tree" minSize={280} className="center"><TreePane /></Panel>
+            <Separator className="splitter vertical" data-testid="splitter-inspector" />
+            <Panel id="inspector" defaultSize="24%" minSize={200} className="inspector-panel"><Inspector /></Panel>
+          </Group>
+        </Panel>
+        <Separator className="splitter horizontal" data-testid="splitter-dock" />
+        <Panel id="dock" defaultSize="28%" minSize={90} className="dock-panel"><BottomPanels /></Panel>
+      </Group>
       <FileDialog />
       <Help />
     </div>
   );
 }
+
+const COLUMN_PANES = ['editor', 'tree', 'inspector'] as const;
+const ROW_PANES = ['workspace', 'dock'] as const;
 
 function fitTreeKey(): void {
   void runCommand('view.fit');

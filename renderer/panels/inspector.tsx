@@ -10,6 +10,8 @@ import { selectActiveScript, selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectDisplayedStep, selectOverlay, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
 import { useMemo } from 'react';
+import { flowOf, hypothesisUses } from '../../shared/derivation/hypothesis-flow.ts';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { saveReproductionScript } from '../services/workbench.ts';
 
 function Entry({ e, mark }: { e: ContextEntry; mark?: 'added' | 'changed' }) {
@@ -18,6 +20,16 @@ function Entry({ e, mark }: { e: ContextEntry; mark?: 'added' | 'changed' }) {
       <span className="ctx-name">{e.name}</span> <span className="ctx-colon">:</span> <span className="ctx-text">{e.text}</span>
     </li>
   );
+}
+
+/** A derivation node's id reads as `step.goal` (the goal the step made); others as they are. */
+const nodeLabel = (id: number): string => (id >= 2 ** 20 ? `${Math.floor(id / 2 ** 20)}.${id % 2 ** 20}` : String(id));
+
+/** A node as a link text: the command that acted on it, else its goal (short). */
+function describeNode(tree: TreeView, id: number): string {
+  const n = findNode(tree, id);
+  const text = n?.action ? `step ${n.step}: ${n.action}` : n?.goal ?? `#${id}`;
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 function Parts({ parts }: { parts: TextPart[] }) {
@@ -45,6 +57,9 @@ export function Inspector() {
   // Equation goals (the eq backend's, or any goal that reads as an AIM equation) also show as term trees.
   const equation = useMemo(() => (node?.kind === 'leaf' && node.goal ? parseEquationView(node.goal) : undefined), [node]);
   const diff = useMemo(() => (tree && previous && step !== undefined ? stepDiff(previous, tree, step) : undefined), [previous, tree, step]);
+  // Derivation view: where the node's hypotheses went, and where the ones it used came from.
+  const uses = useMemo(() => (tree ? hypothesisUses(tree) : []), [tree]);
+  const flow = node && uses.length > 0 ? flowOf(uses, node.id) : undefined;
   if (!tree || !node) return <aside className="inspector" data-testid="inspector"><h3>Inspector</h3><p className="muted">Select a node in the tree.</p></aside>;
   const change = diff?.produced.find((p) => p.id === node.id);
   const added = new Set(change?.context.added.map((e) => `${e.kind}:${e.name}`));
@@ -53,7 +68,7 @@ export function Inspector() {
   const status = finished ? 'proved' : node.current === 'goal' && overlay ? overlay : node.status;
   return (
     <aside className="inspector" data-testid="inspector">
-      <h3>{finished ? 'Proof complete' : node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{node.id}</span> <span className={`status-badge ${status}`} data-testid="inspector-status">{status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>
+      <h3>{finished ? 'Proof complete' : node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{nodeLabel(node.id)}</span> <span className={`status-badge ${status}`} data-testid="inspector-status">{status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>
       <div className="origin">made by step {node.step}{line !== undefined ? <> — <button type="button" className="link" data-testid="origin-line">line {line}</button></> : null}</div>
       <h4>Context ({context.length})</h4>
       {context.length === 0 ? <p className="muted">empty</p> : (
@@ -64,6 +79,22 @@ export function Inspector() {
             return <Entry key={key} e={e} {...(mark ? { mark } : {})} />;
           })}
         </ul>
+      )}
+      {flow && (flow.enters.length > 0 || flow.uses.length > 0) && (
+        <div className="hyp-flow" data-testid="hyp-flow">
+          {flow.uses.map((u) => (
+            <div key={`u${u.name}`} data-testid="hyp-used">
+              uses <code className="hyp-name">{u.name}</code>, which entered at{' '}
+              <button type="button" className="link" onClick={() => useArbor.getState().selectNode(u.from)}>{describeNode(tree, u.from)}</button>
+            </div>
+          ))}
+          {flow.enters.map((u, i) => (
+            <div key={`e${u.name}${i}`} data-testid="hyp-enters">
+              <code className="hyp-name">{u.name}</code> enters here; used by{' '}
+              <button type="button" className="link" onClick={() => useArbor.getState().selectNode(u.to)}>{describeNode(tree, u.to)}</button>
+            </div>
+          ))}
+        </div>
       )}
       {!finished && <h4>{node.kind === 'leaf' ? 'Goal' : 'Subgoals'}</h4>}
       {finished ? null : node.kind === 'leaf'

@@ -5,6 +5,18 @@ import { selectActiveDocumentMessages, selectMessages } from '../store/messages-
 import { selectDocuments } from '../store/documents-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { checker } from '../services/workbench.ts';
+import { counterexampleInError } from '../../shared/protocol/hammer-report.ts';
+
+/** A false goal's instance, set apart from the message that reports it. */
+function Counterexample({ text }: { text: string }) {
+  const instance = counterexampleInError(text);
+  if (instance === undefined) return null;
+  return (
+    <div className="counterexample" data-testid="counterexample">
+      <strong>The goal is false.</strong> Counterexample (checked by Coq): <code>{instance}</code>
+    </div>
+  );
+}
 
 /** Messages, and the running command with its elapsed time and a Cancel button. */
 export function MessagesPanel() {
@@ -35,6 +47,7 @@ export function MessagesPanel() {
         {messages.slice().reverse().map((m) => (
           <li key={m.id} className={`message ${m.level}`}>
             <time>{new Date(m.time).toLocaleTimeString()}</time>{all && m.uri ? <span className="message-doc">{docs[m.uri]?.title ?? 'closed document'}</span> : null} {m.text}
+            <Counterexample text={m.text} />
           </li>
         ))}
       </ul>

@@ -1,36 +1,130 @@
+import { stateToTreeView } from '../../shared/transcript/state-to-tree-view.ts';
+import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
 import { selectChannelTrees } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
+import type { ArborState } from '../store/store.ts';
 
-/** Replays the active document's proof from its first step to the latest, one step a second (teaching, debugging an agent's run). */
+/**
+ * Replay: step a proof forward and backward, or play it, from the editor's history (the active document's
+ * recorded steps) or from a loaded `--transcript` file (an `arbor-shell` or `arbor-mcp` session). The tree
+ * animates each change (the painter moves nodes from their old places; new goals grow out of their parent).
+ */
 let timer: ReturnType<typeof setInterval> | undefined;
+
+export interface ReplayPosition {
+  /** Where the replay stands among its positions (0-based), and how many there are. */
+  index: number;
+  count: number;
+  /** The step shown (the proof's STEP number). */
+  step: number;
+  /** Following the live proof (editor history only). */
+  live: boolean;
+}
+
+const loadedEntries = (s: ArborState): TranscriptEntry[] | undefined =>
+  s.ui.treeSource === 'transcript' && s.transcript.loaded ? s.transcript.loaded.entries : undefined;
+
+/** The transcript entries a replay stops at: responses that carry a proof state. */
+const stopsCache = new WeakMap<TranscriptEntry[], number[]>();
+function transcriptStops(entries: TranscriptEntry[]): number[] {
+  let stops = stopsCache.get(entries);
+  if (!stops) {
+    stops = [];
+    for (const [i, e] of entries.entries()) if (e.kind === 'response' && !e.response.ERR && e.response.STEP !== undefined && stateToTreeView(e.response.RESPONSE) !== null) stops.push(i);
+    stopsCache.set(entries, stops);
+  }
+  return stops;
+}
+
+function historySteps(s: ArborState): number[] {
+  const trees = selectChannelTrees(s);
+  return trees ? Object.keys(trees.byStep).map(Number).sort((a, b) => a - b) : [];
+}
+
+/** Where the replay stands, or undefined when there is nothing to replay. */
+export function replayPosition(s: ArborState): ReplayPosition | undefined {
+  const entries = loadedEntries(s);
+  if (entries && s.transcript.loaded) {
+    const stops = transcriptStops(entries);
+    if (stops.length === 0) return undefined;
+    const cursor = s.transcript.loaded.cursor;
+    let index = -1;
+    while (index + 1 < stops.length && (stops[index + 1] as number) <= cursor) index++;
+    const at = entries[stops[Math.max(0, index)] as number];
+    return { index: Math.max(0, index), count: stops.length, step: at?.kind === 'response' ? at.response.STEP ?? 0 : 0, live: false };
+  }
+  const steps = historySteps(s);
+  if (steps.length === 0) return undefined;
+  const shown = s.proof.historyStep ?? steps[steps.length - 1] as number;
+  return { index: Math.max(0, steps.indexOf(shown)), count: steps.length, step: shown, live: s.proof.historyStep === null };
+}
+
+/** Shows position `index` (clamped); the last position of the editor's history is the live proof. */
+export function replayTo(index: number): void {
+  const s = useArbor.getState();
+  const entries = loadedEntries(s);
+  if (entries) {
+    const stops = transcriptStops(entries);
+    const i = Math.max(0, Math.min(stops.length - 1, index));
+    if (stops[i] !== undefined) s.setTranscriptCursor(stops[i] as number);
+    return;
+  }
+  const steps = historySteps(s);
+  const i = Math.max(0, Math.min(steps.length - 1, index));
+  const step = steps[i];
+  if (step === undefined) return;
+  s.setHistoryStep(i === steps.length - 1 ? null : step);
+}
+
+/** One step forward (+1) or back (-1). */
+export function replayStep(delta: number): void {
+  stopPlaying();
+  const pos = replayPosition(useArbor.getState());
+  if (pos) replayTo(pos.index + delta);
+}
 
 export function isPlaying(): boolean {
   return timer !== undefined;
 }
 
 export function stopPlaying(): void {
+  if (timer === undefined) return;
   clearInterval(timer);
   timer = undefined;
+  // Repaint the toolbar's play button.
   useArbor.setState((s) => ({ proof: { ...s.proof } }));
 }
 
+/** Plays from the start (or from where it was paused), one step every `intervalMs`, and stops at the end. */
 export function playHistory(intervalMs = 1000): void {
-  const s = useArbor.getState();
-  const trees = selectChannelTrees(s);
-  if (!trees) return;
-  const steps = Object.keys(trees.byStep).map(Number).sort((a, b) => a - b);
-  if (steps.length < 2) return;
-  const current = s.proof.historyStep;
-  // From the start, unless paused somewhere in the middle.
-  let i = current === null || current === steps.at(-1) ? 0 : Math.max(0, steps.indexOf(current));
-  s.setHistoryStep(steps[i] ?? null);
+  stopPlaying();
+  const pos = replayPosition(useArbor.getState());
+  if (!pos || pos.count < 2) return;
+  replayTo(pos.index >= pos.count - 1 ? 0 : pos.index);
   timer = setInterval(() => {
-    i += 1;
-    if (i >= steps.length - 1) {
+    const now = replayPosition(useArbor.getState());
+    if (!now || now.index >= now.count - 1) {
       stopPlaying();
-      useArbor.getState().setHistoryStep(null);
       return;
     }
-    useArbor.getState().setHistoryStep(steps[i] ?? null);
+    replayTo(now.index + 1);
+    if (now.index + 1 >= now.count - 1) stopPlaying();
   }, intervalMs);
+  useArbor.setState((s) => ({ proof: { ...s.proof } }));
+}
+
+/** The store as it would be at each replay position (for exporting every step), with the step shown there. */
+export function replaySnapshots(s: ArborState): { step: number; channel: number | undefined; state: ArborState }[] {
+  const entries = loadedEntries(s);
+  if (entries && s.transcript.loaded) {
+    const loaded = s.transcript.loaded;
+    return transcriptStops(entries).map((i) => {
+      const e = entries[i];
+      const r = e?.kind === 'response' ? e.response : undefined;
+      return { step: r?.STEP ?? 0, channel: r?.CHANNEL, state: { ...s, transcript: { ...s.transcript, loaded: { ...loaded, cursor: i } } } };
+    });
+  }
+  const steps = historySteps(s);
+  const channel = s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.channel : undefined;
+  return steps.map((step, i) => ({ step, channel, state: { ...s, proof: { ...s.proof, historyStep: i === steps.length - 1 ? null : step } } }));
 }

@@ -84,7 +84,11 @@ function handleEvent(event: ApiEvent): void {
       s.appendLive({ kind: 'response', time: event.time, response: event.response });
       // The END that finishes a proof carries its reproduction script; any later step (a REVERT) voids it.
       // A failed HAMMER/END says what it tried, stage by stage.
-      if (event.response.ERR && event.response.HAMMER_REPORT) s.addMessage('error', `Hammer: ${formatHammerReport(event.response.HAMMER_REPORT)}`);
+      if (event.response.ERR && event.response.HAMMER_REPORT) {
+        // About the document checked on that channel; an agent's scratch copies have none and stay quiet here.
+        const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
+        if (doc) s.addMessage('error', `Hammer: ${formatHammerReport(event.response.HAMMER_REPORT)}`, doc.uri);
+      }
       if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT);
       else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);
       break;

@@ -3,6 +3,7 @@ import { buildDerivation, exchangesByChannel, proofsFromExchanges } from '../../
 import { derivationToTreeView } from '../../shared/derivation/derivation-view.ts';
 import { stateToTreeView } from '../../shared/transcript/state-to-tree-view.ts';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
+import { counterexampleInError } from '../../shared/protocol/hammer-report.ts';
 import { selectActiveCheck } from './checking-slice.ts';
 import { selectActiveChannel, selectChannelTrees, selectShownStep } from './proof-slice.ts';
 import type { ArborState } from './store.ts';
@@ -54,6 +55,19 @@ export const selectOverlay = (s: ArborState): 'running' | 'failed' | undefined =
   if (check.running) return 'running';
   if (check.error) return 'failed';
   return undefined;
+};
+
+/**
+ * What the failed current goal shows on its box: a false goal's counterexample, else the failing line's
+ * error (first line, short). Undefined unless the overlay is `failed`.
+ */
+export const selectFailureNote = (s: ArborState): string | undefined => {
+  if (selectOverlay(s) !== 'failed') return undefined;
+  const message = selectActiveCheck(s).error?.message ?? '';
+  const instance = counterexampleInError(message);
+  if (instance !== undefined) return `✗ false: counterexample ${instance}`;
+  const first = message.split('\n')[0] ?? '';
+  return first ? `✗ ${first.length > 60 ? `${first.slice(0, 59)}…` : first}` : undefined;
 };
 
 const cache = new WeakMap<TranscriptEntry[], Map<number, TreeView | null>>();

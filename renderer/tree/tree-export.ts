@@ -1,4 +1,4 @@
-import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
+import { shownLayout } from './shown-layout.ts';
 import { treeToSvg } from '../../shared/tree-layout/tree-svg.ts';
 import { download } from '../services/download.ts';
 import { useArbor } from '../store/store.ts';
@@ -6,7 +6,7 @@ import { selectShownTree } from '../store/tree-selectors.ts';
 import { renderFullTree } from './tree-painter.ts';
 import { replayHtml } from '../../shared/tree-layout/replay-html.ts';
 import { stepLabels } from '../../shared/transcript/step-labels.ts';
-import { selectActiveChannel, selectChannelTrees } from '../store/proof-slice.ts';
+import { replaySnapshots } from '../services/replay.ts';
 
 /** The tree as the user sees it (collapsed nodes included), exported as SVG or PNG. */
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
@@ -15,8 +15,7 @@ function currentLayout() {
   const s = store();
   const tree = selectShownTree(s);
   if (!tree) return undefined;
-  const collapsed = new Set(Object.keys(s.proof.collapsed).map(Number));
-  return layoutTree(tree, { collapsed });
+  return shownLayout(tree, s.proof.collapsed);
 }
 
 export function exportSvg(): void {
@@ -38,19 +37,33 @@ export function exportPng(): void {
 
 /**
  * The proof as a standalone page that replays it step by step without Arbor (slides, course pages): every
- * recorded step of the active document, drawn as the view shows it (state or derivation), with its command.
+ * step of the active document's history (or of the loaded transcript), each as its derivation so far and
+ * its state, with the command that made it.
  */
 export function exportReplayHtml(): void {
   const s = store();
-  const trees = selectChannelTrees(s);
-  const channel = selectActiveChannel(s);
-  if (!trees || channel === undefined) return;
-  const labels = stepLabels(s.transcript.live, channel);
-  const collapsed = new Set(Object.keys(s.proof.collapsed).map(Number));
-  const title = s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.title ?? 'proof' : 'proof';
-  const frames = Object.keys(trees.byStep).map(Number).sort((a, b) => a - b).flatMap((step) => {
-    const tree = selectShownTree({ ...s, proof: { ...s.proof, historyStep: step } });
-    return tree ? [{ step, label: labels.get(step) ?? '', svg: treeToSvg(layoutTree(tree, { collapsed }), { title }) }] : [];
+  const snapshots = replaySnapshots(s);
+  if (snapshots.length === 0) return;
+  const fromFile = s.ui.treeSource === 'transcript' && s.transcript.loaded;
+  const entries = fromFile && s.transcript.loaded ? s.transcript.loaded.entries : s.transcript.live;
+  const labelsByChannel = new Map<number, Map<number, string>>();
+  const labelOf = (channel: number | undefined, step: number): string => {
+    if (channel === undefined) return '';
+    let labels = labelsByChannel.get(channel);
+    if (!labels) labelsByChannel.set(channel, (labels = stepLabels(entries, channel)));
+    return labels.get(step) ?? '';
+  };
+  const title = fromFile && s.transcript.loaded ? s.transcript.loaded.name : s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.title ?? 'proof' : 'proof';
+  const frames = snapshots.flatMap(({ step, channel, state }) => {
+    const tree = selectShownTree({ ...state, ui: { ...state.ui, treeView: 'state' } });
+    const derivation = selectShownTree({ ...state, ui: { ...state.ui, treeView: 'derivation' } });
+    if (!tree && !derivation) return [];
+    const empty = { id: 0, kind: 'bundle' as const, status: 'bundle' as const, step, ctxt: { vars: [], hyps: [] }, children: [] };
+    return [{
+      step, label: labelOf(channel, step),
+      svg: treeToSvg(shownLayout(tree ?? empty, s.proof.collapsed), { title }),
+      ...(derivation ? { derivation: treeToSvg(shownLayout(derivation, s.proof.collapsed), { title }) } : {}),
+    }];
   });
   download(`${title.replace(/\.[^.]*$/, '')}-replay.html`, new Blob([replayHtml(`${title} — Arbor replay`, frames)], { type: 'text/html' }));
 }

@@ -2,9 +2,10 @@ import type { LaidOutNode, TreeLayout } from '../../shared/tree-layout/layout-tr
 import { contentOf } from '../../shared/tree-layout/layout-tree.ts';
 import type { DisplayStatus } from '../../shared/tree-layout/display-status.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
-import { ACTION_HEIGHT, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, HEADER_HEIGHT, PADDING } from '../../shared/tree-layout/node-content.ts';
+import { ACTION_HEIGHT, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, nodeTextLayout } from '../../shared/tree-layout/node-content.ts';
 import { edgeRoute, traceEdge } from '../../shared/tree-layout/edge-route.ts';
 import type { TreeIndex } from './tree-index.ts';
+import type { HypothesisUse } from '../../shared/derivation/hypothesis-flow.ts';
 import { buildIndex, countVisible, forEachVisible, forEachVisibleFan } from './tree-index.ts';
 
 export interface ViewTransform {
@@ -27,7 +28,14 @@ const CHIP_FONT = '11px ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monos
 export interface Highlights {
   selected?: number | null;
   hits?: ReadonlySet<number>;
+  /** Hypotheses the selected node introduced or used: drawn as arcs from where each entered to where it was used. */
+  flows?: readonly HypothesisUse[];
 }
+
+/** Screen font of the labels that keep the current goal and the path to it legible when zoomed out. */
+const PATH_FONT_PX = 11;
+const NODE_FONT_PX = 12;
+const SMALL_FONT_PX = 11;
 
 /**
  * Draws a laid-out tree on a canvas: culls to the viewport (binary search per column), picks a level of
@@ -45,7 +53,11 @@ export class TreePainter {
   private overview: { canvas: HTMLCanvasElement; scale: number } | undefined;
   private animation: { from: Map<number, { x: number; y: number }>; start: number } | undefined;
   private frame = 0;
+  /** The current goal and its ancestors (indices into the layout), root first. */
+  private path: number[] = [];
   readonly drawTimes: number[] = [];
+  /** The smallest text on screen in the last frame, in CSS pixels (Infinity when no text was drawn). */
+  minFontPx = Infinity;
   overviewMs = 0;
   onFirstPaint: ((ms: number) => void) | undefined;
 
@@ -68,8 +80,14 @@ export class TreePainter {
     } else this.animation = undefined;
     this.layout = layout;
     this.index = layout ? buildIndex(layout) : undefined;
+    this.path = layout ? pathToCurrent(layout) : [];
     this.overview = undefined;
     this.requestDraw();
+  }
+
+  /** Whether a step's change is still being animated (tests wait on it). */
+  isAnimating(): boolean {
+    return this.animation !== undefined;
   }
 
   setTransform(t: ViewTransform): void {
@@ -115,6 +133,7 @@ export class TreePainter {
     ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
     const layout = this.layout;
     const index = this.index;
+    let minFont = Infinity;
     if (layout && index && layout.nodes.length > 0) {
       const { x, y, k } = this.transform;
       ctx.setTransform(k * this.dpr, 0, 0, k * this.dpr, x * this.dpr, y * this.dpr);
@@ -127,17 +146,30 @@ export class TreePainter {
       if (this.animation) {
         this.drawAnimated(ctx, layout, easeInOut(progress), k);
         this.requestDraw();
+        minFont = SMALL_FONT_PX * k;
       } else if (countVisible(layout, index, x0, y0, x1, y1) > OVERVIEW_THRESHOLD) {
         this.drawOverview(ctx, layout);
       } else {
         const visible: number[] = [];
         forEachVisible(layout, index, x0, y0, x1, y1, (i) => visible.push(i));
         this.drawEdges(ctx, layout, index, x0, y0, x1, y1, k);
-        if (k >= FULL) for (const i of visible) drawFullNode(ctx, layout.nodes[i]!, 1);
-        else drawPlainNodes(ctx, layout, visible, k >= BOXES);
+        if (k >= FULL) {
+          for (const i of visible) {
+            const n = layout.nodes[i]!;
+            drawFullNode(ctx, n, 1);
+            const c = contentOf(n);
+            minFont = Math.min(minFont, (c.chipRows.length > 0 || c.action !== undefined || c.lines.length > 0 ? SMALL_FONT_PX : NODE_FONT_PX) * k);
+          }
+        } else drawPlainNodes(ctx, layout, visible, k >= BOXES);
       }
+      if (!this.animation && k >= BOXES) this.drawFlows(ctx, layout, k);
       this.drawHighlights(ctx, layout, k);
+      // Zoomed out, node text is gone: the current goal and the path to it keep readable labels.
+      if (!this.animation && k < FULL && this.path.length > 0) {
+        if (this.drawPathLabels(ctx, layout, k)) minFont = Math.min(minFont, PATH_FONT_PX);
+      }
     }
+    this.minFontPx = minFont;
     const ms = performance.now() - t0;
     this.drawTimes.push(ms);
     if (this.drawTimes.length > 600) this.drawTimes.splice(0, this.drawTimes.length - 600);
@@ -219,6 +251,82 @@ export class TreePainter {
     ctx.drawImage(canvas, 0, 0, canvas.width / scale, canvas.height / scale);
   }
 
+  /** Arcs from where a hypothesis entered to the step that used it, labelled with its name. */
+  private drawFlows(ctx: CanvasRenderingContext2D, layout: TreeLayout, k: number): void {
+    const flows = this.highlights.flows;
+    if (!flows || flows.length === 0) return;
+    ctx.save();
+    ctx.strokeStyle = '#b3541e';
+    ctx.fillStyle = '#b3541e';
+    ctx.lineWidth = 1.6 / Math.min(k, 1);
+    ctx.setLineDash([6 / Math.min(k, 1), 4 / Math.min(k, 1)]);
+    ctx.font = CHIP_FONT;
+    ctx.textBaseline = 'middle';
+    for (const f of flows) {
+      const a = layout.index.get(f.from), b = layout.index.get(f.to);
+      if (a === undefined || b === undefined) continue;
+      const from = layout.nodes[a]!, to = layout.nodes[b]!;
+      const sx = from.x + from.w / 2, sy = from.y + from.h, ex = to.x + to.w / 2, ey = to.y + to.h;
+      const dip = Math.max(sy, ey) + 28 + Math.abs(ex - sx) * 0.08;
+      ctx.beginPath();
+      ctx.moveTo(sx, sy);
+      ctx.bezierCurveTo(sx, dip, ex, dip, ex, ey);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(ex, ey, 3 / Math.min(k, 1), 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillText(f.name, (sx + ex) / 2 + 4, dip - 4);
+    }
+    ctx.restore();
+  }
+
+  /**
+   * In screen pixels, over the zoomed-out tree: a card with the current goal, and one with the command of
+   * each ancestor on the way to it that has room; the path's edges drawn strong. Returns whether any was drawn.
+   */
+  private drawPathLabels(ctx: CanvasRenderingContext2D, layout: TreeLayout, k: number): boolean {
+    const nodes = this.path.map((i) => layout.nodes[i]!);
+    ctx.beginPath();
+    for (let i = 1; i < nodes.length; i++) traceEdge(ctx, edgeRoute(nodes[i - 1]!, nodes[i]!, layout.columnGap));
+    ctx.strokeStyle = '#d89b00';
+    ctx.lineWidth = 3 / k;
+    ctx.stroke();
+    ctx.save();
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    const { x, y } = this.transform;
+    const placed: { x0: number; y0: number; x1: number; y1: number }[] = [];
+    ctx.font = `${PATH_FONT_PX}px ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace`;
+    ctx.textBaseline = 'middle';
+    let drawn = false;
+    // The current goal first: it always gets its card; then the ancestors upward, where they fit.
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const n = nodes[i]!;
+      const isGoal = i === nodes.length - 1 && n.current === 'goal';
+      const sx = x + n.x * k, sy = y + (n.y + n.h / 2) * k;
+      if (sx > this.width || sy < -20 || sy > this.height + 20 || sx + n.w * k < -400) continue;
+      const text = isGoal ? `⊢ ${clipText(n.view.goal ?? '', 70)}` : clipText(n.view.action ? `by ${n.view.action}` : n.view.goal ?? (n.view.kind === 'bundle' ? `${n.view.children?.length ?? 0} goals` : ''), 34);
+      if (!text) continue;
+      const w = text.length * PATH_FONT_PX * 0.62 + 12, h = PATH_FONT_PX + 8;
+      const box = { x0: Math.max(2, Math.min(sx, this.width - w - 2)), y0: sy - h / 2 - (isGoal ? 0 : h), x1: 0, y1: 0 };
+      box.x1 = box.x0 + w;
+      box.y1 = box.y0 + h;
+      if (!isGoal && placed.some((p) => p.x0 < box.x1 && box.x0 < p.x1 && p.y0 < box.y1 && box.y0 < p.y1)) continue;
+      placed.push(box);
+      ctx.beginPath();
+      ctx.roundRect(box.x0, box.y0, w, h, 4);
+      ctx.fillStyle = isGoal ? '#fff7e0' : 'rgba(255, 255, 255, 0.92)';
+      ctx.fill();
+      ctx.strokeStyle = isGoal ? '#d89b00' : '#b9bdc8';
+      ctx.lineWidth = isGoal ? 2 : 1;
+      ctx.stroke();
+      ctx.fillStyle = '#1d1d22';
+      ctx.fillText(text, box.x0 + 6, box.y0 + h / 2 + 1);
+      drawn = true;
+    }
+    ctx.restore();
+    return drawn;
+  }
+
   private drawHighlights(ctx: CanvasRenderingContext2D, layout: TreeLayout, k: number): void {
     const hits = this.highlights.hits;
     if (hits && hits.size > 0) {
@@ -246,22 +354,38 @@ export class TreePainter {
   }
 }
 
+function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The current goal's node and its ancestors, root first (empty when the tree has no current goal). */
+function pathToCurrent(layout: TreeLayout): number[] {
+  let i = layout.nodes.findIndex((n) => n.current === 'goal');
+  const out: number[] = [];
+  while (i >= 0) {
+    out.unshift(i);
+    i = layout.nodes[i]!.parent;
+  }
+  return out;
+}
+
 function easeInOut(t: number): number {
   return t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
 }
 
-/** A full node: rounded box in its status colours, status dot, label, context chips, collapse badge. */
+/** A full node: rounded box in its status colours, status dot, label (the current goal wrapped), context chips, footer lines. */
 export function drawFullNode(ctx: CanvasRenderingContext2D, n: LaidOutNode, alpha: number): void {
   const st = STATUS_STYLE[n.status];
-  const { label, chipRows, action } = contentOf(n);
+  const content = contentOf(n);
+  const text = nodeTextLayout(content, n.h);
   ctx.globalAlpha = alpha;
   ctx.beginPath();
   ctx.roundRect(n.x, n.y, n.w, n.h, 5);
-  ctx.fillStyle = st.fill;
+  ctx.fillStyle = n.view.summary ? '#eef2ee' : st.fill;
   ctx.fill();
   ctx.lineWidth = n.current === 'goal' ? 3 : n.current === 'bundle' ? 2.5 : 1.2;
   ctx.strokeStyle = st.stroke;
-  ctx.setLineDash(n.current === 'bundle' ? [5, 3] : []);
+  ctx.setLineDash(n.current === 'bundle' || n.view.summary ? [5, 3] : []);
   ctx.stroke();
   ctx.setLineDash([]);
   ctx.beginPath();
@@ -271,16 +395,10 @@ export function drawFullNode(ctx: CanvasRenderingContext2D, n: LaidOutNode, alph
   ctx.font = FONT;
   ctx.fillStyle = '#1d1d22';
   ctx.textBaseline = 'middle';
-  ctx.fillText(label, n.x + PADDING + 14, n.y + HEADER_HEIGHT / 2 + 1);
-  if (n.hidden > 0) {
-    ctx.textAlign = 'right';
-    ctx.fillStyle = '#666';
-    ctx.fillText(`▸${n.hidden}`, n.x + n.w - 5, n.y + HEADER_HEIGHT / 2 + 1);
-    ctx.textAlign = 'left';
-  }
-  let cy = n.y + HEADER_HEIGHT;
+  for (const l of text.labels) ctx.fillText(l.text, n.x + PADDING + 14, n.y + l.y);
+  let cy = n.y + text.chipsTop;
   ctx.font = CHIP_FONT;
-  for (const row of chipRows) {
+  for (const row of content.chipRows) {
     let cx = n.x + PADDING;
     for (const chip of row) {
       const cw = chip.length * CHIP_CHAR_WIDTH + 10;
@@ -297,18 +415,21 @@ export function drawFullNode(ctx: CanvasRenderingContext2D, n: LaidOutNode, alph
     }
     cy += CHIP_HEIGHT + CHIP_GAP;
   }
-  if (action !== undefined) {
-    // The derivation view's footer: the command that acted on this goal, under a hairline.
-    const ay = n.y + n.h - ACTION_HEIGHT;
+  if (text.footer.length > 0) {
+    // The derivation view's footer: the command that acted on this goal, what it used, what is hidden below.
+    const top = n.y + (text.footer[0] as { y: number }).y;
     ctx.beginPath();
-    ctx.moveTo(n.x + 4, ay);
-    ctx.lineTo(n.x + n.w - 4, ay);
+    ctx.moveTo(n.x + 4, top);
+    ctx.lineTo(n.x + n.w - 4, top);
     ctx.strokeStyle = st.stroke;
     ctx.lineWidth = 0.6;
     ctx.stroke();
-    ctx.font = `italic ${CHIP_FONT}`;
-    ctx.fillStyle = '#4a4f5c';
-    ctx.fillText(action, n.x + PADDING, ay + ACTION_HEIGHT / 2 + 1);
+    for (const f of text.footer) {
+      const style = FOOTER_STYLE[f.kind];
+      ctx.font = style.italic ? `italic ${CHIP_FONT}` : CHIP_FONT;
+      ctx.fillStyle = style.color;
+      ctx.fillText(f.text, n.x + PADDING, n.y + f.y + ACTION_HEIGHT / 2 + 1);
+    }
   }
   ctx.globalAlpha = 1;
 }

@@ -3,16 +3,20 @@ import 'd3-transition';
 import { zoom as d3zoom, zoomIdentity } from 'd3-zoom';
 import type { ZoomBehavior } from 'd3-zoom';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { layoutTree } from '../../shared/tree-layout/layout-tree.ts';
+import { flowOf, hypothesisUses } from '../../shared/derivation/hypothesis-flow.ts';
+import { shownLayout } from './shown-layout.ts';
 import type { TreeLayout } from '../../shared/tree-layout/layout-tree.ts';
 import { searchTree } from '../../shared/proof-tree/tree-view-queries.ts';
 import { selectCollapsed, selectSearch, selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { selectOverlay, selectShownTree } from '../store/tree-selectors.ts';
+import { selectFailureNote, selectOverlay, selectShownTree } from '../store/tree-selectors.ts';
 import { perf } from '../services/workbench.ts';
 import { hitTest } from './tree-index.ts';
 import { TreePainter } from './tree-painter.ts';
 import { TreeToolbar } from './tree-toolbar.tsx';
+import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
+import { selectTreeView } from '../store/ui-slice.ts';
+import { isPlaying, playHistory, replayStep, stopPlaying } from '../services/replay.ts';
 
 interface TreeHandle {
   fit(animate: boolean): void;
@@ -20,8 +24,8 @@ interface TreeHandle {
 }
 
 let handle: TreeHandle | undefined;
-/** Fit never zooms out further than this: node text (12 px) stays at 9 px or more on screen. */
-const READABLE_SCALE = 0.75;
+/** Fit never zooms out further than this: the smallest text (11 px chips and footers) stays at 9 px or more on screen. */
+const READABLE_SCALE = 9 / 11;
 /** Fit the tree to the view (toolbar, menu, `F`). */
 export const fitTree = (): void => handle?.fit(true);
 
@@ -36,6 +40,8 @@ export function TreePane() {
   const overlay = useArbor(selectOverlay);
   const selected = useArbor(selectSelectedId);
   const search = useArbor(selectSearch);
+  const failure = useArbor(selectFailureNote);
+  const mode = useArbor(selectTreeView);
   const [hitIndex, setHitIndex] = useState(0);
   const rootId = tree?.id;
   const fittedFor = useRef<unknown>(null);
@@ -45,13 +51,19 @@ export function TreePane() {
   const layout: TreeLayout | undefined = useMemo(() => {
     if (!tree) return undefined;
     const t0 = performance.now();
-    const l = layoutTree(tree, { collapsed: new Set(Object.keys(collapsed).map(Number)), overlay: overlay ? { current: overlay } : {} });
+    const l = shownLayout(tree, collapsed, overlay ? { current: overlay, ...(failure ? { note: failure } : {}) } : {});
     perf().layoutMs = performance.now() - t0;
     perf().nodes = l.nodes.length;
     return l;
-  }, [tree, collapsed, overlay]);
+  }, [tree, collapsed, overlay, failure]);
 
   const hits = useMemo(() => (tree && search ? searchTree(tree, search) : []), [tree, search]);
+  const uses = useMemo(() => (tree ? hypothesisUses(tree) : []), [tree]);
+  const flows = useMemo(() => {
+    if (selected === null) return [];
+    const f = flowOf(uses, selected);
+    return [...f.enters, ...f.uses];
+  }, [uses, selected]);
 
   useEffect(() => {
     const canvas = canvasRef.current as HTMLCanvasElement;
@@ -91,6 +103,18 @@ export function TreePane() {
       const id = nodeAt(ev);
       if (id !== undefined) useArbor.getState().toggleCollapsed(id);
     };
+    // Replay keys on the focused tree: ← / → step, space plays or pauses.
+    const onKey = (ev: KeyboardEvent): void => {
+      if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+        ev.preventDefault();
+        replayStep(ev.key === 'ArrowLeft' ? -1 : 1);
+      } else if (ev.key === ' ') {
+        ev.preventDefault();
+        if (isPlaying()) stopPlaying();
+        else playHistory();
+      }
+    };
+    canvas.addEventListener('keydown', onKey);
     canvas.addEventListener('click', onClick);
     canvas.addEventListener('dblclick', onDblClick);
     // For e2e tests and tooling: where a node is drawn on screen (page coordinates).
@@ -113,6 +137,15 @@ export function TreePane() {
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
         const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
         sel.call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * t.k, r.height / 2 - (n.y + n.h / 2) * t.k).scale(t.k));
+      },
+      /** The view's scale, whether a step's change is being animated, and the smallest text on screen in CSS px. */
+      view() {
+        const t = (canvas as unknown as { __zoom?: { k: number } }).__zoom ?? { k: 1 };
+        return { k: t.k, animating: p.isAnimating(), minFontPx: Number.isFinite(p.minFontPx) ? p.minFontPx : null };
+      },
+      /** Fit at once (benchmarks and tests). */
+      fit() {
+        handle?.fit(false);
       },
       /** Centre the node at `fraction` of the layout order at scale `k`, at once (benchmarks). */
       focus(fraction: number, k: number) {
@@ -155,6 +188,7 @@ export function TreePane() {
     };
     return () => {
       ro.disconnect();
+      canvas.removeEventListener('keydown', onKey);
       canvas.removeEventListener('click', onClick);
       canvas.removeEventListener('dblclick', onDblClick);
       sel.on('.zoom', null);
@@ -186,8 +220,8 @@ export function TreePane() {
   }, [layout, rootId]);
 
   useEffect(() => {
-    painter.current?.setHighlights({ selected, hits: new Set(hits) });
-  }, [selected, hits]);
+    painter.current?.setHighlights({ selected, hits: new Set(hits), flows });
+  }, [selected, hits, flows]);
 
   useEffect(() => setHitIndex(0), [search]);
 
@@ -203,14 +237,22 @@ export function TreePane() {
     <div className="tree-pane">
       <TreeToolbar hitCount={hits.length} onNextHit={nextHit} onFit={() => handle?.fit(true)} nodeCount={layout?.nodes.length ?? 0} />
       <div className="tree-canvas-wrap" ref={wrap}>
-        <canvas ref={canvasRef} className="tree-canvas" data-testid="tree-canvas" tabIndex={0} aria-label="bundle tree (drag to pan, wheel to zoom, F to fit)" />
+        <canvas ref={canvasRef} className="tree-canvas" data-testid="tree-canvas" tabIndex={0} aria-label="proof tree (drag to pan, wheel to zoom, F to fit, arrow keys to replay)" />
+        <span className="legend" aria-label="legend">
+          {DISPLAY_STATUSES.filter((st) => st !== 'closed' || mode === 'derivation').map((st) => (
+            <span key={st} className="legend-item"><i style={{ background: STATUS_STYLE[st].fill, borderColor: STATUS_STYLE[st].stroke }} />{STATUS_STYLE[st].label}</span>
+          ))}
+        </span>
         {!tree && <div className="tree-empty">No proof yet: run the document (Ctrl+Alt+End) to see its bundle tree.</div>}
         {/* An accessible, testable mirror of what the canvas shows (small trees only). */}
         {layout && layout.nodes.length <= 400 && (
           <ul className="tree-a11y" aria-label="bundle tree nodes">
             {layout.nodes.map((n) => (
-              <li key={n.id} data-testid="tree-node" data-id={n.id} data-status={n.status} data-current={n.current ?? ''} data-step={n.step} data-action={n.view.action ?? ''}>
-                <button type="button" onClick={() => useArbor.getState().selectNode(n.id)}>{n.view.kind === 'leaf' ? n.view.goal : `bundle of ${n.view.children?.length ?? 0}`}</button>
+              <li
+                key={n.id} data-testid="tree-node" data-id={n.id} data-status={n.status} data-current={n.current ?? ''} data-step={n.step} data-action={n.view.action ?? ''}
+                data-uses={(n.view.uses ?? []).join(' ')} data-summary={n.view.summary ? String(n.view.summary.steps) : ''} data-hidden={n.extras?.hidden?.goals ?? ''} data-note={n.extras?.note ?? ''}
+              >
+                <button type="button" onClick={() => useArbor.getState().selectNode(n.id)}>{n.view.summary ? `${n.view.summary.steps} closed steps` : n.view.kind === 'leaf' ? n.view.goal : `bundle of ${n.view.children?.length ?? 0}`}</button>
               </li>
             ))}
           </ul>

@@ -1,63 +1,77 @@
-import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
-import { selectChannelTrees, selectHistoryStep, selectSearch } from '../store/proof-slice.ts';
+import { useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { selectSearch } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { selectTreeSource, selectTreeView } from '../store/ui-slice.ts';
+import { selectTreeView } from '../store/ui-slice.ts';
 import { exportPng, exportReplayHtml, exportSvg } from './tree-export.ts';
-import { isPlaying, playHistory, stopPlaying } from '../services/replay.ts';
+import { isPlaying, playHistory, replayPosition, replayStep, replayTo, stopPlaying } from '../services/replay.ts';
 
-/** Fit, search, export, the status legend and the history slider over the channel's steps. */
+/** Step back, play/pause, step forward and a slider over the proof's steps (the editor's history or a loaded transcript). */
+function ReplayBar() {
+  // Re-rendered on every store change: the position depends on the source, the cursor and the history.
+  const pos = useArbor(useShallow(replayPosition));
+  useArbor((s) => s.proof);
+  if (!pos || pos.count < 2) return null;
+  const playing = isPlaying();
+  return (
+    <div className="replay-bar" role="group" aria-label="replay">
+      <button type="button" data-testid="replay-back" title="Step back (←)" disabled={pos.index === 0} onClick={() => replayStep(-1)}>◀</button>
+      <button type="button" data-testid="replay-play" title={playing ? 'Pause (space)' : 'Play the proof step by step (space)'} onClick={() => (playing ? stopPlaying() : playHistory())}>{playing ? '❚❚' : '▶'}</button>
+      <button type="button" data-testid="replay-forward" title="Step forward (→)" disabled={pos.index >= pos.count - 1} onClick={() => replayStep(1)}>▶|</button>
+      <input
+        type="range" min={0} max={pos.count - 1} value={pos.index} data-testid="history-slider" aria-label="step"
+        onChange={(e) => { stopPlaying(); replayTo(Number(e.target.value)); }}
+      />
+      <label data-testid="replay-position">step {pos.step}{pos.live ? ' (live)' : ''} · {pos.index + 1}/{pos.count}</label>
+      {!pos.live && useArbor.getState().ui.treeSource === 'live' && (
+        <button type="button" data-testid="replay-live" title="Back to the live proof" onClick={() => { stopPlaying(); useArbor.getState().setHistoryStep(null); }}>Live</button>
+      )}
+    </div>
+  );
+}
+
+/** State/Derivation, Fit, search, export, and the replay controls. */
 export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNextHit(): void; onFit(): void }) {
   const search = useArbor(selectSearch);
-  const trees = useArbor(selectChannelTrees);
-  const historyStep = useArbor(selectHistoryStep);
-  const source = useArbor(selectTreeSource);
   const mode = useArbor(selectTreeView);
-  const steps = trees ? Object.keys(trees.byStep).map(Number).sort((a, b) => a - b) : [];
-  const shown = historyStep ?? trees?.latest ?? 0;
+  const exportMenu = useRef<HTMLDetailsElement>(null);
+  const run = (action: () => void) => () => {
+    action();
+    if (exportMenu.current) exportMenu.current.open = false;
+  };
   return (
     <div className="tree-toolbar">
-      <span className="segmented" role="group" aria-label="tree view">
-        <button
-          type="button" aria-pressed={mode === 'state'} data-testid="view-state"
-          title="The proof state: the goals still open"
-          onClick={() => useArbor.getState().setTreeView('state')}
-        >State</button>
-        <button
-          type="button" aria-pressed={mode === 'derivation'} data-testid="view-derivation"
-          title="The derivation: every goal, the command that acted on it, and how each branch was closed"
-          onClick={() => useArbor.getState().setTreeView('derivation')}
-        >Derivation</button>
-      </span>
-      <button type="button" onClick={props.onFit} title="Fit to view (F)">Fit</button>
-      <input
-        className="tree-search" type="search" placeholder="Search goals and context…" value={search} aria-label="search the tree"
-        onChange={(e) => useArbor.getState().setSearch(e.target.value)}
-        onKeyDown={(e) => { if (e.key === 'Enter') props.onNextHit(); }}
-      />
-      {search && <span className="hit-count" data-testid="hit-count">{props.hitCount} hit{props.hitCount === 1 ? '' : 's'}</span>}
-      <button type="button" onClick={exportSvg} data-testid="export-svg">SVG</button>
-      <button type="button" onClick={exportPng}>PNG</button>
-      <button type="button" onClick={exportReplayHtml} title="A page that replays this proof step by step, without Arbor" data-testid="export-replay">Replay page</button>
-      <span className="legend" aria-label="legend">
-        {DISPLAY_STATUSES.map((s) => (
-          <span key={s} className="legend-item"><i style={{ background: STATUS_STYLE[s].fill, borderColor: STATUS_STYLE[s].stroke }} />{STATUS_STYLE[s].label}</span>
-        ))}
-      </span>
-      {source === 'live' && steps.length > 1 && (
-        <span className="history">
-          <label htmlFor="history">step {shown}{historyStep === null ? ' (live)' : ''}</label>
-          <input
-            id="history" type="range" min={0} max={steps.length - 1} value={Math.max(0, steps.indexOf(shown))} data-testid="history-slider"
-            onChange={(e) => {
-              const step = steps[Number(e.target.value)];
-              useArbor.getState().setHistoryStep(step === trees?.latest ? null : step ?? null);
-            }}
-          />
-          <button type="button" data-testid="replay-play" title="Replay the proof step by step" onClick={() => (isPlaying() ? stopPlaying() : playHistory())}>{isPlaying() ? '❚❚' : '▶'}</button>
-          {historyStep !== null && <button type="button" onClick={() => useArbor.getState().setHistoryStep(null)}>Live</button>}
+      <div className="tree-toolbar-row">
+        <span className="segmented" role="group" aria-label="tree view">
+          <button
+            type="button" aria-pressed={mode === 'state'} data-testid="view-state"
+            title="The proof state: the goals still open"
+            onClick={() => useArbor.getState().setTreeView('state')}
+          >State</button>
+          <button
+            type="button" aria-pressed={mode === 'derivation'} data-testid="view-derivation"
+            title="The derivation: every goal, the command that acted on it, the hypotheses it used, and how each branch was closed"
+            onClick={() => useArbor.getState().setTreeView('derivation')}
+          >Derivation</button>
         </span>
-      )}
-      <span className="node-count">{props.nodeCount} node{props.nodeCount === 1 ? '' : 's'}</span>
+        <button type="button" onClick={props.onFit} title="Fit to view (F)">Fit</button>
+        <input
+          className="tree-search" type="search" placeholder="Search goals…" value={search} aria-label="search the tree"
+          onChange={(e) => useArbor.getState().setSearch(e.target.value)}
+          onKeyDown={(e) => { if (e.key === 'Enter') props.onNextHit(); }}
+        />
+        {search && <span className="hit-count" data-testid="hit-count">{props.hitCount} hit{props.hitCount === 1 ? '' : 's'}</span>}
+        <details className="menu" ref={exportMenu}>
+          <summary data-testid="export-menu">Export</summary>
+          <div className="menu-items">
+            <button type="button" onClick={run(exportSvg)} data-testid="export-svg">SVG image</button>
+            <button type="button" onClick={run(exportPng)} data-testid="export-png">PNG image</button>
+            <button type="button" onClick={run(exportReplayHtml)} title="A page that replays this proof step by step, without Arbor" data-testid="export-replay">Replay page (HTML)</button>
+          </div>
+        </details>
+        <span className="node-count">{props.nodeCount} node{props.nodeCount === 1 ? '' : 's'}</span>
+      </div>
+      <ReplayBar />
     </div>
   );
 }

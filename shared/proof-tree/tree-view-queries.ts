@@ -22,6 +22,13 @@ export function findNode(root: TreeView, id: number): TreeView | undefined {
 
 /** The current goal's node (the leftmost leaf), if the proof is unfinished. */
 export function currentGoalNode(root: TreeView): TreeView | undefined {
+  // A derivation marks its current goal (its nodes all have goals, so the leftmost-leaf walk stops at the root).
+  const stack: TreeView[] = [root];
+  while (stack.length) {
+    const n = stack.pop() as TreeView;
+    if (n.current === 'goal') return n;
+    if (n.kind === 'leaf' && n.children?.length) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as TreeView);
+  }
   let node: TreeView | undefined = root;
   while (node && node.kind === 'bundle') node = node.children?.[0];
   return node;

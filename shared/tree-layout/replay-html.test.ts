@@ -21,4 +21,11 @@ describe('replayHtml', () => {
     expect(data).not.toContain('<');
     expect(html.match(/<script/g)).toHaveLength(2);
   });
+
+  it('offers the derivation and the state when frames carry both, opening on the derivation', () => {
+    const both = replayHtml('p', [{ step: 1, label: 'GOAL', svg: '<svg id="s"/>', derivation: '<svg id="d"/>' }]);
+    expect(both).toContain('id="view-derivation" aria-pressed="true"');
+    expect(both).toContain('id="view-state"');
+    expect(html).not.toContain('id="view-derivation"');
+  });
 });
