@@ -250,6 +250,9 @@ function watchModel(uri: string): void {
 export async function loadTranscriptText(name: string, text: string): Promise<void> {
   const parsed = parseTranscript(text);
   store().loadTranscript(name, parsed.entries, parsed.problems.length);
+  // Open on the first proof state (a replay's first step), not on the request before it.
+  const first = parsed.entries.findIndex((e) => e.kind === 'response' && !e.response.ERR && e.response.STEP !== undefined);
+  if (first > 0) store().setTranscriptCursor(first);
   store().setTreeSource('transcript');
   store().setBottomTab('transcript');
   if (parsed.problems.length) store().addMessage('error', `${name}: ${parsed.problems.length} unreadable line(s) skipped`);
