@@ -1,4 +1,4 @@
-import { stateToTreeView } from '../../shared/transcript/state-to-tree-view.ts';
+import { looksLikeState } from '../../shared/proof-tree/from-state-json.ts';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
 import { selectChannelTrees } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
@@ -30,7 +30,7 @@ function transcriptStops(entries: TranscriptEntry[]): number[] {
   let stops = stopsCache.get(entries);
   if (!stops) {
     stops = [];
-    for (const [i, e] of entries.entries()) if (e.kind === 'response' && !e.response.ERR && e.response.STEP !== undefined && stateToTreeView(e.response.RESPONSE) !== null) stops.push(i);
+    for (const [i, e] of entries.entries()) if (e.kind === 'response' && !e.response.ERR && e.response.STEP !== undefined && looksLikeState(e.response.RESPONSE)) stops.push(i);
     stopsCache.set(entries, stops);
   }
   return stops;

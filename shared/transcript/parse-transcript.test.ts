@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseTranscript } from './parse-transcript.ts';
-import { stateToTreeView } from './state-to-tree-view.ts';
 
 describe('transcripts', () => {
   it('parses requests and responses and skips bad lines', () => {
@@ -25,11 +24,4 @@ describe('transcripts', () => {
     expect(t.entries.map((e) => e.kind === 'response' && e.response.HAMMER_REPORT)).toEqual([report, undefined]);
   });
 
-  it('turns a seed-format state into a tree view with current markers', () => {
-    const empty = { vars: [], hyps: [] };
-    const view = stateToTreeView({ ctxt: empty, goal: [{ ctxt: empty, goal: 'True' }, { ctxt: empty, goal: 'B' }] });
-    expect(view?.kind).toBe('bundle');
-    expect(view?.children?.[0]).toMatchObject({ status: 'proved', current: 'goal' });
-    expect(stateToTreeView({ ID: 1 })).toBeNull();
-  });
 });
