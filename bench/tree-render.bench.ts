@@ -4,7 +4,7 @@ import { startWebWorkbench } from '../main/host/web-workbench.ts';
 import { UnavailableEngine } from '../main/host/unavailable-engine.ts';
 import { join } from 'node:path';
 import { ARTIFACTS, launchChromium } from '../e2e/e2e-support.ts';
-import { measureTreeRendering } from '../e2e/tree-perf.ts';
+import { measureDerivationReadability, measureTreeRendering } from '../e2e/tree-perf.ts';
 import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
 
@@ -23,6 +23,18 @@ export async function runTreeRenderBench(log: (s: string) => void = () => undefi
   const rows: BenchRow[] = [];
   const raw: Record<string, unknown> = {};
   try {
+    // Readability (issue 12): derivations of 10 … 10,000 goals at 1280×720, after Fit, then panning.
+    const readable: unknown[] = [];
+    for (const size of [10, 100, 1_000, 10_000]) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      const r = await measureDerivationReadability(page, workbench.url, size, join(ARTIFACTS, `bench-derivation-${size}-fit.png`));
+      readable.push(r);
+      log(`derivation ${size}: ${r.shown} shown, fit scale ${r.fitScale.toFixed(2)}, smallest font ${r.minFontPx?.toFixed(1) ?? '-'} px`);
+      rows.push({ what: `derivation of ${size} goals: smallest font after Fit (${r.shown} nodes shown, scale ${r.fitScale.toFixed(2)})`, value: r.minFontPx ?? 0, unit: 'px', target: '≥ 9 px', ok: (r.minFontPx ?? 0) >= 9 });
+      rows.push({ what: `derivation of ${size} goals: panning after Fit, draw p95`, value: r.panP95, unit: 'ms', target: '≤ 16.7 ms', ok: r.panP95 <= 16.7, detail: `${r.frames} frames, p50 ${r.panP50.toFixed(1)} ms, max ${r.panMax.toFixed(1)} ms, rAF interval p95 ${r.intervalP95.toFixed(1)} ms` });
+      await page.close();
+    }
+    raw.derivations = readable;
     for (const size of [10_000, 50_000]) {
       const page = await browser.newPage({ viewport: { width: 1500, height: 920 } });
       const r = await measureTreeRendering(page, workbench.url, size, join(ARTIFACTS, `bench-${size}`));

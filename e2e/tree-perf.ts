@@ -86,3 +86,70 @@ export async function measureTreeRendering(page: Page, baseUrl: string, size: nu
   const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
   return { nodes: first.nodes ?? 0, layoutMs: first.layoutMs ?? 0, firstPaintMs: first.firstPaintMs ?? 0, phases, heapMB: heap / 2 ** 20 };
 }
+
+export interface ReadabilityFigures {
+  /** Goals in the derivation, and nodes drawn after it opened (summaries stand for the rest). */
+  goals: number;
+  shown: number;
+  /** The view's scale after Fit, and the smallest text on screen then, in CSS px (null: no text drawn). */
+  fitScale: number;
+  minFontPx: number | null;
+  /** Draw time per frame and frame-to-frame interval while panning at the fitted view. */
+  panP50: number;
+  panP95: number;
+  panMax: number;
+  intervalP95: number;
+  frames: number;
+}
+
+/**
+ * Loads a synthetic derivation of `size` goals (`?synthetic=N&shape=derivation`), presses Fit, reads the
+ * smallest font on screen, then pans for 60 frames and reports the draw times.
+ */
+export async function measureDerivationReadability(page: Page, baseUrl: string, size: number, screenshot?: string): Promise<ReadabilityFigures> {
+  await page.goto(`${baseUrl}${baseUrl.includes('?') ? '&' : '?'}synthetic=${size}&shape=derivation`);
+  await page.waitForFunction(() => (window as unknown as PerfWindow).__arborPerf?.firstPaintMs !== undefined, undefined, { timeout: 60_000 });
+  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.click('[data-testid="tree-fit"]');
+  await page.waitForFunction(() => !(window as unknown as { __arborTree: { view(): { animating: boolean } } }).__arborTree.view().animating);
+  // The toolbar's Fit animates the view for 450 ms: wait until the scale stops changing.
+  let last = -1;
+  for (;;) {
+    await frame();
+    const k = await page.evaluate(() => (window as unknown as { __arborTree: { view(): { k: number } } }).__arborTree.view().k);
+    if (k === last) break;
+    last = k;
+  }
+  const v = await page.evaluate(() => (window as unknown as { __arborTree: { view(): { k: number; minFontPx: number | null } } }).__arborTree.view());
+  const shown = Number(/(\d[\d,]*)/.exec((await page.locator('.node-count').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? 0);
+  if (screenshot) await page.screenshot({ path: screenshot });
+  const canvas = page.locator('[data-testid="tree-canvas"]');
+  const box = (await canvas.boundingBox())!;
+  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  await page.evaluate(() => { const d = (window as unknown as PerfWindow).__arborPerf?.drawTimes; if (d) d.length = 0; });
+  await page.evaluate(`(() => {
+    window.__frames = [];
+    window.__framesOn = true;
+    let last = performance.now();
+    const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__framesOn) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  })()`);
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  for (let i = 1; i <= 60; i++) {
+    await page.mouse.move(cx + Math.sin(i / 6) * 200, cy + Math.cos(i / 6) * 120);
+    await frame();
+  }
+  await page.mouse.up();
+  await frame();
+  const intervals = await page.evaluate(() => {
+    const w = window as unknown as { __frames?: number[]; __framesOn?: boolean };
+    w.__framesOn = false;
+    return (w.__frames ?? []).slice(1);
+  });
+  const times = await page.evaluate(() => [...((window as unknown as PerfWindow).__arborPerf?.drawTimes ?? [])]);
+  return {
+    goals: size, shown, fitScale: v.k, minFontPx: v.minFontPx,
+    panP50: pct(times, 0.5), panP95: pct(times, 0.95), panMax: Math.max(0, ...times), intervalP95: pct(intervals, 0.95), frames: times.length,
+  };
+}

@@ -84,8 +84,9 @@ export function Inspector() {
         <div className="hyp-flow" data-testid="hyp-flow">
           {flow.uses.map((u) => (
             <div key={`u${u.name}`} data-testid="hyp-used">
-              uses <code className="hyp-name">{u.name}</code>, which entered at{' '}
-              <button type="button" className="link" onClick={() => useArbor.getState().selectNode(u.from)}>{describeNode(tree, u.from)}</button>
+              uses <code className="hyp-name">{u.name}</code>, which {u.from === node.id
+                ? 'entered with this goal'
+                : <>entered at{' '}<button type="button" className="link" onClick={() => useArbor.getState().selectNode(u.from)}>{describeNode(tree, u.from)}</button></>}
             </div>
           ))}
           {flow.enters.map((u, i) => (

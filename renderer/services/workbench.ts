@@ -3,6 +3,7 @@ import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { untitledTitle, WINDOW_ID } from '../store/documents-slice.ts';
 import { scriptFile } from '../../shared/scripts/script-file.ts';
 import { parseTranscript } from '../../shared/transcript/parse-transcript.ts';
+import { syntheticDerivation } from '../../shared/derivation/synthetic-derivation.ts';
 import { syntheticTree } from '../../shared/tree-layout/synthetic-tree.ts';
 import { useArbor } from '../store/store.ts';
 import * as api from './arbor-api.ts';
@@ -25,7 +26,9 @@ export async function startWorkbench(): Promise<void> {
   if (synthetic > 0) {
     // Performance mode: a synthetic tree, no host needed.
     const t0 = performance.now();
-    const tree = syntheticTree(Math.min(synthetic, 200_000));
+    // `&shape=derivation`: a finished-looking derivation (closed runs, splits, one open path) instead.
+    const size = Math.min(synthetic, 200_000);
+    const tree = params.get('shape') === 'derivation' ? syntheticDerivation(size) : syntheticTree(size);
     perf().generateMs = performance.now() - t0;
     // The tree arrives once the app has started (as a prover's tree does, seconds after start-up), so
     // the measurement is the tree's own cost, not Monaco's start-up. First paint is measured from here.

@@ -264,7 +264,8 @@ export class TreePainter {
     ctx.textBaseline = 'middle';
     for (const f of flows) {
       const a = layout.index.get(f.from), b = layout.index.get(f.to);
-      if (a === undefined || b === undefined) continue;
+      // Used where it entered: the box's own chip and `uses` line say so; an arc to itself says nothing.
+      if (a === undefined || b === undefined || a === b) continue;
       const from = layout.nodes[a]!, to = layout.nodes[b]!;
       const sx = from.x + from.w / 2, sy = from.y + from.h, ex = to.x + to.w / 2, ey = to.y + to.h;
       const dip = Math.max(sy, ey) + 28 + Math.abs(ex - sx) * 0.08;

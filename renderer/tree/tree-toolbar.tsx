@@ -54,7 +54,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
             onClick={() => useArbor.getState().setTreeView('derivation')}
           >Derivation</button>
         </span>
-        <button type="button" onClick={props.onFit} title="Fit to view (F)">Fit</button>
+        <button type="button" data-testid="tree-fit" onClick={props.onFit} title="Fit to view (F)">Fit</button>
         <input
           className="tree-search" type="search" placeholder="Search goals…" value={search} aria-label="search the tree"
           onChange={(e) => useArbor.getState().setSearch(e.target.value)}
