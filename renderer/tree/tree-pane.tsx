@@ -43,7 +43,10 @@ export function TreePane() {
   const failure = useArbor(selectFailureNote);
   const mode = useArbor(selectTreeView);
   const [hitIndex, setHitIndex] = useState(0);
-  const rootId = tree?.id;
+  // A tree from elsewhere (another document, a loaded transcript, the other view) is fitted afresh, even
+  // when its root has the same id as the last one's (derivation roots do).
+  const source = useArbor((s) => `${s.ui.treeView}:${s.ui.treeSource === 'transcript' && s.transcript.loaded ? `transcript:${s.transcript.loaded.name}` : `doc:${s.documents.activeUri ?? ''}`}`);
+  const rootId = `${source}:${tree?.id ?? ''}`;
   const fittedFor = useRef<unknown>(null);
   /** Set once the user pans or zooms: until then (or until Fit) the view follows the growing tree. */
   const userMoved = useRef(false);
