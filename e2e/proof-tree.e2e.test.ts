@@ -74,7 +74,7 @@ function introChains(n: number): string {
   const names = Array.from({ length: n }, (_, i) => `a${i}`);
   const fact = `(forall ${names.join(' ')} : nat, a0 + a${n - 1} = a0 + a${n - 1})`;
   const chain = [...names.map((a) => `    APPLY (intro ${a})`), '    END'];
-  return [`GOAL "${fact} /\\\\ ${fact} /\\\\ ${fact}"`, 'APPLY split', ...chain, 'APPLY split', ...chain, ...chain].join('\n');
+  return [`GOAL "${fact} /\\ ${fact} /\\ ${fact}"`, 'APPLY split', ...chain, 'APPLY split', ...chain, ...chain].join('\n');
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the proof tree people can read (Chromium, real Coq)', () => {
