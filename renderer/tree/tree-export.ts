@@ -11,6 +11,13 @@ import { replaySnapshots } from '../services/replay.ts';
 /** The tree as the user sees it (collapsed nodes included), exported as SVG or PNG. */
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 
+/** What the exports are called: the transcript's or the document's name, not its URI. */
+function exportTitle(): string {
+  const s = store();
+  if (s.ui.treeSource === 'transcript' && s.transcript.loaded) return s.transcript.loaded.name;
+  return s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.title ?? 'proof' : 'proof';
+}
+
 function currentLayout() {
   const s = store();
   const tree = selectShownTree(s);
@@ -21,7 +28,7 @@ function currentLayout() {
 export function exportSvg(): void {
   const layout = currentLayout();
   if (!layout) return;
-  const title = store().documents.activeUri ?? 'proof';
+  const title = exportTitle();
   download('arbor-tree.svg', new Blob([treeToSvg(layout, { title, selected: store().proof.selectedId ?? undefined })], { type: 'image/svg+xml' }));
 }
 
@@ -53,7 +60,7 @@ export function exportReplayHtml(): void {
     if (!labels) labelsByChannel.set(channel, (labels = stepLabels(entries, channel)));
     return labels.get(step) ?? '';
   };
-  const title = fromFile && s.transcript.loaded ? s.transcript.loaded.name : s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.title ?? 'proof' : 'proof';
+  const title = exportTitle();
   const frames = snapshots.flatMap(({ step, channel, state }) => {
     const tree = selectShownTree({ ...state, ui: { ...state.ui, treeView: 'state' } });
     const derivation = selectShownTree({ ...state, ui: { ...state.ui, treeView: 'derivation' } });
