@@ -139,6 +139,8 @@ export function TreePane() {
         const n = l.nodes[i]!;
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
         const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+        // As if the user had panned there: a later change of the tree keeps this view.
+        userMoved.current = true;
         sel.call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * t.k, r.height / 2 - (n.y + n.h / 2) * t.k).scale(t.k));
       },
       /** The view's scale, whether a step's change is being animated, and the smallest text on screen in CSS px. */
