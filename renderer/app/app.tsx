@@ -191,23 +191,23 @@ export function App() {
         className="rows" orientation="vertical" groupRef={rows} id="rows"
         onLayoutChanged={(layout, meta) => { if (meta.isUserInteraction) saveLayout('layout.rows', layout); }}
       >
-        <Panel id="workspace" minSize={220}>
+        <Panel id="pane-workspace" minSize={220}>
           <Group
             className="workspace" orientation="horizontal" groupRef={columns} id="columns"
             onLayoutChanged={(layout, meta) => { if (meta.isUserInteraction) saveLayout('layout.columns', layout); }}
           >
-            <Panel id="editor" defaultSize="34%" minSize={220} className="editor-column">
+            <Panel id="pane-editor" defaultSize="34%" minSize={220} className="editor-column">
               <DocumentTabs />
               <EditorPane />
             </Panel>
             <Separator className="splitter vertical" data-testid="splitter-editor" />
-            <Panel id="tree" minSize={280} className="center"><TreePane /></Panel>
+            <Panel id="pane-tree" minSize={280} className="center"><TreePane /></Panel>
             <Separator className="splitter vertical" data-testid="splitter-inspector" />
-            <Panel id="inspector" defaultSize="24%" minSize={200} className="inspector-panel"><Inspector /></Panel>
+            <Panel id="pane-inspector" defaultSize="24%" minSize={200} className="inspector-panel"><Inspector /></Panel>
           </Group>
         </Panel>
         <Separator className="splitter horizontal" data-testid="splitter-dock" />
-        <Panel id="dock" defaultSize="28%" minSize={90} className="dock-panel"><BottomPanels /></Panel>
+        <Panel id="pane-dock" defaultSize="28%" minSize={90} className="dock-panel"><BottomPanels /></Panel>
       </Group>
       <FileDialog />
       <Help />
@@ -215,8 +215,9 @@ export function App() {
   );
 }
 
-const COLUMN_PANES = ['editor', 'tree', 'inspector'] as const;
-const ROW_PANES = ['workspace', 'dock'] as const;
+// Prefixed: a panel's id is also its data-testid, and 'editor' and 'inspector' name other elements.
+const COLUMN_PANES = ['pane-editor', 'pane-tree', 'pane-inspector'] as const;
+const ROW_PANES = ['pane-workspace', 'pane-dock'] as const;
 
 function fitTreeKey(): void {
   void runCommand('view.fit');
