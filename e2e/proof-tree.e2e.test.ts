@@ -176,11 +176,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the proof tree people can read (Chromium, real 
     await expect.poll(() => page.locator('[data-testid="hyp-used"]').allTextContents()).toEqual(['uses G, which entered with this goal']);
     // `rewrite IH` is a step below where IH entered: the link and the arc go there.
     await select(Number(ids[uses.indexOf('IH')]));
-    await expect.poll(() => page.locator('[data-testid="hyp-used"]').allTextContents()).toEqual([expect.stringMatching(/^uses IH, which entered at step \d+: APPLY \(intros a; simpl\)/)]);
+    await expect.poll(() => page.locator('[data-testid="hyp-used"]').allTextContents()).toEqual([expect.stringMatching(/^uses IH, which entered at the goal of step \d+ \(APPLY \(intros a; simpl\)\)/)]);
     await frames();
     await shot('60-hypothesis-flow');
     await page.locator('[data-testid="hyp-used"] button').click();
-    await expect.poll(() => page.locator('[data-testid="hyp-enters"]').allTextContents()).toContainEqual(expect.stringMatching(/^IH enters here; used by step \d+: APPLY \(rewrite IH\)/));
+    await expect.poll(() => page.locator('[data-testid="hyp-enters"]').allTextContents()).toContainEqual(expect.stringMatching(/^IH enters here; used by the goal of step \d+ \(APPLY \(rewrite IH\)\)/));
   }, 180_000);
 
   it('replays the proof back and forth, animated, in the derivation view', async (ctx) => {

@@ -28,7 +28,8 @@ const nodeLabel = (id: number): string => (id >= 2 ** 20 ? `${Math.floor(id / 2 
 /** A node as a link text: the command that acted on it, else its goal (short). */
 function describeNode(tree: TreeView, id: number): string {
   const n = findNode(tree, id);
-  const text = n?.action ? `step ${n.step}: ${n.action}` : n?.goal ?? `#${id}`;
+  // `step` made the goal; the action came later: name both, not as one step.
+  const text = n?.action ? `the goal of step ${n.step} (${n.action})` : n?.goal ?? `#${id}`;
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
