@@ -174,7 +174,8 @@ export function TreePane() {
           // (or the root) into view instead; the rest is a pan away.
           const k = READABLE_SCALE;
           const focus = l.nodes.find((n) => n.current === 'goal') ?? l.nodes[0]!;
-          const x = Math.min(20, r.width / 2 - (focus.x + focus.w / 2) * k);
+          // As far left as keeps the goal whole on screen: its ancestors (the path to it) fill the rest.
+          const x = Math.max(20 - focus.x * k, Math.min(20, r.width - 20 - (focus.x + focus.w) * k));
           t = zoomIdentity.translate(x, r.height / 2 - (focus.y + focus.h / 2) * k).scale(k);
         }
         if (animate) sel.transition().duration(450).call(z.transform, t);
