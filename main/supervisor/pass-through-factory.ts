@@ -1,5 +1,5 @@
 import { splitCommandLine } from '../process/command-line.ts';
-import { PassThroughEngine } from '../provers/isabelle/pass-through-engine.ts';
+import { PassThroughEngine } from '../provers/external/pass-through-engine.ts';
 import type { EngineFactory } from './engine-factory.ts';
 
 export interface PassThroughConfig {

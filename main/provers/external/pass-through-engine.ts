@@ -5,7 +5,7 @@ import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
 import { isFinishedState, parseStateJson, treeViewFromState } from '../../../shared/proof-tree/from-state-json.ts';
 import type { ChannelEngine, ChannelStatus, EngineResult } from '../../shell/channel-engine.ts';
 import type { PrintMode } from '../../shell/prover-session.ts';
-import { LineProcess, LineProcessExited, LineTimeout, describeExit } from './line-process.ts';
+import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../isabelle/line-process.ts';
 import { printCommand } from './print-command.ts';
 
 type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
