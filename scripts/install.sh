@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debian_packages=(coq libcoq-hammer eprover z3 cvc4 chromium redis-server python3-venv)
+debian_packages=(coq libcoq-hammer eprover z3 cvc4 chromium redis-server python3-venv python3-msgpack python3-lmdb python3-xxhash python3-platformdirs python3-watchdog)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

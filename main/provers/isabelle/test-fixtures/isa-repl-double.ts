@@ -2,7 +2,7 @@
  * TEST DOUBLE, never used by the product: an Isa-REPL server (github.com/xqyww123/Isa-REPL,
  * `library/Server.ML`, protocol version 0.14.1) with the Minilang REPL app (github.com/xqyww123/Isa-Mini
  * v0.6.0, `REPL/library/toplevel.ML`), for machines without Isabelle. Its wire behaviour follows those
- * sources and is checked against the real Python clients (`isa-repl-double.real-client.test.ts`); its
+ * sources and is checked against the real Python clients (`../real-client.test.ts`); its
  * *logic* is a toy, documented here, not Isabelle:
  *
  * - REPL mode: `heartbeat`, `kill N`, the version handshake, `\x05trace`/`notrace`, `load`, `addlibs`,
