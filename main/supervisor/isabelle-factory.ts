@@ -37,7 +37,7 @@ export function createIsabelleFactory(config: IsabelleFactoryConfig): EngineFact
         imports: channelImports,
         timeoutMs: config.timeoutMs,
         ...(config.graceMs !== undefined ? { graceMs: config.graceMs } : {}),
-        connect: async () => IsaReplClient.connect(await server.address(), server.qualifier, 60_000),
+        connect: async () => IsaReplClient.connect(await server.liveAddress(), server.qualifier, 60_000),
         interrupt: async (client) => {
           await IsaReplClient.killClient(await server.address(), client.clientId, 10_000);
         },

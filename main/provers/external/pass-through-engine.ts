@@ -71,7 +71,7 @@ export class PassThroughEngine implements ChannelEngine {
 
   status(): ChannelStatus {
     const last = this.history[this.history.length - 1];
-    const status: ChannelStatus = { backend: 'isabelle', busy: this.busy, step: this.history.length, finished: last ? isFinishedState(last.state) : false };
+    const status: ChannelStatus = { backend: 'external', busy: this.busy, step: this.history.length, finished: last ? isFinishedState(last.state) : false };
     const pid = this.proc?.alive ? this.proc.pid : undefined;
     if (pid !== undefined) status.pid = pid;
     return status;

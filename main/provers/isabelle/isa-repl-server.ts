@@ -73,6 +73,30 @@ export class IsaReplServer {
     return this.starting;
   }
 
+  /**
+   * The address of a server that answers now: a session that lost its connection asks this before it
+   * reconnects. A started server that no longer answers `heartbeat` is killed and started again (its
+   * process may not have been reaped yet when the broken connection is noticed).
+   */
+  async liveAddress(): Promise<ServerAddress> {
+    const address = await this.address();
+    if (this.config.address !== undefined) return address;
+    const checked = this.starting;
+    try {
+      await IsaReplClient.heartbeat(address, 5_000);
+      return address;
+    } catch {
+      const p = this.process;
+      if (this.starting === checked && p?.alive) {
+        p.kill();
+        await p.exited;
+      }
+      // Several sessions may notice at once: only the first starts a new server.
+      if (this.starting === checked) this.starting = undefined;
+      return this.address();
+    }
+  }
+
   async dispose(): Promise<void> {
     const p = this.process;
     this.process = undefined;

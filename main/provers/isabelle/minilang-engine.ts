@@ -284,6 +284,13 @@ export class MinilangEngine implements ChannelEngine {
    */
   private async guarded<T>(limitMs: number, op: (client: IsaReplClient, deadlineMs: number) => Promise<T>, keep?: number): Promise<T> {
     const deadline = limitMs + (this.options.graceMs ?? 30_000);
+    if (this.client?.closed && this.goal !== undefined && this.history.length > 0) {
+      // The session broke between commands (the server died or dropped it): a new session is in REPL mode
+      // with no proof, so bring the proof back before anything is sent, and say so.
+      this.client = undefined;
+      const note = await this.recover(keep);
+      throw new EngineError(`prover crashed: the Isa-REPL session was lost; ${note}`);
+    }
     let client: IsaReplClient;
     try {
       client = await this.connection();
