@@ -31,7 +31,7 @@ export interface ApiServiceOptions {
   /** The Provers page: backend detection with the user's settings; without it `provers.detect` fails. */
   detectProvers?: () => Promise<ProversReport>;
   /**
-   * A setting that names a program Arbor will run (`lean.pantograph`, `isabelle.command`) is never taken
+   * A setting that names a program Arbor will run (`lean.pantograph`, `isabelle.server`) is never taken
    * from an API call alone: the desktop app asks the user in a native dialog; without this (the web host,
    * whose clients are any page that got the token) such settings are refused and come only from the
    * user's settings file or the environment.
@@ -42,7 +42,7 @@ export interface ApiServiceOptions {
 }
 
 /** Settings whose value is a program Arbor runs. */
-export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.command'];
+export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.server'];
 
 export interface ApiService {
   /** Validates and runs one untrusted call; throws an Error whose message goes back to the caller. */

@@ -22,6 +22,16 @@ describe('backend detection (real binaries where present)', () => {
     if (!findExecutable('lean')) expect(lean.missing.join('\n')).toMatch(/lean not found on PATH: install Lean 4 with elan/);
   });
 
+  it('isabelle: found when an Isa-REPL server is configured (an address, or a command on PATH)', async () => {
+    expect(await detectIsabelle({})).toMatchObject({ found: false, missing: expect.arrayContaining([expect.stringMatching(/^no Isa-REPL server configured/)]) });
+    expect(await detectIsabelle({ address: '127.0.0.1:6666' })).toMatchObject({ found: true, tools: expect.arrayContaining([{ name: 'Isa-REPL server (address)', path: '127.0.0.1:6666' }]) });
+    expect(await detectIsabelle({ serverCommand: process.execPath })).toMatchObject({ found: true });
+    const bad = await detectIsabelle({ serverCommand: '/nonexistent/repl_server.sh' });
+    expect(bad.found).toBe(false);
+    expect(bad.missing.join('\n')).toMatch(/'\/nonexistent\/repl_server.sh' does not start an executable on PATH/);
+    expect(formatDetections([bad])).toMatch(/tested: .*Never run against a real Isabelle/);
+  });
+
   it('reports every backend in one readable block each', async () => {
     const all = await detectBackends();
     expect(all.map((d) => d.backend)).toEqual(['coq', 'eq', 'lean', 'isabelle']);
