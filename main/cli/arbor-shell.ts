@@ -32,7 +32,7 @@ Options:
                       isabelle: the server's base session and theory qualifier (default HOL)
   --command "CMD …"   external: a process that already speaks the channel protocol (one per channel)
   --prelude FILE      prelude for every channel (Coq: vernacular such as Require Import;
-                      eq: an AIM ARTICLE preamble)
+                      eq: an AIM ARTICLE preamble; isabelle: theory names to import)
   --timeout SECONDS   default limit of HAMMER, END and CRUSH (default 10)
   --transcript FILE   append every request and response to FILE as JSON lines
   --pool N            prover sessions kept warm for NEW_CHANNEL (default 1)
