@@ -11,7 +11,7 @@ import { printCommand } from './print-command.ts';
 type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
 
 export interface PassThroughOptions {
-  /** The external process (e.g. Isabelle's own shell), which speaks the channel protocol on stdio. */
+  /** The external process (e.g. another arbor-shell), which speaks the channel protocol on stdio. */
   command: string;
   args?: readonly string[];
   cwd?: string;
@@ -49,7 +49,7 @@ interface HistoryEntry {
 class EngineFailure extends Error {}
 
 /**
- * A channel served by an external process that already speaks the channel protocol (Isabelle's shell,
+ * A channel served by an external process that already speaks the channel protocol (a prover's own shell,
  * or another arbor-shell). One process per Arbor channel, on its channel 0, so a crash stays in its
  * channel. Arbor keeps what the process may lack: the step history (for STEP and REVERT, which restarts
  * the process and replays when the process cannot revert itself), the last state (STATE) and the tree
