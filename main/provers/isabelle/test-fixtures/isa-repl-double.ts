@@ -13,7 +13,8 @@
  *   split at Minilang's command keywords (v0.6.0's list) into commands, all or nothing.
  * - Goals are strings. The "hammer" (END, NEXT, HAMMER, APPLY of an automatic method) proves a goal unless it
  *   contains the word `False` or `unprovable`; on a goal containing `slow` it runs until interrupted (`kill`)
- *   or past its `\eval` limit. `RULE conjI`/`SIMP` split `A ∧ B` (also `&`, `\<and>`); `RULE impI`/`INTRO`
+ *   or past its `\eval` limit; on a goal containing `stuck` it ignores that limit too (ML code that Isabelle's
+ *   Timeout cannot interrupt: the server answers nothing until `kill`) *   or past its `\eval` limit. `RULE conjI`/`SIMP` split `A ∧ B` (also `&`, `\<and>`); `RULE impI`/`INTRO`
  *   introduce `A ⟶ B` (also `-->`, `\<longrightarrow>`) and `∀x. P` (`ALL`, `\<forall>`); `INDUCT x`,
  *   `CASE_SPLIT x`, `APPLY (induct x)`/`(cases x)` make two cases; `CHOOSE t` instantiates `∃x.` (`EX`,
  *   `\<exists>`); `UNFOLD c_def` rewrites `c`; `DEFINE x where "x = t"` fixes `x`; `STEP "t"` adds a fact;
@@ -326,7 +327,7 @@ async function evaluate(source: string, start: ProofState, interrupted: () => Pr
     }
     return { answers, next: s };
   };
-  if (totalMs === undefined) return run();
+  if (totalMs === undefined || isStuck(start.tree)) return run();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Fail(`Timeout after ${(totalMs / 1000).toFixed(3)}s`)), totalMs); });
   try {
@@ -380,7 +381,7 @@ async function step(head: string, args: string, s: ProofState, interrupted: () =
   const unchanged = (): StepResult => ({ state: s, items: [{}, {}], ccase: null });
   const hammer = async (goal: string): Promise<boolean> => {
     if (goal.trim() === 'True') return true;
-    if (/\bslow\b/.test(goal)) {
+    if (/\b(slow|stuck)\b/.test(goal)) {
       if (perCommandMs !== undefined) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         try {
@@ -592,6 +593,11 @@ function clone(s: ProofState): ProofState {
 
 function finished(tree: Node): boolean {
   return tree.kind === 'bundle' && tree.children.length === 0;
+}
+
+function isStuck(tree: Node): boolean {
+  const node = leftmost(tree)?.node;
+  return node?.kind === 'prop' && /\bstuck\b/.test(node.goal);
 }
 
 function leftmost(tree: Node): { node: Node } | undefined {
