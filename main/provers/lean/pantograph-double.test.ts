@@ -93,16 +93,28 @@ describe('the double answers what the newest client, PyPantograph 0.3.15, reads'
   });
 });
 
-// The real client itself: PyPantograph is not on any registry we reach, so this runs where a checkout is given.
+/*
+ * The real client itself, with Debian's python3 (≥ 3.11; PyPantograph 0.3.15 has no dependencies). PyPI is
+ * not reachable here, so this runs where a checkout is given: PyPantograph's home is now
+ * `stanford-centaur/PyPantograph` (`lenianiva/PyPantograph` stops at 0.2.25), e.g.
+ * `git clone https://github.com/stanford-centaur/PyPantograph && git -C PyPantograph checkout v0.3.15`
+ * then `ARBOR_PYPANTOGRAPH_DIR=$PWD/PyPantograph npx vitest run main/provers/lean/pantograph-double.test.ts`.
+ * Nothing of it is copied: the test copies its `pantograph/` package to a temporary directory and puts the
+ * double where the package looks for its `pantograph-repl`.
+ */
 const pyDir = process.env.ARBOR_PYPANTOGRAPH_DIR;
-const pyReason = pyDir && existsSync(join(pyDir, 'pantograph', 'server.py')) ? '' : ' (skipped: set ARBOR_PYPANTOGRAPH_DIR to a PyPantograph 0.3.15 checkout to drive the real client against the double)';
+const pyReason = pyDir && existsSync(join(pyDir, 'pantograph', 'message.py'))
+  ? ''
+  : pyDir
+    ? ` (skipped: ARBOR_PYPANTOGRAPH_DIR=${pyDir} is not a PyPantograph ≥ 0.3.x checkout: no pantograph/message.py; check out tag v0.3.15 of stanford-centaur/PyPantograph)`
+    : ' (skipped: set ARBOR_PYPANTOGRAPH_DIR to a checkout of stanford-centaur/PyPantograph at tag v0.3.15 to drive the real client against the double)';
 describe.skipIf(pyReason !== '')(`the real PyPantograph client against the double${pyReason}`, () => {
   const dirs: string[] = [];
   afterAll(async () => {
     await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   });
 
-  it('exchanges every message kind Arbor uses without error', async () => {
+  async function runClient(version: string) {
     const dir = await mkdtemp(join(tmpdir(), 'arbor-pypantograph-'));
     dirs.push(dir);
     await cp(join(pyDir as string, 'pantograph'), join(dir, 'pantograph'), { recursive: true });
@@ -110,12 +122,23 @@ describe.skipIf(pyReason !== '')(`the real PyPantograph client against the doubl
     // PyPantograph starts `pantograph-repl` beside its package: here, the double.
     await writeFile(repl, `#!/bin/sh\nexec '${process.execPath}' --import '${TSX_LOADER}' '${double}' "$@"\n`);
     await chmod(repl, 0o755);
-    const r = await runProcess({
+    return runProcess({
       program: 'python3',
       args: [fileURLToPath(new URL('./test-fixtures/pypantograph-client-check.py', import.meta.url))],
-      env: { ...process.env, PYTHONPATH: dir, PANTOGRAPH_DOUBLE_VERSION: '0.3.4' },
+      env: { ...process.env, PYTHONPATH: dir, PANTOGRAPH_DOUBLE_VERSION: version },
       timeoutMs: 120_000,
     });
+  }
+
+  it('the check has teeth: the client cannot read v0.3.3\'s string messages', async () => {
+    const r = await runClient('0.3.3');
+    expect(r.exitCode).not.toBe(0);
+    // `message.py` Message.parse indexes a message object; a string is not one.
+    expect(r.stderr).toMatch(/TypeError: string indices must be integers/);
+  }, 180_000);
+
+  it('exchanges every message kind Arbor uses without error', async () => {
+    const r = await runClient('0.3.4');
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout.trim().split('\n').at(-1) as string)).toEqual({

@@ -112,6 +112,11 @@ describe('PantographSession against the Pantograph test double (v0.3.4)', () => 
     // goal.start: `parsing` is a parse error, `elab` is Lean's own message — whatever the wording of `desc`.
     expect((await e.execute(cmd('GOAL "(1 + "'))).error).toBe('parse error: <stdin>:1:5: unexpected end of input; expected term');
     expect((await e.execute(cmd('GOAL "undefined_thing = 1"'))).error).toBe("unknown identifier 'undefined_thing'");
+    // An `elab` error whose wording says "expected" is still Lean's message, not a parse error (a regex on
+    // `desc` took it for one).
+    const notAType = (await e.execute(cmd('GOAL "Nat.succ"'))).error;
+    expect(notAType).toMatch(/^type expected, got/);
+    expect(notAType).not.toMatch(/^parse error/);
   });
 
   it('a step whose proof term uses sorry or an unsafe constant is refused, its state deleted', async () => {
@@ -319,6 +324,15 @@ describe('starting Pantograph: the version gate and failures as the real program
     const check = await checkLean(settings());
     expect(check.available).toBe(true);
     expect(check.details.join('\n')).toMatch(/pantograph: .* \(Pantograph 0\.3\.4; Arbor speaks to 0\.3\.4 … 0\.3\.x\)/);
+    // Later builds print the Lean toolchain after the version (`0.3.7/v4.21.0`): still a version.
+    process.env.PANTOGRAPH_DOUBLE_VERSION_SUFFIX = '/v4.21.0';
+    try {
+      const suffixed = await checkLean(settings());
+      expect(suffixed.available).toBe(true);
+      expect(suffixed.details.join('\n')).toContain('(Pantograph 0.3.4; Arbor speaks to');
+    } finally {
+      delete process.env.PANTOGRAPH_DOUBLE_VERSION_SUFFIX;
+    }
     // A Pantograph option inside the command line: `--version` is then not alone, Pantograph does not answer it.
     const withOption = createLeanBackend(settings({ pantograph: `${doubleCommand} --pp.all=true` }));
     await expect(withOption.open({ timeoutMs: 1000 })).rejects.toMatchObject({

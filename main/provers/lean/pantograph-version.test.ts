@@ -7,7 +7,10 @@ describe('Pantograph versions', () => {
     expect(parsePantographVersion('\n0.3.15\n')).toEqual([0, 3, 15]);
     expect(parsePantographVersion('uncaught exception: Options cannot be parsed')).toBeUndefined();
     expect(parsePantographVersion('ready.')).toBeUndefined();
-    expect(parsePantographVersion('0.3.7/v4.21.0')).toBeUndefined();
+    // Some builds append the Lean toolchain (leanprover/Pantograph's Version.lean: "0.3.7/v4.21.0").
+    expect(parsePantographVersion('0.3.7/v4.21.0\n')).toEqual([0, 3, 7]);
+    expect(parsePantographVersion('0.3.7/v4.22.0-rc3')).toEqual([0, 3, 7]);
+    expect(parsePantographVersion('0.3.7/ready.')).toBeUndefined();
     expect(compareVersions([0, 3, 10], [0, 3, 4])).toBeGreaterThan(0);
   });
 

@@ -16,10 +16,14 @@ export const PANTOGRAPH_BELOW = '0.4.0';
 
 export type Version = [number, number, number];
 
-/** Pantograph's `--version` prints its version alone on a line (`Main.lean`: `IO.println s!"{Pantograph.version}"`). */
+/**
+ * Pantograph's `--version` prints `Pantograph.version` alone on a line (`Main.lean`: `IO.println s!"{Pantograph.version}"`):
+ * `0.3.4` at tag v0.3.4, but some later builds append the Lean toolchain (`0.3.7/v4.21.0` in
+ * `leanprover/Pantograph`'s `Pantograph/Version.lean`), so a `/…` suffix is allowed and ignored.
+ */
 export function parsePantographVersion(output: string): Version | undefined {
   const first = output.split('\n').map((l) => l.trim()).find((l) => l !== '');
-  const m = first === undefined ? null : /^v?(\d+)\.(\d+)\.(\d+)$/.exec(first);
+  const m = first === undefined ? null : /^v?(\d+)\.(\d+)\.(\d+)(?:\/v?\d+\.\d+\.\d+[\w.+-]*)?$/.exec(first);
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
 

@@ -69,7 +69,8 @@ function uncaught(message: string): never {
 
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
-  process.stdout.write(`${version}\n`);
+  // Some later builds print the Lean toolchain after the version (`0.3.7/v4.21.0`).
+  process.stdout.write(`${version}${process.env.PANTOGRAPH_DOUBLE_VERSION_SUFFIX ?? ''}\n`);
   process.exit(0);
 }
 const leanOptions = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2));
@@ -410,6 +411,8 @@ function answer(cmd: string, payload: Record<string, unknown>): unknown {
       if (!balanced(e) || e.includes('@@')) return err('parsing', `<stdin>:1:${e.length}: unexpected end of input; expected term`);
       const unknown = /\b(undefined_\w*)/.exec(e);
       if (unknown) return err('elab', `unknown identifier '${unknown[1]}'`);
+      // A term that is not a type: Lean's `elabType` (`Elab/Term.lean`) says "type expected, got (e : T)".
+      if (e.trim() === 'Nat.succ') return err('elab', 'type expected, got\n  (Nat.succ : Nat → Nat)');
       const id = nextState++;
       const root = fresh();
       states.set(id, { goals: [{ name: root, target: e, vars: [] }], rootAssigned: false, sorry: false, unsafe: false });

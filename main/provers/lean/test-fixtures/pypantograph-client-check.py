@@ -4,6 +4,7 @@ Run by pantograph-double.test.ts with PYTHONPATH set to a copy of PyPantograph's
 `pantograph-repl` starts the double. Prints one JSON line: the message kinds exchanged without error.
 """
 import json
+import os
 
 from pantograph.expr import Site, TacticHave
 from pantograph.message import ServerError, TacticFailure
@@ -20,7 +21,7 @@ def expect_failure(exc, call):
     raise AssertionError(f"expected {exc.__name__}")
 
 
-assert get_version() == "0.3.4"
+assert get_version() == os.environ["PANTOGRAPH_DOUBLE_VERSION"]
 kinds.append("--version")
 server = Server(imports=["Init"], options={"automaticMode": True, "timeout": 2000})
 kinds.append("ready. and options.set")
