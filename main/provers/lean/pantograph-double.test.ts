@@ -119,8 +119,9 @@ describe.skipIf(pyReason !== '')(`the real PyPantograph client against the doubl
     dirs.push(dir);
     await cp(join(pyDir as string, 'pantograph'), join(dir, 'pantograph'), { recursive: true });
     const repl = join(dir, 'pantograph', 'pantograph-repl');
-    // PyPantograph starts `pantograph-repl` beside its package: here, the double.
-    await writeFile(repl, `#!/bin/sh\nexec '${process.execPath}' --import '${TSX_LOADER}' '${double}' "$@"\n`);
+    // PyPantograph starts `pantograph-repl` beside its package: here, the double. Its stderr goes to a file:
+    // shared with python's, node would make that descriptor non-blocking and python's traceback could be lost.
+    await writeFile(repl, `#!/bin/sh\nexec '${process.execPath}' --import '${TSX_LOADER}' '${double}' "$@" 2>>'${join(dir, 'double.stderr')}'\n`);
     await chmod(repl, 0o755);
     return runProcess({
       program: 'python3',
