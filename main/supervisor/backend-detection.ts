@@ -1,6 +1,6 @@
 import type { BackendId } from '../shell/prover-session.ts';
 import { findExecutable, probeVersion } from '../provers/lean/find-executable.ts';
-import { checkLean } from '../provers/lean/lean-backend.ts';
+import { inspectLean } from '../provers/lean/lean-backend.ts';
 import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { splitCommandLine } from '../process/command-line.ts';
@@ -50,12 +50,11 @@ export async function detectIsabelle(command?: string): Promise<BackendDetection
   return { backend: 'isabelle', found: isabelle.path !== undefined && shell.path !== undefined, tools: [isabelle, shell], missing };
 }
 
+/** Pantograph's version comes from its configured command line with `--version` (and is gated), never from a bare program name. */
 export async function detectLean(settings: LeanSettings = leanSettingsFromEnv()): Promise<BackendDetection> {
-  const check = await checkLean(settings);
+  const { check, pantograph } = await inspectLean(settings);
   const lean = await tool('lean', ['--version']);
   const lake = await tool('lake', ['--version']);
-  const command = settings.pantograph.split(/\s+/)[0] ?? 'pantograph-repl';
-  const pantograph = await tool(command, ['--version']);
   return { backend: 'lean', found: check.available, tools: [lean, lake, pantograph], missing: check.problems };
 }
 

@@ -9,7 +9,7 @@ import { detectProvers, getSettings, updateSettings } from '../services/arbor-ap
 const TESTED: Record<string, string> = {
   coq: 'Run against the real Coq (coqidetop, XML protocol) in every test run.',
   eq: 'Arbor\'s own engine, in process: run in every test run.',
-  lean: 'Built to Pantograph\'s documented JSON protocol (v0.3); tested against a Pantograph test double. Never run against a real Lean here.',
+  lean: 'Speaks to Pantograph 0.3.4 or a later 0.3.x (older versions are refused with the exact fix). Built from Pantograph\'s source (tags v0.2.25 … v0.3.4); tested against a Pantograph test double that follows each tag, and the double against the real PyPantograph 0.3.15 client. Never run against a real Lean here; where lean is installed, Arbor checks every finished proof\'s script with it.',
   isabelle: 'Pass-through to a channel-protocol process; tested with arbor-shell itself as the external process. Never run against a real Isabelle.',
 };
 
