@@ -52,7 +52,7 @@ export async function buildAimleap(options: { source?: string; log?: (line: stri
         await run('git', ['clone', '--depth', '1', AIMLEAP_REPO_URL, source], undefined, `git clone ${AIMLEAP_REPO_URL}`);
       } catch (err) {
         rmSync(source, { recursive: true, force: true });
-        throw new Error(`${(err as Error).message}\nno network? set AIMLEAP_SRC to a copy of ${AIMLEAP_REPO_URL}`);
+        throw new Error(`${(err as Error).message}\nno network? set AIMLEAP_SRC to a copy of ${AIMLEAP_REPO_URL}`, { cause: err });
       }
     }
   }
