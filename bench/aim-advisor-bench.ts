@@ -1,6 +1,6 @@
 /**
  * `npm run bench:aim-advisor`: does `arbor advisor` help the real AIMLEAP prover? AIMLEAP is built
- * from its public source in the set-up (aim/aimleap-build.ts; nothing of it is kept in Arbor), then
+ * from its public source in the set-up (main/provers/eq/test-fixtures/aimleap-build.ts; nothing of it is kept in Arbor), then
  * every sampled AIM problem is run with `-abslimit 100 -maxdepth 10`:
  *   none       no advisor (`-constdist 8.0`, AIMLEAP's documented advisor-less run)
  *   batch      `-advisorsocket P`            (messages 0, 1, 4: middle terms, states, 177-slot batches)
@@ -11,7 +11,7 @@
  * stdout and bench/results/aim-advisor-*.json.
  *
  *   npm run bench:aim-advisor -- [--sample N] [--seed S] [--search-ms MS] [--modes none,batch,dyndist,constdist]
- *   AIMLEAP_SRC=/path/to/aimleap (a clone or bare git dir) when there is no network; see aim/aimleap-build.ts
+ *   AIMLEAP_SRC=/path/to/aimleap (a clone or bare git dir) when there is no network; see main/provers/eq/test-fixtures/aimleap-build.ts
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runProcess, startProcess } from '../main/process/process-manager.ts';
-import { buildAimleap } from './aim/aimleap-build.ts';
+import { buildAimleap } from '../main/provers/eq/test-fixtures/aimleap-build.ts';
 import { sampleLines } from './aim/sample.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');

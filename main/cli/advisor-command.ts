@@ -15,7 +15,15 @@ import { TermBank } from '../provers/eq/term.ts';
 const USAGE = 'usage: arbor advisor --port N --preamble FILE [--host 127.0.0.1] [--search-ms MS] [--trace]';
 const PREAMBLE_HELP = '--preamble FILE is required: an ARTICLE with the problems\' equations (AIMLEAP numbers its 87 by name), e.g. ../shared/data/aim/preamble.txt or any AIM problem file';
 
-export async function runAdvisorCommand(argv: string[], signal?: AbortSignal): Promise<number> {
+export interface AdvisorCommandHooks {
+  /** Stops the server (as SIGINT does). */
+  signal?: AbortSignal;
+  /** Called once the server listens, with its port (useful with `--port 0`). */
+  onListening?: (port: number) => void;
+}
+
+export async function runAdvisorCommand(argv: string[], hooks: AdvisorCommandHooks = {}): Promise<number> {
+  const { signal } = hooks;
   let values;
   try {
     values = parseArgs({
@@ -68,7 +76,11 @@ export async function runAdvisorCommand(argv: string[], signal?: AbortSignal): P
     return 1;
   }
   const addr = server.address();
-  process.stderr.write(`arbor advisor listening on ${values.host}:${typeof addr === 'object' && addr ? addr.port : port} (${equations.length} equations, ${known} of AIMLEAP's ${AIMLEAP_EQUATIONS.length})\n`);
+  const boundPort = typeof addr === 'object' && addr ? addr.port : port;
+  const missing = AIMLEAP_EQUATIONS.filter((n) => !equations.some((e) => e.name === n));
+  process.stderr.write(`arbor advisor listening on ${values.host}:${boundPort} (${equations.length} equations, ${known} of AIMLEAP's ${AIMLEAP_EQUATIONS.length})\n`);
+  if (missing.length) process.stderr.write(`warning: the preamble lacks ${missing.length} of AIMLEAP's equations (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}): rewrites with them get no estimate of their own\n`);
+  hooks.onListening?.(boundPort);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       server.close(() => resolve());

@@ -4,7 +4,7 @@
  * `src/syntax.ml`): a term's root is the hex SHA-256 of `AIMtmVar:i`, `AIMtmPrim:op:spine` or
  * `AIMtmAbbrev:def:spine` (a spine is `""` or `AIMcons:head:tail`), an equation's `AIMEq:l:r`, a
  * one-literal clause's `AIMcl:lit:`, and variable j of that clause becomes the constant
- * `SkolemFor:clause:j`. Variables are numbered in order of first occurrence, left side first. A
+ * `SkolemFor:clause:j`. Variables are numbered by first occurrence read from the right end. A
  * defined operation's root is the root of its definiens over its parameters (Var 0, 1, …).
  *
  * Sending these exact hashes lets an advisor trained on AIMLEAP's traffic recognise the goal's
@@ -66,16 +66,18 @@ export function equationClauseRoot(bank: TermBank, lhs: Term, rhs: Term, asVar: 
  * constants of these terms: constant name → 64 lowercase hex characters.
  */
 export function aimleapSkolems(bank: TermBank, lhs: Term, rhs: Term): Map<string, string> {
+  // AIMLEAP's parser numbers a statement's variables by first occurrence read from the right end
+  // (right side first, arguments right to left): in `x * y = x`, x is 0 and y is 1.
   const order: string[] = [];
   const walk = (u: Term): void => {
     if (u.f >= FIRST_CONSTANT) {
       const n = bank.symbolName(u.f);
       if (!order.includes(n)) order.push(n);
     }
-    u.args.forEach(walk);
+    for (let k = u.args.length - 1; k >= 0; k--) walk(u.args[k] as Term);
   };
-  walk(lhs);
   walk(rhs);
+  walk(lhs);
   const asVar = new Map(order.map((n, i) => [n, i] as const));
   const clause = equationClauseRoot(bank, lhs, rhs, asVar);
   return new Map(order.map((n, i) => [n, sha256(`SkolemFor:${clause}:${i}`)] as const));

@@ -1,4 +1,5 @@
 /**
+ * Test and benchmark set-up, never used by the product.
  * Builds the real AIMLEAP prover (GitHub `ai4reason/aimleap`) for the advisor benchmark and the
  * real-binary test, with the repository's own `makeoptscript` (Debian `ocaml-nox`: ocamllex,
  * ocamlc, ocamlopt and the unix library). Nothing of AIMLEAP is kept in Arbor: the source is
@@ -12,7 +13,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runProcess } from '../../main/process/process-manager.ts';
+import { runProcess } from '../../../process/process-manager.ts';
 
 export const AIMLEAP_REPO_URL = 'https://github.com/ai4reason/aimleap';
 
