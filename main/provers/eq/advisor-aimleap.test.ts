@@ -164,8 +164,8 @@ describe('2. a HAVE lemma in context does not drop the advisor', () => {
 
 describe('3. HAMMER keeps its limit with an advisor that always proposes a middle term', () => {
   it('answers within its limit, with a bounded number of advisor messages', async () => {
-    // A fresh middle term every time: m =? n gets m * e (ground, over the goal's constants).
-    const adv = await scriptedAdvisor(DEFAULT_PRELUDE, (bank, m) => [bank.app(SYM.mul, [m, bank.app(SYM.e, [])])]);
+    // A fresh middle term every time: m =? n gets e * n (ground, over the goal's constants, never a side).
+    const adv = await scriptedAdvisor(DEFAULT_PRELUDE, (bank, _m, n) => [bank.app(SYM.mul, [bank.app(SYM.e, []), n])]);
     const s = await session(adv.port);
     await s.start('x * y = y * x'); // false in loops: nothing can prove it
     const limitMs = 4000;
