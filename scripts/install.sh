@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debian_packages=(coq libcoq-hammer eprover z3 cvc4 chromium redis-server python3-venv)
+# ocaml-nox and git: `npm run bench:aim-advisor` and the real-AIMLEAP tests build AIMLEAP from its public source.
+debian_packages=(coq libcoq-hammer eprover z3 cvc4 chromium redis-server python3-venv ocaml-nox git)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
