@@ -130,7 +130,7 @@ export async function readBatchInput(kind: BatchKind, input: string, options: Ba
       } catch (err) {
         throw new BatchInputError(`preamble: ${(err as Error).message}`);
       }
-      for (const o of others) bad.push(badInput(kind, `line ${o.line}`, `not a theorem line: ${o.text.slice(0, 80)}`));
+      const badLines = others.map((o) => ({ line: o.line, message: `not a theorem line: ${o.text.slice(0, 80)}` }));
       for (const t of theorems) {
         let name: string;
         try {
@@ -140,11 +140,12 @@ export async function readBatchInput(kind: BatchKind, input: string, options: Ba
           parseEquation(bank, th.statement, { names: 'constants' });
           name = th.name;
         } catch (err) {
-          bad.push(badInput(kind, `line ${t.line}`, `${(err as Error).message.replace(/^line \d+: /, '')}: ${t.text.slice(0, 80)}`));
+          badLines.push({ line: t.line, message: `${(err as Error).message.replace(/^line \d+: /, '')}: ${t.text.slice(0, 80)}` });
           continue;
         }
         add({ kind, id: name, preamble: shared, theorem: t.text, limitMs: Math.round(seconds * 1000), useE: options.useE ?? true });
       }
+      for (const b of badLines.sort((x, y) => x.line - y.line)) bad.push(badInput(kind, `line ${b.line}`, b.message));
       return { items, bad };
     }
     case 'hammer': {

@@ -35,9 +35,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<{ c
   const processJob = async (job: Job): Promise<JobOutcome> => {
     const data = batchJobSchema.safeParse(job.data);
     if (!data.success) return { outcome: ERROR_OUTCOME, evidence: { message: `bad job data: ${data.error.issues[0]?.message ?? 'invalid'}` }, ms: 0, worker: options.name };
-    const outcome = await runner.run(data.data, (p) => { void job.updateProgress(p).catch(() => undefined); });
-    options.log(`${job.id} ${data.data.id}: ${outcome.outcome} (${outcome.ms} ms)`);
-    return outcome;
+    return runner.run(data.data, (p) => { void job.updateProgress(p).catch(() => undefined); });
   };
   const workers = options.provers.backends.map((backend: BatchBackend) => {
     const worker = new Worker(queueName(backend), processJob, {
@@ -56,6 +54,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<{ c
       if (err.message !== lastError) options.log(`${queueName(backend)}: ${err.message}`);
       lastError = err.message;
     });
+    // Logged once BullMQ has stored the result (a job whose completion did not reach Redis runs again elsewhere).
+    worker.on('completed', (job, r: JobOutcome) => options.log(`${job.id} ${String((job.data as { id?: unknown }).id)}: ${r.outcome} (${r.ms} ms)`));
     worker.on('failed', (job, err) => { if (job) options.log(`${job.id}: attempt failed: ${err.message}`); });
     return worker;
   });
