@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 async function startWorkers(...names: string[]): Promise<QueueWorkerRun[]> {
-  const started = names.map((n) => new QueueWorkerRun(n, redis.url, ['--lock-seconds', '3']));
+  const started = names.map((n) => new QueueWorkerRun(n, redis.url, ['--lock-seconds', '3', ...(n.startsWith('qp-') ? ['--provers', n.slice(3)] : [])]));
   workers.push(...started);
   await Promise.all(started.map((w) => w.ready()));
   return started;
@@ -143,5 +143,22 @@ describe('arbor batch on BullMQ/Redis workers (real redis-server)', () => {
     expect(second.of('batch')[0]).toMatchObject({ resumed: doneBefore });
     // Every job ran exactly once on the worker over both runs.
     expect([...w.finished()].sort()).toEqual(items.map((i) => i.job).sort());
+  }, 120_000);
+
+  it('gives a job only to a worker with its prover: a coq-only worker never takes builtin (AIM) jobs', async () => {
+    const [coqOnly] = await startWorkers('qp-coq') as [QueueWorkerRun];
+    const { file, names } = writeLoopProblems(dir, 'provers', ['fast', 'fast', 'fast']);
+    const report = join(dir, 'provers.jsonl');
+    const run = new BatchRun(['aim', file, '--queue', redis.url, '--report', report, ...LIMIT]);
+    // The batch says nobody serves the builtin queue; the jobs wait (the coq worker does not take them).
+    await run.until(() => run.of('notice').some((n) => String(n.text).startsWith('no worker with builtin')), 60_000, 'the no-worker notice');
+    expect(run.of('started')).toEqual([]);
+    const [builtinOnly] = await startWorkers('qp-builtin') as [QueueWorkerRun];
+    expect(await run.exited).toBe(0);
+    const items = expectComplete(report, names);
+    expect(items.every((i) => i.worker === 'qp-builtin' && i.outcome === 'proved')).toBe(true);
+    expect(coqOnly.finished()).toEqual([]);
+    expect(builtinOnly.finished().sort()).toEqual(items.map((i) => i.job).sort());
+    expect(coqOnly.errLines.join('\n')).toMatch(/queues batch-coq on/);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LineSplitter } from '../../../shared/protocol/line-splitter.ts';
 import type { ManagedProcess } from '../../process/process-manager.ts';
@@ -84,11 +84,33 @@ export function reportItems(path: string): { id: string; job: string; outcome: s
   return readFileSync(path, 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { type: string }).filter((l) => l.type === 'item') as never;
 }
 
-/** The command line of a process (Linux), to find a worker by its name among a batch's children. */
-export function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return '';
+/**
+ * The pid of a local pool's worker `name` among the descendants of `ancestor` (Linux /proc), so a test can
+ * kill that one worker; undefined when there is none (yet).
+ */
+export function localWorkerPid(ancestor: number, name: string): number | undefined {
+  const parentOf = (pid: number): number | undefined => {
+    try {
+      // Field 4 of /proc/PID/stat, after the command name in parentheses.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return undefined;
+    }
+  };
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+    } catch {
+      continue;
+    }
+    if (!cmd.includes(`worker --stdio --name ${name} `) && !cmd.endsWith(`worker --stdio --name ${name}`)) continue;
+    for (let p: number | undefined = parentOf(pid), hops = 0; p !== undefined && p > 1 && hops < 8; p = parentOf(p), hops++) {
+      if (p === ancestor) return pid;
+    }
   }
+  return undefined;
 }
