@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
+import { runBatchBench } from './batch.bench.ts';
 import { runIncrementalCheckBench } from './incremental-check.bench.ts';
 import { runShellBench } from './shell-bench.ts';
 import { runTreeLayoutBench } from './tree-layout.bench.ts';
@@ -21,6 +22,7 @@ const suites: { name: string; title: string; run: () => Promise<{ rows: BenchRow
   { name: 'tree-layout', title: 'tree layout (Node)', run: () => runTreeLayoutBench(log) },
   { name: 'tree-render', title: 'tree rendering (Chromium)', run: () => runTreeRenderBench(log) },
   { name: 'incremental-check', title: 'incremental re-checking', run: () => runIncrementalCheckBench() },
+  { name: 'batch', title: 'arbor batch: local pool and BullMQ/Redis workers', run: () => runBatchBench(log) },
 ];
 const only = values.only?.split(',');
 let failed = false;

@@ -14,6 +14,8 @@ export interface LocalRedis {
   readonly url: string;
   readonly port: number;
   readonly dir: string;
+  /** The server's pid now (it changes on a restart), to read its CPU time. */
+  readonly pid: number | undefined;
   /** Stops the server (SIGTERM, as a service manager does) and starts it again on the same port and data. */
   restart(): Promise<void>;
   /** Stops it and removes its data. */
@@ -64,6 +66,9 @@ export async function startLocalRedis(): Promise<LocalRedis> {
     url: `redis://127.0.0.1:${port}`,
     port,
     dir,
+    get pid() {
+      return server.pid;
+    },
     async restart() {
       await stop();
       server = await launch(port, dir);
