@@ -57,7 +57,7 @@ export class ProgressView {
     const elapsed = (Date.now() - this.since) / 1000;
     const perMinute = elapsed > 0 ? (this.ran * 60) / elapsed : 0;
     const left = this.total - this.done;
-    return { type: 'progress', done: this.done, total: this.total, errors: this.errors, perMinute, etaSeconds: left === 0 ? 0 : this.ran > 0 ? (left * 60) / perMinute : null, elapsedSeconds: elapsed };
+    return { type: 'progress', done: this.done, total: this.total, errors: this.errors, perMinute, etaSeconds: left === 0 ? 0 : this.ran > 0 && perMinute > 0 ? (left * 60) / perMinute : null, elapsedSeconds: elapsed };
   }
 
   finish(): void {
