@@ -169,7 +169,7 @@ export async function runBatchCommand(argv: string[], io: Io = defaultIo): Promi
   if (!values.json) {
     io.err(`batch ${kind} ${input}: ${total} items${bad.length ? ` (${bad.length} bad)` : ''}, ${recorded.size} already done; ${queueUrl ? `queue ${redisLabel(queueUrl)}${localWorkers ? ` with ${localWorkers} local worker(s)` : ''}` : `local pool of ${Math.min(localWorkers, pending.length)} worker(s)`}; report ${reportPath}\n`);
   }
-  const helpers = queueUrl && localWorkers > 0 && pending.length > 0 ? startQueueWorkers(queueUrl, localWorkers) : [];
+  const helpers = queueUrl && localWorkers > 0 && pending.length > 0 ? await startQueueWorkers(queueUrl, localWorkers, (t) => view.notice(t)) : [];
 
   let cancelled = false;
   const onSignal = (): void => {
@@ -219,14 +219,37 @@ export async function runBatchCommand(argv: string[], io: Io = defaultIo): Promi
   return cancelled ? 130 : 0;
 }
 
-/** `--queue … --workers N`: queue workers on this machine too, through the process manager. */
-function startQueueWorkers(url: string, n: number): ManagedProcess[] {
-  return Array.from({ length: n }, (_, i) => {
-    const p = startProcess({ program: process.execPath, args: [ARBOR_BIN, 'worker', '--queue', url, '--name', `${hostname()}-local-${i + 1}`] });
+/**
+ * `--queue … --workers N`: queue workers on this machine too, through the process manager. Resolves once each
+ * has said which provers it serves (or has exited), so the batch's first look at the queues sees them.
+ */
+async function startQueueWorkers(url: string, n: number, notice: (text: string) => void): Promise<ManagedProcess[]> {
+  const workers = Array.from({ length: n }, (_, i) => {
+    const name = `${hostname()}-local-${i + 1}`;
+    const p = startProcess({ program: process.execPath, args: [ARBOR_BIN, 'worker', '--queue', url, '--name', name] });
     p.stdout.resume();
-    p.stderr.resume();
-    return p;
+    let seen = '';
+    let started = false;
+    const ready = new Promise<void>((resolve) => {
+      p.stderr.setEncoding('utf8');
+      p.stderr.on('data', (chunk: string) => {
+        if (started) return;
+        seen = (seen + chunk).slice(-8192);
+        if (seen.includes(`worker ${name}: provers `)) {
+          started = true;
+          resolve();
+        }
+      });
+      void p.exited.then(({ code, signal }) => {
+        if (started) return;
+        notice(`local queue worker ${name} exited (${signal ?? `code ${code}`}): ${seen.trim().split('\n').slice(-2).join(' / ')}`);
+        resolve();
+      });
+    });
+    return { p, ready };
   });
+  await Promise.all(workers.map((w) => w.ready));
+  return workers.map((w) => w.p);
 }
 
 async function stopQueueWorkers(workers: ManagedProcess[]): Promise<void> {

@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -160,5 +160,29 @@ describe('arbor batch on BullMQ/Redis workers (real redis-server)', () => {
     expect(coqOnly.finished()).toEqual([]);
     expect(builtinOnly.finished().sort()).toEqual(items.map((i) => i.job).sort());
     expect(coqOnly.errLines.join('\n')).toMatch(/queues batch-coq on/);
+  }, 120_000);
+
+  it('check: proof documents on the coq queue, run by queue workers the batch starts itself (--workers 2)', async () => {
+    const docs = join(dir, 'docs');
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(docs, 'good.arbor'), 'GOAL "forall n : nat, n + 0 = n"\nEND\n');
+    writeFileSync(join(docs, 'false.arbor'), 'GOAL "forall n : nat, n + 1 = n"\nEND\n');
+    const report = join(dir, 'check.jsonl');
+    const run = new BatchRun(['check', docs, '--queue', redis.url, '--workers', '2', '--report', report]);
+    expect(await run.exited).toBe(0);
+    const items = expectComplete(report, ['false.arbor', 'good.arbor']);
+    expect(items.find((i) => i.id === 'good.arbor')).toMatchObject({ outcome: 'verified', evidence: { closed: 1 } });
+    expect(items.find((i) => i.id === 'false.arbor')).toMatchObject({ outcome: 'failed', evidence: { line: 2 } });
+    expect(items.every((i) => i.worker.startsWith(`${hostname()}-local-`))).toBe(true);
+    // The batch waited for the workers it started: it never said the coq queue had none.
+    expect(run.of('notice').map((n) => String(n.text)).join('\n')).toMatch(/workers with coq: /);
+    expect(run.of('notice').map((n) => String(n.text)).join('\n')).not.toMatch(/no worker with coq/);
+    // The batch stopped the workers it started: none is left on the queue.
+    const client = new Redis(redis.url);
+    try {
+      await vi.waitFor(async () => expect(String(await client.client('LIST'))).not.toMatch(new RegExp(`${hostname()}-local-`)), { timeout: 30_000, interval: 100 });
+    } finally {
+      client.disconnect();
+    }
   }, 120_000);
 });
