@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
+import { runBatchBench } from './batch.bench.ts';
 import { runIncrementalCheckBench } from './incremental-check.bench.ts';
 import { runLivePathBench } from './live-path.bench.ts';
 import { runShellBench } from './shell-bench.ts';
@@ -23,6 +24,7 @@ const suites: { name: string; title: string; run: () => Promise<{ rows: BenchRow
   { name: 'tree-render', title: 'tree rendering (Chromium)', run: () => runTreeRenderBench(log) },
   { name: 'incremental-check', title: 'incremental re-checking', run: () => runIncrementalCheckBench() },
   { name: 'live-path', title: 'live path: host → transport → store → canvas (real Coq)', run: () => runLivePathBench(log) },
+  { name: 'batch', title: 'arbor batch: local pool and BullMQ/Redis workers', run: () => runBatchBench(log) },
 ];
 const only = values.only?.split(',');
 let failed = false;

@@ -60,8 +60,11 @@ export const DEFAULT_PROVER_MEMORY_MB = 4096;
 
 /** A proof the prover itself closed. */
 export interface FinishedProof {
-  /** What the theorem depends on beyond the global context (every one of them allowed), e.g. `classic : forall P : Prop, P \/ ~ P`. */
-  assumptions: string[];
+  /**
+   * What the theorem depends on beyond the global context (every one of them allowed), e.g. `classic : forall P : Prop, P \/ ~ P`.
+   * Absent when the backend could not read them (Lean without `lean` installed): then no `ASSUMPTIONS` is claimed.
+   */
+  assumptions?: string[];
   /** The prover state with the proof closed. */
   checkpoint: Checkpoint;
 }

@@ -1,7 +1,7 @@
 import { BACKEND_TESTED } from '../../shared/settings/backend-tested.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { findExecutable, probeVersion } from '../provers/lean/find-executable.ts';
-import { checkLean } from '../provers/lean/lean-backend.ts';
+import { inspectLean } from '../provers/lean/lean-backend.ts';
 import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { splitCommandLine } from '../process/command-line.ts';
@@ -65,12 +65,11 @@ export async function detectIsabelle(server: IsabelleServerConfig = {}): Promise
   return { backend: 'isabelle', found: found !== undefined, tools: [isabelle, { name: 'Isa-REPL server (command)', ...(found ? { path: found } : {}) }], missing };
 }
 
+/** Pantograph's version comes from its configured command line with `--version` (and is gated), never from a bare program name. */
 export async function detectLean(settings: LeanSettings = leanSettingsFromEnv()): Promise<BackendDetection> {
-  const check = await checkLean(settings);
+  const { check, pantograph } = await inspectLean(settings);
   const lean = await tool('lean', ['--version']);
   const lake = await tool('lake', ['--version']);
-  const command = settings.pantograph.split(/\s+/)[0] ?? 'pantograph-repl';
-  const pantograph = await tool(command, ['--version']);
   return { backend: 'lean', found: check.available, tools: [lean, lake, pantograph], missing: check.problems };
 }
 
