@@ -15,7 +15,7 @@ const mainBase = [
 ];
 // Import specifiers are matched as written: a sibling folder is `../x/…` (from a subfolder `../../x/…`).
 const importsOf = (top) => (folder) => [`../${folder}/**`, `../../${folder}/**`, `**/${top}/${folder}/**`];
-const MAIN_LAYERS = ['process', 'shell', 'provers', 'fidelity', 'supervisor', 'agent', 'host', 'cli'];
+const MAIN_LAYERS = ['process', 'shell', 'provers', 'fidelity', 'supervisor', 'batch', 'agent', 'host', 'cli'];
 const mainLayerRules = MAIN_LAYERS.slice(0, -1).map((layer, i) => ({
   files: [`main/${layer}/**/*.ts`],
   ignores: ['main/**/*.test.ts', 'main/process/**'],

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
+import { runBatchBench } from './batch.bench.ts';
 import { runIncrementalCheckBench } from './incremental-check.bench.ts';
+import { runLivePathBench } from './live-path.bench.ts';
 import { runShellBench } from './shell-bench.ts';
 import { runTreeLayoutBench } from './tree-layout.bench.ts';
 import { runTreeRenderBench } from './tree-render.bench.ts';
@@ -21,6 +23,8 @@ const suites: { name: string; title: string; run: () => Promise<{ rows: BenchRow
   { name: 'tree-layout', title: 'tree layout (Node)', run: () => runTreeLayoutBench(log) },
   { name: 'tree-render', title: 'tree rendering (Chromium)', run: () => runTreeRenderBench(log) },
   { name: 'incremental-check', title: 'incremental re-checking', run: () => runIncrementalCheckBench() },
+  { name: 'live-path', title: 'live path: host → transport → store → canvas (real Coq)', run: () => runLivePathBench(log) },
+  { name: 'batch', title: 'arbor batch: local pool and BullMQ/Redis workers', run: () => runBatchBench(log) },
 ];
 const only = values.only?.split(',');
 let failed = false;

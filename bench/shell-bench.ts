@@ -16,53 +16,46 @@ import { median } from './bench-table.ts';
  */
 const VARS = Array.from({ length: 20 }, (_, i) => `x${i + 1}`);
 const STEP_GOAL = `forall ${VARS.join(' ')} : nat, ${VARS.map((v) => `${v} = ${v}`).join(' /\\ ')}`;
-const ROUNDS = 15;
+const ROUNDS = 25;
 
-export async function rawStepMs(): Promise<number> {
+/** One way of running the steps: a round is 20 steps and a step back; `close` ends its processes. */
+interface StepRunner { round(): Promise<unknown>; close(): Promise<unknown> }
+
+async function rawRunner(): Promise<StepRunner> {
   const client = await CoqideTopClient.start();
-  try {
-    // The same environment and the same sentences as the Coq session sends, Add and Goal pipelined as
-    // the session pipelines them: the strictest baseline.
-    for (const sentence of [...SESSION_ONLY_PRELUDE, ...splitSentences(arborPrelude())]) await client.add(sentence);
-    await client.addAndGoals(`Goal (${STEP_GOAL}).`);
-    const start = client.tip;
-    // Warm-up round, then measure.
-    const round = async (): Promise<void> => {
+  // The same environment and the same sentences as the Coq session sends, Add and Goal pipelined as
+  // the session pipelines them: the strictest baseline.
+  for (const sentence of [...SESSION_ONLY_PRELUDE, ...splitSentences(arborPrelude())]) await client.add(sentence);
+  await client.addAndGoals(`Goal (${STEP_GOAL}).`);
+  const start = client.tip;
+  return {
+    async round() {
       for (const v of VARS) await client.addAndGoals(`Timeout 10 (intro ${v}).`);
       await client.editAt(start);
-    };
-    await round();
-    const t0 = performance.now();
-    for (let r = 0; r < ROUNDS; r++) await round();
-    return (performance.now() - t0) / (ROUNDS * VARS.length);
-  } finally {
-    await client.dispose();
-  }
+      return undefined;
+    },
+    close: () => client.dispose(),
+  };
 }
 
-export async function shellStepMs(): Promise<number> {
+async function stdioRunner(): Promise<StepRunner> {
   const shell = new ShellProcess(['--pool', '0']);
-  try {
-    const goal = await shell.request(`GOAL "${STEP_GOAL}"`);
-    if (goal.ERR) throw new Error(goal.ERR);
-    const round = async (): Promise<void> => {
+  const goal = await shell.request(`GOAL "${STEP_GOAL}"`);
+  if (goal.ERR) throw new Error(goal.ERR);
+  return {
+    async round() {
       for (const v of VARS) {
         const r = await shell.request(`APPLY intro ${v}`);
         if (r.ERR) throw new Error(r.ERR);
       }
       await shell.request('REVERT 1');
-    };
-    await round();
-    const t0 = performance.now();
-    for (let r = 0; r < ROUNDS; r++) await round();
-    return (performance.now() - t0) / (ROUNDS * VARS.length);
-  } finally {
-    await shell.end();
-  }
+    },
+    close: () => shell.end(),
+  };
 }
 
 /** The same steps through the shell's own code in this process: what the shell adds without the stdio hop. */
-export async function inProcessStepMs(): Promise<number> {
+async function inProcessRunner(): Promise<StepRunner> {
   const backend = await loadBackend('coq');
   const factory = createProverEngineFactory(backend, { backend: 'coq', timeoutMs: 10_000, poolSize: 0 });
   const shell = new Shell({ createEngine: (channel, prelude) => factory.createEngine(channel, prelude) });
@@ -71,20 +64,46 @@ export async function inProcessStepMs(): Promise<number> {
     if (response?.ERR) throw new Error(response.ERR);
     JSON.stringify(response); // the stdio server serialises every response
   };
-  try {
-    await request(`GOAL "${STEP_GOAL}"`);
-    const round = async (): Promise<void> => {
+  await request(`GOAL "${STEP_GOAL}"`);
+  return {
+    async round() {
       for (const v of VARS) await request(`APPLY intro ${v}`);
       await request('REVERT 1');
-    };
-    await round();
-    const t0 = performance.now();
-    for (let r = 0; r < ROUNDS; r++) await round();
-    return (performance.now() - t0) / (ROUNDS * VARS.length);
+    },
+    async close() {
+      await shell.close();
+      await factory.dispose();
+    },
+  };
+}
+
+
+/**
+ * Step time of raw coqidetop, the shell in this process and arbor-shell over stdio, measured side by side:
+ * their rounds alternate (raw, in-process, stdio, raw, …), so a burst of load elsewhere on the machine hits
+ * all three alike; each figure is the median round, per step.
+ */
+export async function stepOverheadMs(): Promise<{ raw: number; inProcess: number; stdio: number; rawCpu: number; inProcessCpu: number }> {
+  const runners = { raw: await rawRunner(), inProcess: await inProcessRunner(), stdio: await stdioRunner() };
+  const times: Record<keyof typeof runners, number[]> = { raw: [], inProcess: [], stdio: [] };
+  // CPU time of this process per step: what the shell's own code costs, whatever the machine's load.
+  const cpu: Record<keyof typeof runners, number[]> = { raw: [], inProcess: [], stdio: [] };
+  try {
+    for (const r of Object.values(runners)) await r.round(); // warm-up
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [name, r] of Object.entries(runners) as [keyof typeof runners, StepRunner][]) {
+        const t0 = performance.now();
+        const c0 = process.cpuUsage();
+        await r.round();
+        times[name].push((performance.now() - t0) / VARS.length);
+        const c = process.cpuUsage(c0);
+        cpu[name].push((c.user + c.system) / 1000 / VARS.length);
+      }
+    }
   } finally {
-    await shell.close();
-    await factory.dispose();
+    for (const r of Object.values(runners)) await r.close();
   }
+  return { raw: median(times.raw), inProcess: median(times.inProcess), stdio: median(times.stdio), rawCpu: median(cpu.raw), inProcessCpu: median(cpu.inProcess) };
 }
 
 async function throughput(count: number): Promise<number> {
@@ -177,12 +196,8 @@ function sleep(ms: number): Promise<void> {
 }
 
 export async function runShellBench(log: (s: string) => void): Promise<{ rows: BenchRow[]; raw: unknown }> {
-  log('step overhead: raw coqidetop…');
-  const raw = await rawStepMs();
-  log('step overhead: shell in-process…');
-  const inProcess = await inProcessStepMs();
-  log('step overhead: arbor-shell…');
-  const shell = await shellStepMs();
+  log('step overhead: raw coqidetop, the shell in-process and arbor-shell over stdio, rounds alternating…');
+  const { raw, inProcess, stdio: shell, rawCpu, inProcessCpu } = await stepOverheadMs();
   log('throughput…');
   const rps = await throughput(50_000);
   log('NEW_CHANNEL warm…');
@@ -199,6 +214,8 @@ export async function runShellBench(log: (s: string) => void): Promise<{ rows: B
     { what: 'step: Shell in-process APPLY (same sentences)', value: inProcess, unit: 'ms' },
     { what: 'step: arbor-shell process APPLY (stdio)', value: shell, unit: 'ms' },
     { what: 'step overhead ratio, in-process shell', value: inProcess / raw, unit: 'x', target: '<= 1.15', ok: inProcess / raw <= 1.15 },
+    { what: 'CPU per step in Node: raw client (XML parsing)', value: rawCpu, unit: 'ms' },
+    { what: 'CPU per step in Node: the shell in-process', value: inProcessCpu, unit: 'ms', detail: `the shell's own code: ${((inProcessCpu - rawCpu) * 1000).toFixed(0)} µs per step` },
     { what: 'step overhead ratio, arbor-shell over stdio', value: ratio, unit: 'x', target: '<= 1.15', ok: ratio <= 1.15 },
     { what: 'trivial requests (STATE), warm channel', value: rps, unit: 'resp/s', target: '>= 10000', ok: rps >= 10_000 },
     { what: 'NEW_CHANNEL + GOAL, warm pool (median)', value: median(warm), unit: 'ms', target: '<= 50', ok: median(warm) <= 50 },
@@ -208,5 +225,5 @@ export async function runShellBench(log: (s: string) => void): Promise<{ rows: B
     { what: 'parallel wall ratio (two / one)', value: par.two / par.one, unit: 'x', target: '<= 1.25', ok: par.two / par.one <= 1.25 },
     { what: 'arbor-shell RSS, 8 open channels', value: rss, unit: 'MB', target: '<= 120', ok: rss <= 120 },
   ];
-  return { rows, raw: { rawStepMs: raw, inProcessStepMs: inProcess, shellStepMs: shell, throughput: rps, warm, cold, parallel: par, rssMb: rss } };
+  return { rows, raw: { rawStepMs: raw, inProcessStepMs: inProcess, rawCpuMs: rawCpu, inProcessCpuMs: inProcessCpu, shellStepMs: shell, throughput: rps, warm, cold, parallel: par, rssMb: rss } };
 }

@@ -112,4 +112,14 @@ describe.skipIf(!HAVE_CHROMIUM)('suggestions from an MCP agent, end to end (real
     };
     await expect.poll(outcomes, { timeout: 10_000 }).toEqual(['accepted', 'rejected']);
   }, 120_000);
+
+  it('undoing the accepted line in the editor (Ctrl+Z) is recorded in the edit history', async (ctx) => {
+    if (!useCoq) ctx.skip();
+    await page.click('.monaco-editor .view-lines');
+    await page.keyboard.press('Control+z');
+    await expect.poll(editorText).not.toContain('HAVE H\' "n = n + 0"');
+    await expect.poll(() => page.locator('[data-testid="history-entry"][data-outcome="undone"]').count()).toBe(1);
+    const history = text(await agent.callTool({ name: 'get_edit_history', arguments: {} }));
+    expect(history).toMatch(/"H : n \+ 0 = n" -> "H : n = n \+ 0"\n\s+undone · agent:e2e-agent · [^\n]* · undone in the editor/);
+  }, 120_000);
 });

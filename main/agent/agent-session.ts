@@ -372,6 +372,13 @@ export class AgentSession {
     return decided;
   }
 
+  /** The user took an accepted suggestion's line out again (undo in the editor). */
+  recordUndo(id: number, by = 'user'): EditRecord {
+    const s = this.queue.get(id);
+    if (!s || s.status !== 'accepted') throw new ToolError('bad_argument', `suggestion #${id} was not accepted`);
+    return this.history.add({ ...this.editRecord(s, 'undone', by), reason: 'undone in the editor' });
+  }
+
   /** An edit the user made by hand (the workbench's panel reports it). */
   recordManualEdit(edit: { lhs: string; rhs: string; hypothesisName?: string; source?: string; reason?: string }): EditRecord {
     const record: EditRecord = { lhs: edit.lhs, rhs: edit.rhs, outcome: 'manual', source: edit.source ?? 'user', time: Date.now() };
@@ -453,7 +460,7 @@ export class AgentSession {
     return s;
   }
 
-  private editRecord(s: Suggestion, outcome: 'accepted' | 'rejected', by: string): EditRecord {
+  private editRecord(s: Suggestion, outcome: 'accepted' | 'rejected' | 'undone', by: string): EditRecord {
     const e = s.edit;
     const record: EditRecord = e.kind === 'hypothesis-edit'
       ? { lhs: `${e.hypothesisName} : ${e.originalValue}`, rhs: `${e.hypothesisName} : ${e.suggestedValue}`, outcome, source: s.from, time: Date.now(), hypothesisName: e.hypothesisName }

@@ -6,7 +6,7 @@ export type { EditOutcome, EditRecord } from '../../shared/agent/agent-types.ts'
 const recordSchema = z.object({
   lhs: z.string().max(100_000),
   rhs: z.string().max(100_000),
-  outcome: z.enum(['accepted', 'rejected', 'manual']),
+  outcome: z.enum(['accepted', 'rejected', 'manual', 'undone']),
   source: z.string().max(200),
   time: z.number(),
   hypothesisName: z.string().max(200).optional(),

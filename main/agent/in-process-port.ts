@@ -1,10 +1,14 @@
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { Shell } from '../shell/shell.ts';
 import type { PortEvent, ShellPort } from './shell-port.ts';
 
-/** A `ShellPort` over a `Shell` in this process (`arbor-mcp` without `--attach`, or the workbench's own). */
-export function inProcessPort(shell: Shell): ShellPort {
+/**
+ * A `ShellPort` over a `Shell` in this process (`arbor-mcp` without `--attach`, or the workbench's own).
+ * `submit` replaces the direct route where requests must pass through the host's document sessions.
+ */
+export function inProcessPort(shell: Shell, submit?: (line: string) => Promise<ShellResponse[]>): ShellPort {
   return {
-    submit: (line) => Promise.all(shell.submitLine(line)),
+    submit: submit ?? ((line) => Promise.all(shell.submitLine(line))),
     tree: async (channel) => shell.engine(channel)?.treeView(),
     step: async (channel) => shell.channelStatus(channel)?.step,
     onEvent: (listener: (event: PortEvent) => void) => shell.onEvent((event) => {

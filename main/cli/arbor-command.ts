@@ -7,6 +7,9 @@ Commands:
   fidelity   does a formal statement say what a reference says? (S0/S1, S3-lite, BEq+, refutation)
   advisor    serve Arbor's distance estimates to AIMLEAP over its advisor protocol
   check      which provers are installed, and how to install the rest
+  batch      run a batch (fidelity cases, AIM problems, statements to hammer, documents to check)
+             on a local pool of workers, or on BullMQ/Redis workers with --queue
+  worker     pull batch jobs from BullMQ/Redis and run them with this machine's provers
 
 Run 'arbor <command> --help' for a command's options.`;
 
@@ -17,6 +20,8 @@ export async function runArborCommand(argv: string[]): Promise<number> {
     case 'check': return (await import('./arbor-shell.ts')).runArborShell(['--check', ...rest]);
     case 'mcp': return (await import('../agent/arbor-mcp-cli.ts')).runArborMcp(rest);
     case 'fidelity': return (await import('../fidelity/fidelity-command.ts')).runFidelityCommand(rest);
+    case 'batch': return (await import('../batch/batch-command.ts')).runBatchCommand(rest);
+    case 'worker': return (await import('../batch/worker-command.ts')).runWorkerCommand(rest);
     case 'advisor': return (await import('./advisor-command.ts')).runAdvisorCommand(rest);
     case undefined:
     case '-h':

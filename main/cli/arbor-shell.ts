@@ -5,23 +5,34 @@ import { DEFAULT_MAX_CHANNELS, Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
+import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
+import { createIsabelleFactory } from '../supervisor/isabelle-factory.ts';
 import { createPassThroughFactory } from '../supervisor/pass-through-factory.ts';
 import { detectBackends, formatDetections } from '../supervisor/backend-detection.ts';
 import { serveStdio } from './stdio-server.ts';
 
-const BACKENDS: readonly BackendId[] = ['coq', 'eq', 'lean', 'isabelle'];
+const BACKENDS: readonly BackendId[] = ['coq', 'eq', 'lean', 'isabelle', 'external'];
 
 export const ARBOR_SHELL_USAGE = `Usage: arbor-shell [options]
 Serves Arbor's channel protocol on stdin/stdout: one request per line (or separated by ';'),
 one JSON response per line. Diagnostics go to stderr; exit status 0 at end of input.
 
 Options:
-  --backend NAME      prover backend: coq (default), eq, lean, isabelle
-  --command "CMD …"   isabelle: the external process that speaks the channel protocol
-                      (one process per channel); lean reads ARBOR_PANTOGRAPH, ARBOR_LEAN_IMPORTS,
-                      ARBOR_LEAN_PROJECT and ARBOR_LEAN_MEMORY_MB from the environment
+  --backend NAME      prover backend: coq (default), eq, lean, isabelle, external
+                      (lean reads ARBOR_PANTOGRAPH, ARBOR_LEAN_IMPORTS, ARBOR_LEAN_PROJECT and
+                      ARBOR_LEAN_MEMORY_MB from the environment)
+  --isabelle-address HOST:PORT
+                      isabelle: a running Isa-REPL server (github.com/xqyww123/Isa-REPL) with
+                      Isabelle/Minilang installed (default: ARBOR_ISABELLE_ADDRESS)
+  --isabelle-server "CMD …"
+                      isabelle: the command that starts one, e.g. /path/to/Isa-REPL/repl_server.sh;
+                      Arbor appends ADDR BASE_SESSION OUTPUT_DIR (default: ARBOR_ISABELLE_SERVER)
+  --isabelle-session NAME
+                      isabelle: the server's base session and theory qualifier (default HOL)
+  --command "CMD …"   external: a process that already speaks the channel protocol (one per channel)
   --prelude FILE      prelude for every channel (Coq: vernacular such as Require Import;
-                      eq: an AIM ARTICLE preamble)
+                      eq: an AIM ARTICLE preamble; isabelle: theory names to import)
   --timeout SECONDS   default limit of HAMMER, END and CRUSH (default 10)
   --transcript FILE   append every request and response to FILE as JSON lines
   --pool N            prover sessions kept warm for NEW_CHANNEL (default 1)
@@ -40,6 +51,9 @@ export async function runArborShell(argv: string[]): Promise<number> {
       options: {
         backend: { type: 'string', default: 'coq' },
         command: { type: 'string' },
+        'isabelle-address': { type: 'string' },
+        'isabelle-server': { type: 'string' },
+        'isabelle-session': { type: 'string' },
         prelude: { type: 'string' },
         timeout: { type: 'string', default: '10' },
         transcript: { type: 'string' },
@@ -62,7 +76,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
   }
   if (values.check) return runCheck();
   const backend = values.backend as BackendId;
-  if (!BACKENDS.includes(backend)) return usageError(`unknown backend '${values.backend}' (coq, eq, lean, isabelle)`);
+  if (!BACKENDS.includes(backend)) return usageError(`unknown backend '${values.backend}' (${BACKENDS.join(', ')})`);
   const timeoutSeconds = Number(values.timeout);
   if (!(timeoutSeconds > 0)) return usageError(`--timeout must be a positive number of seconds`);
   const poolSize = Number(values.pool);
@@ -84,7 +98,13 @@ export async function runArborShell(argv: string[]): Promise<number> {
   let factory: EngineFactory;
   try {
     if (backend === 'isabelle') {
-      if (values.command === undefined) return usageError('--backend isabelle needs --command "…" (the external channel-protocol process)');
+      if (values.command !== undefined) return usageError('--command is for --backend external (a process that speaks the channel protocol); the isabelle backend talks to an Isa-REPL server: --isabelle-address or --isabelle-server');
+      const server = isabelleServer(values);
+      const problem = checkServerConfig(server);
+      if (problem !== undefined) return usageError(problem);
+      factory = createIsabelleFactory({ ...server, timeoutMs: timeoutSeconds * 1000, ...(prelude !== undefined ? { prelude } : {}) });
+    } else if (backend === 'external') {
+      if (values.command === undefined) return usageError('--backend external needs --command "…" (a process that speaks the channel protocol)');
       factory = createPassThroughFactory({ commandLine: values.command, timeoutMs: timeoutSeconds * 1000, ...(prelude !== undefined ? { prelude } : {}) });
     } else {
       const prover = await loadBackend(backend);
@@ -124,6 +144,22 @@ async function runCheck(): Promise<number> {
     process.stdout.write(`  coq problem: ${(err as Error).message}\n`);
   }
   return detections.find((d) => d.backend === 'coq')?.found ? 0 : 1;
+}
+
+/** Where the Isa-REPL server is: the flags, else the environment; the flags win. */
+function isabelleServer(values: { 'isabelle-address'?: string; 'isabelle-server'?: string; 'isabelle-session'?: string }): IsabelleServerConfig {
+  const address = values['isabelle-address'] ?? (values['isabelle-server'] === undefined ? nonEmpty(process.env.ARBOR_ISABELLE_ADDRESS) : undefined);
+  const serverCommand = values['isabelle-server'] ?? nonEmpty(process.env.ARBOR_ISABELLE_SERVER);
+  const session = values['isabelle-session'];
+  return {
+    ...(address !== undefined ? { address } : {}),
+    ...(address === undefined && serverCommand !== undefined ? { serverCommand } : {}),
+    ...(session !== undefined ? { session } : {}),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value?.trim() ? value.trim() : undefined;
 }
 
 function usageError(message: string): number {

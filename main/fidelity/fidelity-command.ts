@@ -103,7 +103,7 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
 }
 
 /** A `context` cell names a `.v` file (relative to the case file) or holds the vernacular itself. */
-async function resolveContext(c: FidelityCase, base: string): Promise<string | undefined> {
+export async function resolveContext(c: FidelityCase, base: string): Promise<string | undefined> {
   if (!c.context) return undefined;
   const candidate = resolve(base, c.context);
   if (/\.v$/u.test(c.context) && existsSync(candidate)) return readFile(candidate, 'utf8');

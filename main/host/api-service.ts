@@ -1,3 +1,4 @@
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSchemas } from '../../shared/api/api-contract.ts';
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
@@ -31,7 +32,7 @@ export interface ApiServiceOptions {
   /** The Provers page: backend detection with the user's settings; without it `provers.detect` fails. */
   detectProvers?: () => Promise<ProversReport>;
   /**
-   * A setting that names a program Arbor will run (`lean.pantograph`, `isabelle.command`) is never taken
+   * A setting that names a program Arbor will run (`lean.pantograph`, `isabelle.server`) is never taken
    * from an API call alone: the desktop app asks the user in a native dialog; without this (the web host,
    * whose clients are any page that got the token) such settings are refused and come only from the
    * user's settings file or the environment.
@@ -42,7 +43,7 @@ export interface ApiServiceOptions {
 }
 
 /** Settings whose value is a program Arbor runs. */
-export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.command'];
+export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.server'];
 
 export interface ApiService {
   /** Validates and runs one untrusted call; throws an Error whose message goes back to the caller. */
@@ -153,13 +154,18 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     onChannel: (channel) => agent?.adopt(channel),
     ...(options.recheckDelayMs !== undefined ? { recheckDelayMs: options.recheckDelayMs } : {}),
   });
+  // Agents are clients of the same document sessions as the editor: their proof commands on a
+  // document's channel go into the document (see DocumentSessions.clientCommand).
+  const submitAsClient = (line: string, source: string): Promise<ShellResponse[]> =>
+    documents.clientCommand(line, source, (direct) => Promise.all(shell.submitLine(direct)));
+  agent?.routeCommands((line, source) => submitAsClient(line, source));
   const requireAgent = (): WorkbenchAgent => {
     if (!agent) throw new Error('the agent side is not running in this host');
     return agent;
   };
 
   const handlers: { [M in ApiMethod]: (p: Params<M>) => Promise<ApiResults[M]> } = {
-    'shell.submit': (p) => Promise.all(shell.submitLine(p.line)),
+    'shell.submit': (p) => submitAsClient(p.line, 'agent:attached'),
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
     'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, p.step)),
@@ -176,6 +182,10 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'document.restart': (p) => documents.restart(p.client, p.uri),
     'document.close': async (p) => {
       await documents.close(p.client, p.uri);
+      return null;
+    },
+    'document.inserted': async (p) => {
+      documents.inserted(p.client, p.uri, p.id, { ...(p.line !== undefined ? { line: p.line } : {}), ...(p.refused !== undefined ? { refused: p.refused } : {}) });
       return null;
     },
     'proof.lookUp': async (p) => {
@@ -228,6 +238,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'agent.suggestions': async () => requireAgent().snapshot().suggestions,
     'agent.decide': async (p) => requireAgent().decide(p.id, p.decision),
     'agent.history': async () => requireAgent().snapshot().history,
+    'agent.undoAccept': async (p) => requireAgent().undoAccept(p.id),
     'agent.runSources': (p) => requireAgent().runSources(p.sources),
     'agent.mcpInfo': async () => agent?.mcpInfo() ?? null,
     'agent.setReference': async (p) => {

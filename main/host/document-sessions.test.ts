@@ -143,4 +143,48 @@ describe('documents owned by the host (real coqidetop)', () => {
     expect(s.channel).toBeUndefined();
     expect(refused.messages()).toEqual([expect.stringMatching(/asks for the lean backend/)]);
   }, 120_000);
+  it("another client's commands on a document's channel become its lines; REVERT steps the checked region back", async () => {
+    const { docs, events } = sessions();
+    // The editor: holds the text, inserts what it is asked to after the given line, checks it, answers.
+    let text = ['GOAL "forall l : list nat, l ++ [] = l"', '    APPLY intros l', '// the user\'s note'];
+    let version = 1;
+    docs.sync('w1', 'c', { version, text: text.join('\n') });
+    const first = await docs.run('w1', 'c', { kind: 'all' });
+    const channel = first.channel as number;
+    const editor = async (e: DocumentEvent): Promise<void> => {
+      if (e.kind !== 'document-insert') return;
+      const line = e.afterLine + 1;
+      text = [...text.slice(0, e.afterLine), `    ${e.text}`, ...text.slice(e.afterLine)];
+      docs.sync('w1', 'c', { version: ++version, text: text.join('\n'), edit: { firstLine: line, lineDelta: 1 } });
+      await docs.run('w1', 'c', { kind: 'through', line });
+      docs.inserted('w1', 'c', e.id, { line });
+    };
+    const seen = events.length;
+    const direct = (line: string): Promise<ShellResponse[]> => Promise.all(shell.submitLine(line));
+    const pump = setInterval(() => {
+      for (const e of events.splice(seen)) void editor(e);
+    }, 5);
+    try {
+      const [done] = await docs.clientCommand(`${channel} APPLY (induction l; simpl; congruence)`, 'agent:test', direct);
+      expect(done?.ERR).toBe('');
+      expect(text).toEqual(['GOAL "forall l : list nat, l ++ [] = l"', '    APPLY intros l', '    APPLY (induction l; simpl; congruence)', '// the user\'s note']);
+      const state = docs.get('w1', 'c');
+      expect(state?.check.entries.map((e) => e.line)).toEqual([1, 2, 3]);
+      expect(shell.engine(channel)?.treeView()).toMatchObject({ status: 'proved' });
+      // Queries and other channels go straight to the shell: nothing is inserted.
+      const [about] = await docs.clientCommand(`${channel} CHECK "app_nil_r"`, 'agent:test', direct);
+      expect(about?.ERR).toBe('');
+      expect(text).toHaveLength(4);
+      // REVERT to the step after `intros`: the checked region ends at line 2 again; the text stays.
+      const [reverted] = await docs.clientCommand(`${channel} REVERT ${state?.check.entries[1]?.stepAfter}`, 'agent:test', direct);
+      expect(reverted?.ERR).toBe('');
+      expect(docs.get('w1', 'c')?.check.entries.map((e) => e.line)).toEqual([1, 2]);
+      expect(text).toHaveLength(4);
+      const [bad] = await docs.clientCommand(`${channel} REVERT 999`, 'agent:test', direct);
+      expect(bad?.ERR).toMatch(/no checked line of the document ends at step 999/);
+    } finally {
+      clearInterval(pump);
+      await docs.close('w1', 'c');
+    }
+  }, 120_000);
 });

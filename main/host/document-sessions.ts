@@ -1,7 +1,8 @@
 import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
 import { addressLine, commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from '../../shared/checking/checked-lines.ts';
 import type { CheckAction, DocumentCheck, DocumentState } from '../../shared/checking/document-check.ts';
-import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import type { CommandName, ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
 
@@ -20,7 +21,16 @@ export interface DocumentSessionsOptions {
 
 export type DocumentEvent =
   | { kind: 'document'; state: DocumentState }
-  | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string };
+  | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string }
+  | { kind: 'document-insert'; id: number; uri: string; client: string; afterLine: number; text: string; source: string };
+
+/** Commands that are lines of a document: another client's become lines of the editor's text. */
+const DOCUMENT_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
+  'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET', 'DEFINE',
+]);
+
+/** How long a client's command waits for the editor to insert and check it (a HAMMER line included). */
+const INSERT_TIMEOUT_MS = 15 * 60_000;
 
 interface DocumentSession {
   uri: string;
@@ -35,6 +45,15 @@ interface DocumentSession {
   recheckTimer?: ReturnType<typeof setTimeout>;
   pendingTarget?: number;
   closed: boolean;
+  /** Other clients' commands run one at a time, each after the previous one's line is in and checked. */
+  clientQueue: Promise<unknown>;
+  /** The responses of the line checked last (what another client's command gets back). */
+  lastLine?: { line: number; text: string; responses: ShellResponse[] };
+}
+
+interface PendingInsert {
+  doc: DocumentSession;
+  resolve: (answer: { line?: number; refused?: string }) => void;
 }
 
 const EMPTY: DocumentCheck = { entries: [] };
@@ -50,6 +69,8 @@ const EMPTY: DocumentCheck = { entries: [] };
  */
 export class DocumentSessions {
   private readonly docs = new Map<string, DocumentSession>();
+  private readonly inserts = new Map<number, PendingInsert>();
+  private nextInsert = 1;
 
   constructor(private readonly options: DocumentSessionsOptions) {}
 
@@ -58,7 +79,7 @@ export class DocumentSessions {
     const key = keyOf(client, uri);
     let doc = this.docs.get(key);
     if (!doc) {
-      doc = { uri, client, version: params.version, lines: params.text.split(/\r?\n/), check: { ...EMPTY }, queue: Promise.resolve(), generation: 0, closed: false };
+      doc = { uri, client, version: params.version, lines: params.text.split(/\r?\n/), check: { ...EMPTY }, queue: Promise.resolve(), generation: 0, closed: false, clientQueue: Promise.resolve() };
       if (params.path !== undefined) doc.path = params.path;
       this.docs.set(key, doc);
       this.publish(doc);
@@ -148,6 +169,11 @@ export class DocumentSessions {
     if (!doc) return;
     this.docs.delete(key);
     doc.closed = true;
+    for (const [id, pending] of this.inserts) {
+      if (pending.doc !== doc) continue;
+      this.inserts.delete(id);
+      pending.resolve({ refused: 'the document was closed' });
+    }
     this.bump(doc);
     this.clearRecheck(doc);
     if (doc.channel !== undefined) await this.options.submit(`${doc.channel} CANCEL`).catch(() => undefined);
@@ -156,6 +182,37 @@ export class DocumentSessions {
   /** Every document of a client that went away (a closed tab). */
   async closeClient(client: string): Promise<void> {
     await Promise.all([...this.docs.values()].filter((d) => d.client === client).map((d) => this.close(d.client, d.uri)));
+  }
+
+  /**
+   * A request line from another client of the session — an MCP agent, attached or in the workbench. Its
+   * proof commands on a document's channel become lines of that document: the editor inserts each after
+   * the checked region and checks it (`document-insert` → `document.inserted`), so the editor's text, the
+   * checked region and the channel never disagree, and neither the user's nor the agent's work is lost.
+   * `REVERT n` steps the checked region back to the line that made step n. Anything else (other
+   * channels, queries, STATE, NEW_CHANNEL, scratch copies) goes to the shell as it is (`direct`).
+   */
+  async clientCommand(line: string, source: string, direct: (line: string) => Promise<ShellResponse[]>): Promise<ShellResponse[]> {
+    const requests = splitRequests(line);
+    const routed = requests.map((r) => this.routeOf(r.error === undefined ? r.text : ''));
+    if (!routed.some((r) => r !== undefined)) return direct(line);
+    const out: ShellResponse[] = [];
+    for (const [i, request] of requests.entries()) {
+      const route = routed[i];
+      if (route === undefined) out.push(...await direct(request.text));
+      else out.push(...await this.serialised(route.doc, () => route.revertTo !== undefined
+        ? this.clientRevert(route.doc, route.channel, route.revertTo, direct)
+        : this.clientInsert(route.doc, route.channel, route.text, source)));
+    }
+    return out;
+  }
+
+  /** The editor's answer to a `document-insert`. */
+  inserted(client: string, uri: string, id: number, answer: { line?: number; refused?: string }): void {
+    const pending = this.inserts.get(id);
+    if (!pending || pending.doc.client !== client || pending.doc.uri !== uri) throw new Error(`no insertion #${id} is waiting for ${uri}`);
+    this.inserts.delete(id);
+    pending.resolve(answer);
   }
 
   get(client: string, uri: string): DocumentState | undefined {
@@ -172,6 +229,61 @@ export class DocumentSessions {
       if (q === doc.queue && doc.recheckTimer === undefined) return this.state(doc);
       if (q === doc.queue) await new Promise((r) => setTimeout(r, this.options.recheckDelayMs ?? 600));
     }
+  }
+
+  // ---- other clients' commands ----
+
+  private routeOf(text: string): { doc: DocumentSession; channel: number; text: string; revertTo?: number } | undefined {
+    if (text === '') return undefined;
+    const parsed = parseRequest(text);
+    if (!('command' in parsed)) return undefined;
+    const doc = [...this.docs.values()].find((d) => d.channel === parsed.channel && !d.closed);
+    if (!doc) return undefined;
+    const bare = text.trim().replace(/^[0-9]+\s+/, '');
+    if (parsed.command.name === 'REVERT') return { doc, channel: parsed.channel, text: bare, revertTo: parsed.command.step };
+    return DOCUMENT_COMMANDS.has(parsed.command.name) ? { doc, channel: parsed.channel, text: bare } : undefined;
+  }
+
+  private serialised<T>(doc: DocumentSession, op: () => Promise<T>): Promise<T> {
+    const run = doc.clientQueue.then(op, op);
+    doc.clientQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async clientInsert(doc: DocumentSession, channel: number, text: string, source: string): Promise<ShellResponse[]> {
+    const refuse = (why: string): ShellResponse[] => [{ CHANNEL: channel, RESPONSE: null, ERR: why }];
+    // Whatever the document is doing (checking, an edit's re-check) finishes first: the line goes after it.
+    await this.idle(doc.client, doc.uri);
+    if (doc.closed) return refuse('the document was closed');
+    if (doc.check.error) return refuse(`the document stops at an error on line ${doc.check.error.line} (${doc.check.error.message}); fix it in the editor first`);
+    const id = this.nextInsert++;
+    const answer = new Promise<{ line?: number; refused?: string }>((resolve) => {
+      const timer = setTimeout(() => {
+        this.inserts.delete(id);
+        resolve({ refused: 'the editor did not answer' });
+      }, INSERT_TIMEOUT_MS);
+      timer.unref?.();
+      this.inserts.set(id, { doc, resolve: (a) => { clearTimeout(timer); resolve(a); } });
+    });
+    this.options.emit({ kind: 'document-insert', id, uri: doc.uri, client: doc.client, afterLine: this.checkedEnd(doc), text, source });
+    const { line, refused } = await answer;
+    if (refused !== undefined || line === undefined) return refuse(`the editor did not take the command: ${refused ?? 'no line'}`);
+    const last = doc.lastLine;
+    if (!last || last.line !== line || last.text.trim() !== text.trim()) return refuse(`the command is in the editor at line ${line}, but the document changed before it was checked`);
+    return last.responses;
+  }
+
+  private async clientRevert(doc: DocumentSession, channel: number, step: number, direct: (line: string) => Promise<ShellResponse[]>): Promise<ShellResponse[]> {
+    await this.idle(doc.client, doc.uri);
+    const entries = doc.check.entries;
+    const keep = step === 0 ? 0 : entries.findIndex((e) => e.stepAfter === step) + 1;
+    if (keep === 0 && step !== 0) {
+      const ends = entries.map((e) => e.stepAfter).join(', ');
+      return [{ CHANNEL: channel, RESPONSE: null, ERR: `REVERT ${step}: no checked line of the document ends at step ${step}${ends ? ` (lines end at steps ${ends})` : ''}` }];
+    }
+    // The checked region steps back; the text stays in the editor (as Proof General's retract).
+    await this.run(doc.client, doc.uri, { kind: 'to', line: keep === 0 ? 0 : (entries[keep - 1] as CheckedLine).line });
+    return direct(`${channel} STATE`);
   }
 
   // ---- checking ----
@@ -322,9 +434,12 @@ export class DocumentSessions {
     let stepAfter = stepBefore;
     this.setCheck(doc, { running: { line, since: Date.now() } });
     let error: string | undefined;
+    const responses: ShellResponse[] = [];
+    doc.lastLine = { line, text, responses };
     for (const request of splitRequests(text)) {
       const [response] = await this.options.submit(addressLine([request], channel));
       if (!response) continue;
+      responses.push(response);
       if (response.ERR) {
         error = response.ERR;
         break;

@@ -1,6 +1,7 @@
 import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import type { ProverSettings } from '../../shared/settings/prover-settings.ts';
+import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 
 /** Lean settings for the workbench: the user's Provers-page settings over the ARBOR_* environment. */
 export function leanSettingsFor(user: ProverSettings, env: NodeJS.ProcessEnv = process.env): LeanSettings {
@@ -12,7 +13,13 @@ export function leanSettingsFor(user: ProverSettings, env: NodeJS.ProcessEnv = p
   return settings;
 }
 
-/** The isabelle backend's external process: the Provers-page setting, else ARBOR_ISABELLE_COMMAND. */
-export function isabelleCommandFor(user: ProverSettings, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return user.isabelleCommand ?? (env.ARBOR_ISABELLE_COMMAND?.trim() || undefined);
+/**
+ * Where the isabelle backend's Isa-REPL server is: the Provers-page settings, else ARBOR_ISABELLE_ADDRESS and
+ * ARBOR_ISABELLE_SERVER. An address (a server the user runs) wins over a command that starts one.
+ */
+export function isabelleServerFor(user: ProverSettings, env: NodeJS.ProcessEnv = process.env): IsabelleServerConfig {
+  const address = user.isabelleAddress ?? (env.ARBOR_ISABELLE_ADDRESS?.trim() || undefined);
+  const serverCommand = user.isabelleServer ?? (env.ARBOR_ISABELLE_SERVER?.trim() || undefined);
+  if (address !== undefined) return { address };
+  return serverCommand !== undefined ? { serverCommand } : {};
 }

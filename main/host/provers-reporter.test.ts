@@ -30,10 +30,10 @@ describe('the workspace project file and the user\'s prover settings', () => {
   });
 
   it('user settings override the environment for the lean and isabelle shells', () => {
-    const options = shellProverOptions({ 'lean.pantograph': '/opt/p/repl', 'lean.memoryMb': 2048, 'isabelle.command': 'isabelle shell', 'lean.imports': 'bad;value' });
+    const options = shellProverOptions({ 'lean.pantograph': '/opt/p/repl', 'lean.memoryMb': 2048, 'isabelle.server': '/opt/Isa-REPL/repl_server.sh', 'lean.imports': 'bad;value' });
     expect(options.lean).toMatchObject({ pantograph: '/opt/p/repl', memoryMb: 2048 });
     expect(options.lean.imports).not.toContain('bad;value');
-    expect(options.isabelleCommand).toBe('isabelle shell');
+    expect(options.isabelle).toEqual({ serverCommand: '/opt/Isa-REPL/repl_server.sh' });
   });
 
   it('settings.set refuses an invalid prover setting and stores valid ones; provers.detect uses them', async () => {
@@ -51,7 +51,7 @@ describe('the workspace project file and the user\'s prover settings', () => {
       expect(await workspace.settings()).toEqual({});
       // A program to run never comes from an API call alone (the web host has no dialog to confirm it)…
       await expect(service.call('settings.set', { patch: { 'lean.pantograph': '/bin/sh -c "touch /tmp/arbor-pwned"' } })).rejects.toThrow(/never set through this page/);
-      await expect(service.call('settings.set', { patch: { 'isabelle.command': 'touch /tmp/arbor-pwned' } })).rejects.toThrow(/never set through this page/);
+      await expect(service.call('settings.set', { patch: { 'isabelle.server': 'touch /tmp/arbor-pwned' } })).rejects.toThrow(/never set through this page/);
       expect(await workspace.settings()).toEqual({});
       // …only from the user's own settings file (or the environment).
       await mkdir(join(dir, 'user'), { recursive: true });

@@ -15,6 +15,7 @@ import { ToolError } from '../agent/tool-error.ts';
 import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import type { Shell } from '../shell/shell.ts';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { Workspace } from './workspace.ts';
 
 export interface WorkbenchAgentOptions {
@@ -57,6 +58,7 @@ export class WorkbenchAgent {
   private mcp: ArborMcpHttpServer | undefined;
   private mcpToken = '';
   private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private route: ((line: string, source: string) => Promise<ShellResponse[]>) | undefined;
   readonly sources: readonly SuggestionSource[];
 
   constructor(private readonly options: WorkbenchAgentOptions) {
@@ -67,6 +69,19 @@ export class WorkbenchAgent {
   onEvent(listener: (event: AgentEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Agents' requests go through the host's document sessions from now on (the editor and agents are
+   * clients of one session). Set once, before any agent connects.
+   */
+  routeCommands(route: (line: string, source: string) => Promise<ShellResponse[]>): void {
+    this.route = route;
+  }
+
+  /** The user undid an accepted suggestion's line: the edit history says so. */
+  undoAccept(id: number): EditRecord {
+    return asPlainError(() => this.current().recordUndo(id));
   }
 
   /** The session of the focused channel (made on first use). */
@@ -175,7 +190,8 @@ export class WorkbenchAgent {
   private entry(channel: number): Entry {
     let entry = this.sessions.get(channel);
     if (!entry) {
-      const session = new AgentSession({ port: inProcessPort(this.options.shell), channel });
+      const route = this.route;
+      const session = new AgentSession({ port: inProcessPort(this.options.shell, route && ((line) => route(line, 'agent'))), channel });
       const offQueue = session.queue.onChange((suggestion) => {
         this.emit({ kind: 'suggestion', channel, suggestion });
         // A newly queued suggested goal: check it against the reference (in the background).

@@ -7,7 +7,9 @@ import { createLeanBackend } from '../provers/lean/lean-backend.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
-import { createPassThroughFactory } from '../supervisor/pass-through-factory.ts';
+import { createIsabelleFactory } from '../supervisor/isabelle-factory.ts';
+import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
+import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import { splitCommandLine } from '../process/command-line.ts';
 import { UnavailableEngine } from './unavailable-engine.ts';
 
@@ -26,8 +28,8 @@ export interface WorkbenchShellOptions {
   prelude?: string;
   /** The lean backend's settings (the user's, over the environment); default: the environment only. */
   lean?: LeanSettings;
-  /** The isabelle backend's external channel-protocol process (command line). */
-  isabelleCommand?: string;
+  /** The isabelle backend's Isa-REPL server: an address, or the command that starts one. */
+  isabelle?: IsabelleServerConfig;
   /** Tests inject an engine maker (e.g. over a test double); the product always loads the backend. */
   createEngine?: (channel: number, prelude?: string) => ChannelEngine;
   /** Open channels at most (documents, agents' scratch copies); default WORKBENCH_MAX_CHANNELS. */
@@ -83,24 +85,27 @@ async function proverFactory(options: WorkbenchShellOptions, problems: string[])
   }
 }
 
-/** Isabelle runs as a pass-through to the configured process; a missing command or executable is a problem, not a hang. */
+/** Isabelle is a client of an Isa-REPL server; a missing or unusable configuration is a problem, not a hang. */
 function isabelleFactory(options: WorkbenchShellOptions, problems: string[]): EngineFactory | undefined {
-  const command = options.isabelleCommand;
-  if (command === undefined) {
-    problems.push('no Isabelle command line configured: set it on the Provers page (the process that speaks the channel protocol, e.g. Isabelle\'s proof shell)');
+  const server = options.isabelle ?? {};
+  const problem = checkServerConfig(server);
+  if (problem !== undefined) {
+    problems.push(problem);
     return undefined;
   }
-  let executable: string | undefined;
-  try {
-    executable = splitCommandLine(command)[0];
-  } catch {
-    executable = undefined;
+  if (server.address === undefined) {
+    let executable: string | undefined;
+    try {
+      executable = splitCommandLine(server.serverCommand as string)[0];
+    } catch {
+      executable = undefined;
+    }
+    if (executable === undefined || !findExecutable(executable)) {
+      problems.push(`the Isa-REPL server command '${server.serverCommand}' does not start an executable on PATH: fix it on the Provers page`);
+      return undefined;
+    }
   }
-  if (executable === undefined || !findExecutable(executable)) {
-    problems.push(`the Isabelle command '${command}' does not start an executable on PATH: fix it on the Provers page`);
-    return undefined;
-  }
-  return createPassThroughFactory({ commandLine: command, timeoutMs: options.timeoutMs ?? 10_000, ...(options.prelude !== undefined ? { prelude: options.prelude } : {}) });
+  return createIsabelleFactory({ ...server, timeoutMs: options.timeoutMs ?? 10_000, ...(options.prelude !== undefined ? { prelude: options.prelude } : {}) });
 }
 
 export function appInfo(host: AppInfo['host'], ws: WorkbenchShell, workspace: string, examplesDir: string): AppInfo {

@@ -3,8 +3,11 @@ import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
 import type { DefineAnswer, QueryAnswer } from '../../shared/protocol/query-answer.ts';
 
-/** The backends Arbor knows. `isabelle` is any external process that already speaks the channel protocol. */
-export type BackendId = 'coq' | 'eq' | 'lean' | 'isabelle';
+/**
+ * The backends Arbor knows. `isabelle` is a client of the Isa-REPL server with Isabelle/Minilang's REPL app;
+ * `external` is any process that already speaks the channel protocol (a pass-through).
+ */
+export type BackendId = 'coq' | 'eq' | 'lean' | 'isabelle' | 'external';
 
 /** Term printing: 1 = the prover's pretty printer, 2 = s-expressions with full names and de Bruijn indices. */
 export type PrintMode = 1 | 2;
@@ -57,8 +60,11 @@ export const DEFAULT_PROVER_MEMORY_MB = 4096;
 
 /** A proof the prover itself closed. */
 export interface FinishedProof {
-  /** What the theorem depends on beyond the global context (every one of them allowed), e.g. `classic : forall P : Prop, P \/ ~ P`. */
-  assumptions: string[];
+  /**
+   * What the theorem depends on beyond the global context (every one of them allowed), e.g. `classic : forall P : Prop, P \/ ~ P`.
+   * Absent when the backend could not read them (Lean without `lean` installed): then no `ASSUMPTIONS` is claimed.
+   */
+  assumptions?: string[];
   /** The prover state with the proof closed. */
   checkpoint: Checkpoint;
 }

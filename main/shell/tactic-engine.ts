@@ -6,6 +6,7 @@ import {
 } from '../../shared/proof-tree/proof-tree.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import { expandAbbreviations, TermTooLarge } from '../../shared/protocol/abbreviations.ts';
+import { isMinilangCommand } from '../../shared/protocol/shell-command.ts';
 import type { ChannelEngine, ChannelStatus, EngineResult } from './channel-engine.ts';
 import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
@@ -136,7 +137,9 @@ export class TacticEngine implements ChannelEngine {
   private async run(command: EngineCommand): Promise<EngineResult> {
     switch (command.name) {
       case 'GOAL': return this.goal(command.expr, command.theoremName);
-      case 'DEFINE': return this.define(command.text);
+      case 'DEFINE':
+        if (command.proofLocal) throw new ShellError(`unsupported: DEFINE without quotes is Minilang's proof-local DEFINE (the isabelle backend); declarations are DEFINE "…"`);
+        return this.define(command.text);
       case 'SEARCH':
       case 'CHECK':
       case 'ABOUT':
@@ -159,6 +162,7 @@ export class TacticEngine implements ChannelEngine {
       case 'END':
       case 'NEXT': return this.end();
       default: {
+        if (isMinilangCommand(command)) throw new ShellError(`unsupported: ${command.name} is a Minilang command (the isabelle backend); the ${this.options.backend} backend does not have it`);
         const last = this.requireOpenGoal();
         const step = this.toProofStep(command, last);
         const outcome = await this.withWatchdog(step, (s) => s.step(step));

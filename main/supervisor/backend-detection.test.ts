@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findExecutable } from '../provers/lean/find-executable.ts';
 import { detectBackends, detectCoq, detectIsabelle, detectLean, formatDetections } from './backend-detection.ts';
 
@@ -22,6 +23,16 @@ describe('backend detection (real binaries where present)', () => {
     if (!findExecutable('lean')) expect(lean.missing.join('\n')).toMatch(/lean not found on PATH: install Lean 4 with elan/);
   });
 
+  it('isabelle: found when an Isa-REPL server is configured (an address, or a command on PATH)', async () => {
+    expect(await detectIsabelle({})).toMatchObject({ found: false, missing: expect.arrayContaining([expect.stringMatching(/^no Isa-REPL server configured/)]) });
+    expect(await detectIsabelle({ address: '127.0.0.1:6666' })).toMatchObject({ found: true, tools: expect.arrayContaining([{ name: 'Isa-REPL server (address)', path: '127.0.0.1:6666' }]) });
+    expect(await detectIsabelle({ serverCommand: process.execPath })).toMatchObject({ found: true });
+    const bad = await detectIsabelle({ serverCommand: '/nonexistent/repl_server.sh' });
+    expect(bad.found).toBe(false);
+    expect(bad.missing.join('\n')).toMatch(/'\/nonexistent\/repl_server.sh' does not start an executable on PATH/);
+    expect(formatDetections([bad])).toMatch(/tested: .*Never run against a real Isabelle/);
+  });
+
   it('reports every backend in one readable block each', async () => {
     const all = await detectBackends();
     expect(all.map((d) => d.backend)).toEqual(['coq', 'eq', 'lean', 'isabelle']);
@@ -30,4 +41,21 @@ describe('backend detection (real binaries where present)', () => {
     expect(text).toMatch(/^eq: found/m);
     expect(text).toMatch(/^lean: /m);
   });
+
+  it('Pantograph\'s version comes from its configured command line with --version, and is gated', async () => {
+    // The Pantograph TEST DOUBLE (main/provers/lean/test-fixtures): a wrapper command line (node + loader + script).
+    const double = fileURLToPath(new URL('../provers/lean/test-fixtures/pantograph-double.ts', import.meta.url));
+    const pantograph = `${process.execPath} --import ${import.meta.resolve('tsx')} ${double}`;
+    const ok = await detectLean({ pantograph, imports: ['Init'], leanOptions: [] });
+    expect(ok.tools[2]).toMatchObject({ name: process.execPath, version: '0.3.4' });
+    process.env.PANTOGRAPH_DOUBLE_VERSION = '0.3.1';
+    const old = await detectLean({ pantograph, imports: ['Init'], leanOptions: [] });
+    expect(old.found).toBe(false);
+    expect(old.tools[2]).toMatchObject({ version: '0.3.1' });
+    expect(old.missing.join('\n')).toMatch(/Pantograph 0\.3\.1 is older than 0\.3\.4/);
+  });
+});
+
+afterEach(() => {
+  delete process.env.PANTOGRAPH_DOUBLE_VERSION;
 });

@@ -1,9 +1,12 @@
+import { BACKEND_TESTED } from '../../shared/settings/backend-tested.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { findExecutable, probeVersion } from '../provers/lean/find-executable.ts';
-import { checkLean } from '../provers/lean/lean-backend.ts';
+import { inspectLean } from '../provers/lean/lean-backend.ts';
 import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { splitCommandLine } from '../process/command-line.ts';
+import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
+import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 
 /** What `arbor-shell --check` and the provers page show for one backend. */
 export interface BackendDetection {
@@ -34,28 +37,39 @@ export async function detectCoq(): Promise<BackendDetection> {
   return { backend: 'coq', found: idetop.path !== undefined, tools: [idetop, coqc], missing };
 }
 
-/** `command`: the configured channel-protocol process (the workbench's Isabelle command line), if any. */
-export async function detectIsabelle(command?: string): Promise<BackendDetection> {
+/**
+ * The isabelle backend is a client of an Isa-REPL server (github.com/xqyww123/Isa-REPL) with Isabelle/Minilang
+ * (github.com/xqyww123/Isa-Mini): found when a server is configured — an address (not contacted here), or a
+ * command that starts one and is on PATH. `isabelle` on PATH is reported for information.
+ */
+export async function detectIsabelle(server: IsabelleServerConfig = {}): Promise<BackendDetection> {
   const isabelle = await tool('isabelle', ['version']);
-  const missing = isabelle.path ? [] : ['isabelle not found on PATH: install the Isabelle distribution and put its `bin/` on PATH; then give arbor-shell the command of its channel-protocol shell (`--backend isabelle --command "…"`)'];
-  if (command === undefined) return { backend: 'isabelle', found: isabelle.path !== undefined, tools: [isabelle], missing };
+  const missing: string[] = [];
+  if (!isabelle.path) missing.push('isabelle not found on PATH: install the Isabelle distribution (bin/ on PATH), then Isa-REPL and Isa-Mini into it as their READMEs say');
+  const problem = checkServerConfig(server);
+  if (problem !== undefined) {
+    missing.push(`${problem}; the server must have Minilang (Isa-Mini) installed`);
+    return { backend: 'isabelle', found: false, tools: [isabelle], missing };
+  }
+  if (server.address !== undefined) {
+    return { backend: 'isabelle', found: true, tools: [isabelle, { name: 'Isa-REPL server (address)', path: server.address }], missing };
+  }
   let executable: string | undefined;
   try {
-    executable = splitCommandLine(command)[0];
+    executable = splitCommandLine(server.serverCommand as string)[0];
   } catch {
     executable = undefined;
   }
-  const shell = executable ? await tool(executable, ['--version']) : { name: command };
-  if (!shell.path) missing.push(`the configured Isabelle command '${command}' does not start an executable on PATH: fix the Isabelle command line`);
-  return { backend: 'isabelle', found: isabelle.path !== undefined && shell.path !== undefined, tools: [isabelle, shell], missing };
+  const found = executable !== undefined ? findExecutable(executable) : undefined;
+  if (!found) missing.push(`the Isa-REPL server command '${server.serverCommand}' does not start an executable on PATH: fix it (e.g. /path/to/Isa-REPL/repl_server.sh)`);
+  return { backend: 'isabelle', found: found !== undefined, tools: [isabelle, { name: 'Isa-REPL server (command)', ...(found ? { path: found } : {}) }], missing };
 }
 
+/** Pantograph's version comes from its configured command line with `--version` (and is gated), never from a bare program name. */
 export async function detectLean(settings: LeanSettings = leanSettingsFromEnv()): Promise<BackendDetection> {
-  const check = await checkLean(settings);
+  const { check, pantograph } = await inspectLean(settings);
   const lean = await tool('lean', ['--version']);
   const lake = await tool('lake', ['--version']);
-  const command = settings.pantograph.split(/\s+/)[0] ?? 'pantograph-repl';
-  const pantograph = await tool(command, ['--version']);
   return { backend: 'lean', found: check.available, tools: [lean, lake, pantograph], missing: check.problems };
 }
 
@@ -66,8 +80,16 @@ export async function detectEq(): Promise<BackendDetection> {
 }
 
 /** Lean and Isabelle as configured (the workbench passes its user settings; the CLI the environment). */
-export async function detectBackends(lean?: LeanSettings, isabelleCommand?: string): Promise<BackendDetection[]> {
-  return Promise.all([detectCoq(), detectEq(), detectLean(lean), detectIsabelle(isabelleCommand)]);
+export async function detectBackends(lean?: LeanSettings, isabelle: IsabelleServerConfig = isabelleServerFromEnv()): Promise<BackendDetection[]> {
+  return Promise.all([detectCoq(), detectEq(), detectLean(lean), detectIsabelle(isabelle)]);
+}
+
+/** The CLI's Isa-REPL server: ARBOR_ISABELLE_ADDRESS, else ARBOR_ISABELLE_SERVER (the workbench passes the user's settings). */
+export function isabelleServerFromEnv(env: NodeJS.ProcessEnv = process.env): IsabelleServerConfig {
+  const address = env.ARBOR_ISABELLE_ADDRESS?.trim();
+  if (address) return { address };
+  const serverCommand = env.ARBOR_ISABELLE_SERVER?.trim();
+  return serverCommand ? { serverCommand } : {};
 }
 
 /** Plain-text report, one block per backend. */
@@ -76,5 +98,6 @@ export function formatDetections(detections: readonly BackendDetection[]): strin
     `${d.backend}: ${d.found ? 'found' : 'NOT FOUND'}`,
     ...d.tools.map((t) => `  ${t.name}: ${t.path ?? 'missing'}${t.version ? ` (${t.version})` : ''}`),
     ...d.missing.map((m) => `  fix: ${m}`),
+    ...(BACKEND_TESTED[d.backend] ? [`  tested: ${BACKEND_TESTED[d.backend]}`] : []),
   ].join('\n')).join('\n');
 }

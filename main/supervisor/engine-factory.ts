@@ -31,7 +31,8 @@ export async function loadBackend(id: BackendId): Promise<ProverBackend> {
     case 'coq': return (await import('../provers/coq/coq-backend.ts')).coqBackend;
     case 'eq': return (await import('../provers/eq/eq-backend.ts')).eqBackend;
     case 'lean': return (await import('../provers/lean/lean-backend.ts')).leanBackend;
-    case 'isabelle': throw new Error('isabelle is a pass-through backend: use createPassThroughFactory');
+    case 'isabelle': throw new Error('isabelle is a client of an Isa-REPL server: use createIsabelleFactory');
+    case 'external': throw new Error('external is a pass-through backend: use createPassThroughFactory');
   }
 }
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Shell } from '../shell/shell.ts';
-import type { PassThroughEngine } from '../provers/isabelle/pass-through-engine.ts';
+import type { PassThroughEngine } from '../provers/external/pass-through-engine.ts';
 import { splitCommandLine } from '../process/command-line.ts';
 import { createPassThroughFactory } from './pass-through-factory.ts';
 

@@ -1,9 +1,9 @@
 import { splitCommandLine } from '../process/command-line.ts';
-import { PassThroughEngine } from '../provers/isabelle/pass-through-engine.ts';
+import { PassThroughEngine } from '../provers/external/pass-through-engine.ts';
 import type { EngineFactory } from './engine-factory.ts';
 
 export interface PassThroughConfig {
-  /** The command line of a process that speaks the channel protocol (e.g. Isabelle's shell). */
+  /** The command line of a process that speaks the channel protocol (another arbor-shell, a prover's own shell). */
   commandLine: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -15,12 +15,12 @@ export interface PassThroughConfig {
 }
 
 /**
- * Channels over an external channel-protocol process (the `isabelle` backend): one process per Arbor
+ * Channels over an external channel-protocol process (the `external` backend): one process per Arbor
  * channel, started on the channel's first command, so a crash or a runaway proof stays in its channel.
  */
 export function createPassThroughFactory(config: PassThroughConfig): EngineFactory {
   const [command, ...args] = splitCommandLine(config.commandLine);
-  if (command === undefined) throw new Error('the isabelle backend needs --command "…" (the external process)');
+  if (command === undefined) throw new Error('the external backend needs --command "…" (the process that speaks the channel protocol)');
   return {
     createEngine(_channel, prelude) {
       const combined = [config.prelude, prelude].filter((p): p is string => p !== undefined).join('\n');

@@ -2,16 +2,9 @@ import { useEffect, useState } from 'react';
 import type { Settings } from '../../shared/api/api-contract.ts';
 import { PROJECT_FILE_NAME } from '../../shared/project/project-file.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
+import { BACKEND_TESTED } from '../../shared/settings/backend-tested.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import { detectProvers, getSettings, updateSettings } from '../services/arbor-api.ts';
-
-/** What each backend has (and has not) been run against: stated plainly, not implied by "found". */
-const TESTED: Record<string, string> = {
-  coq: 'Run against the real Coq (coqidetop, XML protocol) in every test run.',
-  eq: 'Arbor\'s own engine, in process: run in every test run.',
-  lean: 'Built to Pantograph\'s documented JSON protocol (v0.3); tested against a Pantograph test double. Never run against a real Lean here.',
-  isabelle: 'Pass-through to a channel-protocol process; tested with arbor-shell itself as the external process. Never run against a real Isabelle.',
-};
 
 /** `program`: names a program Arbor runs — the desktop app asks before storing it; the browser never stores it. */
 const FIELDS: { key: string; label: string; placeholder: string; number?: boolean; wide?: boolean; program?: boolean }[] = [
@@ -19,7 +12,8 @@ const FIELDS: { key: string; label: string; placeholder: string; number?: boolea
   { key: 'lean.imports', label: 'Lean imports', placeholder: 'Init (e.g. Init Mathlib)' },
   { key: 'lean.projectDir', label: 'Lake project directory', placeholder: '/absolute/path (optional)' },
   { key: 'lean.memoryMb', label: 'Memory cap (MB)', placeholder: '0 = no cap', number: true },
-  { key: 'isabelle.command', label: 'Isabelle command line', placeholder: 'the process that speaks the channel protocol (e.g. Isabelle\'s proof shell)', wide: true, program: true },
+  { key: 'isabelle.address', label: 'Isa-REPL server address', placeholder: 'HOST:PORT of a running Isa-REPL server with Minilang (or ARBOR_ISABELLE_ADDRESS)' },
+  { key: 'isabelle.server', label: 'Isa-REPL server command', placeholder: '/path/to/Isa-REPL/repl_server.sh (Arbor starts it; or ARBOR_ISABELLE_SERVER)', wide: true, program: true },
 ];
 
 /** The toolbar's "Provers" button and the page it opens. */
@@ -92,12 +86,12 @@ function ProversPage({ onClose }: { onClose: () => void }) {
                 </tbody>
               </table>
               {d.missing.length > 0 && <ul className="prover-fixes">{d.missing.map((m) => <li key={m} data-testid="prover-fix">{m}</li>)}</ul>}
-              <p className="prover-tested">{TESTED[d.backend] ?? ''}</p>
+              <p className="prover-tested">{BACKEND_TESTED[d.backend] ?? ''}</p>
             </section>
           ))}
         </div>
         <h4>Lean and Isabelle settings (this user)</h4>
-        <p className="muted">Programs to run (marked ⚠) are confirmed in a dialog in the desktop app; in the browser they are read only from your settings file or the environment (ARBOR_PANTOGRAPH, ARBOR_ISABELLE_COMMAND), never set from this page.</p>
+        <p className="muted">Programs to run (marked ⚠) are confirmed in a dialog in the desktop app; in the browser they are read only from your settings file or the environment (ARBOR_PANTOGRAPH, ARBOR_ISABELLE_SERVER), never set from this page.</p>
         <form className="prover-settings" onSubmit={(e) => { e.preventDefault(); save(); }}>
           {FIELDS.map((f) => (
             <label key={f.key} className={f.wide ? 'wide' : undefined}>

@@ -1,9 +1,11 @@
 import * as monaco from 'monaco-editor/editor/editor.api.js';
+import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { placeSuggestion, staleReason } from '../../shared/agent/suggestion-placement.ts';
+import { WINDOW_ID } from '../store/documents-slice.ts';
 import { useArbor } from '../store/store.ts';
 import * as api from './arbor-api.ts';
 import { getModel } from './monaco-models.ts';
-import { checker } from './workbench.ts';
+import { checker } from './document-client.ts';
 
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 
@@ -65,6 +67,7 @@ export async function acceptSuggestion(id: number): Promise<void> {
       return;
     }
     await api.agentDecide(id, 'accept');
+    recordUndoOf(model, id, place.text);
   } catch (err) {
     store().addMessage('error', `accept #${id}: ${(err as Error).message}`);
   } finally {
@@ -91,5 +94,53 @@ export async function suggestForCurrentGoal(): Promise<void> {
     store().addMessage('error', `suggest: ${(err as Error).message}`);
   } finally {
     store().setSuggesting(false);
+  }
+}
+
+/** Once the user undoes an accepted suggestion's line (Ctrl+Z), the edit history records it. */
+function recordUndoOf(model: monaco.editor.ITextModel, id: number, line: string): void {
+  const watch = model.onDidChangeContent((e) => {
+    if (!e.isUndoing || model.getLinesContent().includes(line)) return;
+    watch.dispose();
+    api.agentUndoAccept(id).catch((err: unknown) => store().addMessage('error', `undo of #${id}: ${(err as Error).message}`));
+  });
+  model.onWillDispose(() => watch.dispose());
+}
+
+/**
+ * Another client of the document's session (an MCP agent) ran a proof command on it: the command becomes
+ * a line right after the checked region (an undoable edit, like typing it), is checked, and is taken out
+ * again if it fails, so the agent's failures never stay in the user's text. The host gets the line back.
+ */
+export async function insertClientCommand(event: Extract<ApiEvent, { kind: 'document-insert' }>): Promise<void> {
+  if (event.client !== WINDOW_ID) return;
+  const answer = (p: { line?: number; refused?: string }): Promise<null> => api.documentInserted({ client: WINDOW_ID, uri: event.uri, id: event.id, ...p });
+  const model = getModel(event.uri);
+  if (!model) {
+    await answer({ refused: 'the document is not open in this window' });
+    return;
+  }
+  try {
+    const entries = store().checking[event.uri]?.entries ?? [];
+    const place = placeSuggestion(model.getLinesContent(), entries, undefined, { apply: [event.text], step: entries.at(-1)?.stepAfter ?? 0 });
+    const line = Math.min(place.line, model.getLineCount() + 1);
+    const edit = line > model.getLineCount()
+      ? { range: new monaco.Range(line - 1, model.getLineMaxColumn(line - 1), line - 1, model.getLineMaxColumn(line - 1)), text: `${model.getEOL()}${place.text}` }
+      : { range: new monaco.Range(line, 1, line, 1), text: `${place.text}${model.getEOL()}` };
+    model.pushStackElement();
+    model.pushEditOperations([], [edit], () => null);
+    model.pushStackElement();
+    await checker.checkThrough(event.uri, line);
+    const after = store().checking[event.uri];
+    if (after?.error?.line === line && model.getLineContent(line) === place.text) {
+      store().addMessage('error', `${event.source}: ${event.text} — ${after.error.message} (not kept)`, event.uri);
+      const range = line < model.getLineCount() ? new monaco.Range(line, 1, line + 1, 1) : new monaco.Range(line - 1, model.getLineMaxColumn(line - 1), line, model.getLineMaxColumn(line));
+      model.pushEditOperations([], [{ range, text: '' }], () => null);
+    } else {
+      store().addMessage('info', `${event.source} added line ${line}: ${event.text}`, event.uri);
+    }
+    await answer({ line });
+  } catch (err) {
+    await answer({ refused: (err as Error).message }).catch(() => undefined);
   }
 }

@@ -36,6 +36,7 @@ export const documentCancel = (p: ApiParams<'document.cancel'>) => call('documen
 export const documentRestartProver = (p: ApiParams<'document.restartProver'>) => call('document.restartProver', p);
 export const documentRestart = (p: ApiParams<'document.restart'>) => call('document.restart', p);
 export const documentClose = (p: ApiParams<'document.close'>) => call('document.close', p);
+export const documentInserted = (p: ApiParams<'document.inserted'>) => call('document.inserted', p);
 /** A look-up in a document's environment (its channel), or in the library when it has none yet. */
 export const lookUp = (kind: ApiParams<'proof.lookUp'>['kind'], text: string, channel?: number) =>
   call('proof.lookUp', channel === undefined ? { kind, text } : { kind, text, channel });
@@ -66,6 +67,7 @@ export function onMenuCommand(listener: (command: MenuCommand, arg?: string) => 
 
 export const agentFocus = (channel: number, path?: string) => call('agent.focus', path === undefined ? { channel } : { channel, path });
 export const agentDecide = (id: number, decision: 'accept' | 'reject') => call('agent.decide', { id, decision });
+export const agentUndoAccept = (id: number) => call('agent.undoAccept', { id });
 export const agentRunSources = (sources?: string[]) => call('agent.runSources', sources === undefined ? {} : { sources });
 export const agentMcpInfo = () => call('agent.mcpInfo', {});
 export const agentSetReference = (channel: number, statement: string | null) => call('agent.setReference', { channel, statement });

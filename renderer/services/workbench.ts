@@ -12,6 +12,7 @@ import { createModel, disposeModel, getModel } from './monaco-models.ts';
 import { download } from './download.ts';
 import { forgetTreeCopy, receiveTreeChange } from './tree-sync.ts';
 import { followDerivations } from './derivation-sync.ts';
+import { insertClientCommand } from './agent.ts';
 
 export { checker } from './document-client.ts';
 
@@ -113,6 +114,9 @@ function handleEvent(event: ApiEvent): void {
       break;
     case 'document':
       applyDocumentState(event.state);
+      break;
+    case 'document-insert':
+      void insertClientCommand(event);
       break;
     case 'document-message':
       if (event.client === WINDOW_ID) s.addMessage(event.level, event.text, event.uri);

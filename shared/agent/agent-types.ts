@@ -54,7 +54,8 @@ export interface SuggestionFidelity {
   reason: string;
 }
 
-export type EditOutcome = 'accepted' | 'rejected' | 'manual';
+/** `undone`: an accepted suggestion's line taken out again by the user's undo. */
+export type EditOutcome = 'accepted' | 'rejected' | 'manual' | 'undone';
 
 /** One entry of a proof's edit history (seed 003). */
 export interface EditRecord {

@@ -54,6 +54,15 @@ export const apiParamSchemas = {
   'document.restartProver': z.object({ client, uri }).strict(),
   'document.restart': z.object({ client, uri }).strict(),
   'document.close': z.object({ client, uri }).strict(),
+  /**
+   * The editor's answer to a `document-insert` event: the line it inserted the client's command at (and
+   * whether that line checked), or why it refused. The editor stays the one writer of the document's text.
+   */
+  'document.inserted': z.object({
+    client, uri, id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    line: z.number().int().min(1).max(10_000_000).optional(),
+    refused: z.string().min(1).max(2_000).optional(),
+  }).strict(),
   'proof.lookUp': z.object({
     channel: channel.optional(),
     kind: z.enum(['search', 'check', 'about', 'print', 'locate']),
@@ -88,6 +97,8 @@ export const apiParamSchemas = {
   /** Records the user's decision; an accepted suggestion's commands are written into the script by the renderer. */
   'agent.decide': z.object({ id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), decision: z.enum(['accept', 'reject']) }).strict(),
   'agent.history': z.object({}).strict(),
+  /** The user undid an accepted suggestion's line in the editor (Ctrl+Z): recorded in the edit history. */
+  'agent.undoAccept': z.object({ id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }).strict(),
   /** Runs the built-in suggestion sources (default: all) on the current goal. */
   'agent.runSources': z.object({ sources: z.array(z.string().min(1).max(64)).max(16).optional() }).strict(),
   'agent.mcpInfo': z.object({}).strict(),
@@ -163,6 +174,7 @@ export interface ApiResults {
   'document.restartProver': DocumentState;
   'document.restart': DocumentState;
   'document.close': null;
+  'document.inserted': null;
   'app.info': AppInfo;
   'files.read': { path: string; text: string };
   'files.write': { path: string };
@@ -181,6 +193,7 @@ export interface ApiResults {
   'agent.suggestions': Suggestion[];
   'agent.decide': Suggestion;
   'agent.history': EditRecord[];
+  'agent.undoAccept': EditRecord;
   'agent.runSources': Suggestion[];
   'agent.mcpInfo': McpInfo;
   'agent.setReference': null;
@@ -216,6 +229,13 @@ export type ApiEvent =
   | { kind: 'document'; state: DocumentState }
   /** Something to tell the user about a document's checking (a failed line, a cancel). */
   | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string }
+  /**
+   * Another client of the document's session (an MCP agent) ran a proof command on its channel: the editor
+   * inserts it as a line after `afterLine` (the end of the checked region), checks it, and answers with
+   * `document.inserted` (as LSP's applyEdit: the editor is the one writer of the text, so nobody's typing
+   * is lost). A line that fails is taken out again; its error goes back to the agent.
+   */
+  | { kind: 'document-insert'; id: number; uri: string; client: string; afterLine: number; text: string; source: string }
   /** A menu item or shortcut handled by the renderer (Electron menus). */
   | { kind: 'menu'; command: MenuCommand; arg?: string };
 

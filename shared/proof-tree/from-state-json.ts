@@ -4,7 +4,7 @@ import { PROVED_GOAL } from './proof-tree.ts';
 import type { TreeView } from './proof-tree.ts';
 
 /**
- * Reads the seed-000 proof-state JSON that an external process (Isabelle's own shell, another
+ * Reads the seed-000 proof-state JSON that an external process (the `external` backend's process, another
  * arbor-shell) prints, and turns it into the workbench's `TreeView`. The process keeps no ids or steps, so
  * they are inferred: a node whose content is unchanged since the previous view keeps its id and step.
  */

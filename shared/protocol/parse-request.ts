@@ -1,5 +1,5 @@
 import type { ObtainCondition, ParsedRequest, ShellCommand } from './shell-command.ts';
-import { COMMAND_NAMES } from './shell-command.ts';
+import { COMMAND_NAMES, isMinilangName } from './shell-command.ts';
 
 /**
  * Parses one request (already split off its line by `splitRequests`). Never throws: anything it cannot
@@ -40,7 +40,16 @@ const IDENT = /[A-Za-z_][A-Za-z0-9_'.]*/y;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
+/** Minilang commands whose arguments may be empty (`INTRO`, `ALL_INTRO` introduce everything). */
+const OPTIONAL_ARGUMENTS = new Set(['INTRO', 'ALL_INTRO']);
+
 function parseArguments(name: ShellCommand['name'], s: Scanner): ShellCommand {
+  if (isMinilangName(name)) {
+    // Minilang's own syntax, kept as written: the isabelle backend's policy checks it before Minilang sees it.
+    const args = s.rest();
+    if (args === '' && !OPTIONAL_ARGUMENTS.has(name)) throw new ArgumentError(`${name} needs arguments (Minilang syntax)`);
+    return { name, args };
+  }
   switch (name) {
     case 'END':
     case 'NEXT':
@@ -60,6 +69,12 @@ function parseArguments(name: ShellCommand['name'], s: Scanner): ShellCommand {
       return theoremName === undefined ? { name, expr } : { name, expr, theoremName };
     }
     case 'DEFINE': {
+      // Unquoted: Minilang's proof-local DEFINE (`DEFINE f where "f x = …"`, isabelle backend).
+      if (!s.peekQuote()) {
+        const text = s.rest();
+        if (text === '') throw new ArgumentError('expected a quoted declaration');
+        return { name, text, proofLocal: true };
+      }
       const text = s.quoted('a quoted declaration');
       s.expectEnd(name);
       return { name, text };

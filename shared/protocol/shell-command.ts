@@ -21,9 +21,30 @@ export type ShellCommand =
   | { name: 'REVERT'; step: number }
   | { name: 'SCRIPT' }
   | { name: 'PRELUDE'; text: string }
-  // Proof documents: declarations and look-ups between proofs
-  | { name: 'DEFINE'; text: string }
-  | QueryCommand;
+  // Proof documents: declarations and look-ups between proofs. `proofLocal`: written without quotes, it is
+  // Minilang's own DEFINE (a definition inside the proof; isabelle backend), not a document declaration.
+  | { name: 'DEFINE'; text: string; proofLocal?: true }
+  | QueryCommand
+  // Minilang's commands that the seed lacks (isabelle backend only), arguments in Minilang's own syntax
+  | MinilangCommand;
+
+/**
+ * Commands of Isabelle/Minilang (v0.6.0, `library/proof.ML`) that the seed does not have. The isabelle
+ * backend sends them to Minilang (after its policy checks the arguments); other backends answer `unsupported`.
+ */
+export const MINILANG_COMMAND_NAMES = [
+  'INDUCT', 'CASE_SPLIT', 'INTRO', 'ALL_INTRO', 'CONSIDER', 'CHOOSE', 'NOTATION', 'OPEN_MODULE', 'CONFIG', 'STEP', 'SIMPLIFY',
+] as const;
+export type MinilangCommandName = (typeof MINILANG_COMMAND_NAMES)[number];
+export interface MinilangCommand { name: MinilangCommandName; args: string }
+
+export function isMinilangName(name: string): name is MinilangCommandName {
+  return (MINILANG_COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+export function isMinilangCommand(command: { name: string }): command is MinilangCommand {
+  return isMinilangName(command.name);
+}
 
 /** Look-ups in the channel's environment (at its current state): they never change it. */
 export type QueryCommand =
@@ -45,13 +66,13 @@ export type CommandName = ShellCommand['name'];
 export const COMMAND_NAMES: readonly CommandName[] = [
   'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
   'PRINT_MODE', 'NEW_CHANNEL', 'RELEASE_CHANNEL', 'STATE', 'REVERT', 'SCRIPT', 'PRELUDE', 'CANCEL',
-  'DEFINE', 'SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE',
+  'DEFINE', 'SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE', ...MINILANG_COMMAND_NAMES,
 ];
 
 /** Commands that work on the channel's proof and so answer with a `STEP`. */
 export const PROOF_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
   'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
-  'PRINT_MODE', 'STATE', 'REVERT', 'DEFINE',
+  'PRINT_MODE', 'STATE', 'REVERT', 'DEFINE', ...MINILANG_COMMAND_NAMES,
 ]);
 
 /** One parsed request: the channel it is for, and its command or why it could not be parsed. */

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
 import { ByteReader, decodeRequest, encodeTerm } from '../../provers/eq/advisor-codec.ts';
-import { replyFor } from '../../provers/eq/advisor-server.ts';
+import { AdvisorConnection } from '../../provers/eq/advisor-server.ts';
 import { parseArticle } from '../../provers/eq/article.ts';
 import { DEFAULT_PRELUDE } from '../../provers/eq/default-prelude.ts';
-import { parseTerm } from '../../provers/eq/parse-term.ts';
-import { TermBank } from '../../provers/eq/term.ts';
+import { SYM, TermBank } from '../../provers/eq/term.ts';
 import type { SourceContext } from './suggestion-source.ts';
 import { eqAdvisor } from './eq-advisor.ts';
 
@@ -39,18 +38,20 @@ describe('eq-advisor source', () => {
   });
 });
 
-/** Arbor's advisor replies, except that message 0 proposes the middle term `e * d` (one request per packet suffices here). */
+/**
+ * Arbor's advisor replies, except that message 0 proposes the middle term `e * n` for the pair m, n —
+ * built from the constant hashes it was sent, as any advisor must (one request per packet suffices here).
+ */
 function fakeAdvisor(): Promise<Server> {
   const bank = new TermBank();
-  const equations = parseArticle(bank, DEFAULT_PRELUDE).equations;
-  const state = {};
-  const server = createServer((socket) => socket.on('data', (d: Buffer) => {
+  const conn = new AdvisorConnection(bank, parseArticle(bank, DEFAULT_PRELUDE).equations, 0);
+  const server = createServer((socket) => socket.on('data', async (d: Buffer) => {
     const reader = new ByteReader(new Uint8Array(d));
     while (reader.pos < d.length) {
       const req = decodeRequest(bank, reader);
       const middle: number[] = [1];
-      encodeTerm(bank, parseTerm(bank, 'e * d', { names: 'constants' }), middle);
-      const reply = req.kind === 0 ? middle : replyFor(bank, req, state, equations);
+      if (req.kind === 0) encodeTerm(bank, bank.app(SYM.mul, [bank.app(SYM.e, []), req.n]), middle);
+      const reply = req.kind === 0 ? middle : await conn.reply(req);
       if (reply) socket.write(Uint8Array.from(reply));
     }
   }));

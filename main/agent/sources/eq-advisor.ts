@@ -1,4 +1,6 @@
 import { AdvisorClient } from '../../provers/eq/advisor-client.ts';
+import { SkolemNames } from '../../provers/eq/advisor-codec.ts';
+import { aimleapSkolems } from '../../provers/eq/aimleap-hash.ts';
 import { parseArticle } from '../../provers/eq/article.ts';
 import { DEFAULT_PRELUDE } from '../../provers/eq/default-prelude.ts';
 import type { AdvisorSettings } from '../../provers/eq/hammer.ts';
@@ -46,6 +48,8 @@ export function eqAdvisor(options: EqAdvisorOptions = {}): SuggestionSource {
       }
       const advisor = options.advisor ? await AdvisorClient.connect(bank, options.advisor.host, options.advisor.port, {
         connectTimeoutMs: options.advisor.connectTimeoutMs ?? 2000, replyTimeoutMs: options.advisor.replyTimeoutMs ?? 1000,
+        // The goal's constants as AIMLEAP's Skolem hashes of it (the goal shown is all this source knows).
+        names: new SkolemNames(aimleapSkolems(bank, goal.lhs, goal.rhs)),
       }).catch(() => undefined) : undefined;
       try {
         const ranked = await rankOptions(bank, goal, rules, { ...(advisor ? { advisor } : {}), limit: options.limit ?? 8 });

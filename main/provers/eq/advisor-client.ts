@@ -5,7 +5,7 @@
  * without advice. Nothing here can hang the search.
  */
 import { connect, type Socket } from 'node:net';
-import { ByteReader, decodeFloat, encodeRequest, Incomplete, Malformed, OPTION_SLOTS, type AdvisorRequest } from './advisor-codec.ts';
+import { ByteReader, decodeFloat, encodeRequest, HASH_NAMES, Incomplete, Malformed, OPTION_SLOTS, type AdvisorRequest, type SkolemNames } from './advisor-codec.ts';
 import type { Term, TermBank } from './term.ts';
 
 export class AdvisorError extends Error {}
@@ -20,19 +20,32 @@ interface Pending {
 export interface Advisor {
   readonly broken: boolean;
   readonly lastError: string | undefined;
+  /** Messages sent so far (every kind). */
+  readonly sent: number;
+  /** No reply is awaited past this time (Date.now() ms): a late reply counts as none. */
+  deadline?: number | undefined;
   pair(m: Term, n: Term): Promise<Term[]>;
   state(vbd: number, m: Term, n: Term, cursor?: { left: boolean; pos: number[] }): void;
   batch(mask: number[]): Promise<number[]>;
   close(): void;
 }
 
+export interface AdvisorConnectOptions {
+  connectTimeoutMs?: number;
+  replyTimeoutMs?: number;
+  /** The goal's constants as AIMLEAP's Skolem hashes (`aimleapSkolems`); default: hashes of their names. */
+  names?: SkolemNames;
+}
+
 export class AdvisorClient implements Advisor {
   broken = false;
   lastError: string | undefined;
+  sent = 0;
+  deadline: number | undefined;
   private buffer = new Uint8Array(0);
   private pending: Pending | undefined;
 
-  private constructor(private readonly socket: Socket, private readonly bank: TermBank, private readonly replyTimeoutMs: number) {
+  private constructor(private readonly socket: Socket, private readonly bank: TermBank, private readonly replyTimeoutMs: number, private readonly names: SkolemNames) {
     socket.on('data', (d: Buffer) => {
       const merged = new Uint8Array(this.buffer.length + d.length);
       merged.set(this.buffer);
@@ -44,7 +57,7 @@ export class AdvisorClient implements Advisor {
     socket.on('close', () => this.fail('advisor closed the connection'));
   }
 
-  static connect(bank: TermBank, host: string, port: number, options: { connectTimeoutMs?: number; replyTimeoutMs?: number } = {}): Promise<AdvisorClient> {
+  static connect(bank: TermBank, host: string, port: number, options: AdvisorConnectOptions = {}): Promise<AdvisorClient> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host, port });
       socket.setNoDelay(true);
@@ -54,7 +67,7 @@ export class AdvisorClient implements Advisor {
       }, options.connectTimeoutMs ?? 2000);
       socket.once('connect', () => {
         clearTimeout(timer);
-        resolve(new AdvisorClient(socket, bank, options.replyTimeoutMs ?? 1000));
+        resolve(new AdvisorClient(socket, bank, options.replyTimeoutMs ?? 1000, options.names ?? HASH_NAMES));
       });
       socket.once('error', (e) => {
         clearTimeout(timer);
@@ -98,10 +111,12 @@ export class AdvisorClient implements Advisor {
 
   private request<T>(req: AdvisorRequest, parse: (r: ByteReader) => T): Promise<T> {
     if (this.broken) return Promise.reject(new AdvisorError(this.lastError ?? 'advisor unavailable'));
+    const wait = Math.max(0, Math.min(this.replyTimeoutMs, this.deadline === undefined ? Infinity : this.deadline - Date.now()));
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(`advisor did not reply within ${this.replyTimeoutMs} ms`), this.replyTimeoutMs);
+      const timer = setTimeout(() => this.fail(wait < this.replyTimeoutMs ? 'advisor did not reply before the deadline' : `advisor did not reply within ${this.replyTimeoutMs} ms`), wait);
       this.pending = { parse, resolve: resolve as (v: unknown) => void, reject, timer };
-      this.socket.write(encodeRequest(this.bank, req));
+      this.sent++;
+      this.socket.write(encodeRequest(this.bank, req, this.names));
       this.drain();
     });
   }
@@ -110,14 +125,15 @@ export class AdvisorClient implements Advisor {
     return this.request({ kind: 0, m, n }, (r) => {
       const count = r.byte();
       const out: Term[] = [];
-      for (let i = 0; i < count; i++) out.push(r.term(this.bank));
+      for (let i = 0; i < count; i++) out.push(r.term(this.bank, this.names));
       return out;
     });
   }
 
   state(vbd: number, m: Term, n: Term, cursor?: { left: boolean; pos: number[] }): void {
     if (this.broken) return;
-    this.socket.write(encodeRequest(this.bank, { kind: 1, vbd, m, n, ...(cursor ? { cursor } : {}) }));
+    this.sent++;
+    this.socket.write(encodeRequest(this.bank, { kind: 1, vbd, m, n, ...(cursor ? { cursor } : {}) }, this.names));
   }
 
   batch(mask: number[]): Promise<number[]> {

@@ -32,6 +32,8 @@ interface GoalState {
   rhs: Term;
   names: string[];
   hyps: string[];
+  /** The statement this goal's constants were fixed in (the GOAL, or a HAVE's lemma): AIMLEAP's Skolem hashes come from it. */
+  theorem: { lhs: Term; rhs: Term };
 }
 
 interface State {
@@ -187,7 +189,7 @@ export class EqSession implements ProverSession {
   async start(goal: string): Promise<StepOutcome> {
     const g = this.parseGoal(goal);
     const text = `${this.print(g.lhs)} = ${this.print(g.rhs)}`;
-    this.state = { goals: [{ id: 0, ...g, hyps: [] }], lemmas: new Map(), nextId: 1 };
+    this.state = { goals: [{ id: 0, ...g, hyps: [], theorem: { lhs: g.lhs, rhs: g.rhs } }], lemmas: new Map(), nextId: 1 };
     return this.outcome([frag({ op: 'start', id: 0, goal: text })]);
   }
 
@@ -286,7 +288,7 @@ export class EqSession implements ProverSession {
         this.state = {
           lemmas,
           nextId: cId + 1,
-          goals: [{ id: hId, ...fixed, hyps: g.hyps }, { ...g, id: cId, hyps: [...g.hyps, step.name] }, ...this.state.goals.slice(1)],
+          goals: [{ id: hId, ...fixed, hyps: g.hyps, theorem: { lhs: fixed.lhs, rhs: fixed.rhs } }, { ...g, id: cId, hyps: [...g.hyps, step.name] }, ...this.state.goals.slice(1)],
         };
         return this.outcome([frag({ op: 'have', id: g.id, name: step.name, statement, lemmaGoal: hId, cont: cId })]);
       }
@@ -313,7 +315,7 @@ export class EqSession implements ProverSession {
           const l = this.state.lemmas.get(h) as RuleEq;
           return `Known ${h}: ${this.print(l.lhs)} = ${this.print(l.rhs)}.`;
         });
-        const r = await hammer(this.bank, axioms, { lhs: g.lhs, rhs: g.rhs }, { timeoutMs: step.timeoutMs || this.options.timeoutMs, articleText: this.articleText, extraKnown, ...(this.advisor ? { advisor: this.advisor } : {}) });
+        const r = await hammer(this.bank, axioms, { lhs: g.lhs, rhs: g.rhs }, { timeoutMs: step.timeoutMs || this.options.timeoutMs, articleText: this.articleText, extraKnown, theorem: g.theorem, ...(this.advisor ? { advisor: this.advisor } : {}) });
         if (!r.proof) throw new ProverError('timeout', r.messages.length ? `timeout (${r.messages.join('; ')})` : 'timeout');
         const proof = proofToJson(this.bank, importProof(r.proof, this.bank, this.bank, { lemmaPrefix: `g${g.id}_` }));
         this.state = { ...this.state, goals: this.state.goals.slice(1) };

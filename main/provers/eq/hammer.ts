@@ -8,6 +8,8 @@
  * completion the rest (one core). Every proof is checked by the independent checker before it counts.
  */
 import { AdvisorClient } from './advisor-client.ts';
+import { SkolemNames } from './advisor-codec.ts';
+import { aimleapSkolems } from './aimleap-hash.ts';
 import { aimleapSearch } from './aimleap-search.ts';
 import { checkProof } from './check-proof.ts';
 import { proveWithEprover } from './eprover.ts';
@@ -15,7 +17,7 @@ import { proveOwnOffThread } from './own-search-off-thread.ts';
 import type { EqProof } from './proof.ts';
 import { importProof } from './proof-import.ts';
 import { proofToJson } from './proof-json.ts';
-import type { Term, TermBank } from './term.ts';
+import { constantsInOrder, type Term, type TermBank } from './term.ts';
 
 export interface HammerAxiom {
   name: string;
@@ -56,6 +58,11 @@ export interface HammerOptions {
   signal?: AbortSignal;
   /** Extra lemmas (HAVE) as Known lines appended to the article text for the checker. */
   extraKnown?: string[];
+  /**
+   * The statement whose fixed variables are the goal's constants (the proof's `GOAL`, or a `HAVE`'s
+   * lemma): the advisor is sent AIMLEAP's Skolem hashes of it. Default: the goal itself.
+   */
+  theorem?: { lhs: Term; rhs: Term };
 }
 
 export type HammerBy = 'completion' | 'eprover' | 'aimleap-search';
@@ -91,7 +98,7 @@ export async function hammer(bank: TermBank, axioms: readonly HammerAxiom[], goa
   };
 
   if (options.advisor) {
-    const found = await adviseFirst(bank, axioms, goal, options.advisor, start + options.timeoutMs * (options.advisor.share ?? 0.25), messages);
+    const found = await adviseFirst(bank, axioms, goal, options.theorem ?? goal, options.advisor, Math.min(deadline, start + options.timeoutMs * (options.advisor.share ?? 0.25)), messages);
     if (found && checked(found)) {
       messages.push('AIMLEAP-style search with the advisor found a proof');
       win(found, 'aimleap-search');
@@ -154,11 +161,16 @@ export async function hammer(bank: TermBank, axioms: readonly HammerAxiom[], goa
 }
 
 /** AIMLEAP-style search with a remote advisor; any advisor failure only costs its share of time. */
-async function adviseFirst(bank: TermBank, axioms: readonly HammerAxiom[], goal: { lhs: Term; rhs: Term }, a: AdvisorSettings, until: number, messages: string[]): Promise<EqProof | undefined> {
+async function adviseFirst(bank: TermBank, axioms: readonly HammerAxiom[], goal: { lhs: Term; rhs: Term }, theorem: { lhs: Term; rhs: Term }, a: AdvisorSettings, until: number, messages: string[]): Promise<EqProof | undefined> {
   let client: AdvisorClient | undefined;
+  const skolems = aimleapSkolems(bank, theorem.lhs, theorem.rhs);
+  const constants = new Set([...skolems.keys(), ...constantsInOrder(bank, [goal.lhs, goal.rhs])]);
   try {
-    client = await AdvisorClient.connect(bank, a.host, a.port, { connectTimeoutMs: a.connectTimeoutMs ?? 2000, replyTimeoutMs: a.replyTimeoutMs ?? 1000 });
-    return await aimleapSearch(bank, axioms, goal, { advisor: client, abslimit: 100, maxdepth: 10, deadline: until, onAdvisorError: (e) => messages.push(`advisor: ${e}`) });
+    const connectTimeoutMs = Math.max(1, Math.min(a.connectTimeoutMs ?? 2000, until - Date.now()));
+    client = await AdvisorClient.connect(bank, a.host, a.port, { connectTimeoutMs, replyTimeoutMs: a.replyTimeoutMs ?? 1000, names: new SkolemNames(skolems) });
+    const proof = await aimleapSearch(bank, axioms, goal, { advisor: client, abslimit: 100, maxdepth: 10, deadline: until, constants, onAdvisorError: (e) => messages.push(`advisor: ${e}`) });
+    messages.push(`advisor: ${client.sent} messages sent`);
+    return proof;
   } catch (err) {
     messages.push(`advisor: ${(err as Error).message}; continuing without advice`);
     return undefined;

@@ -6,12 +6,13 @@
  * Arbor's own estimator (`termDistance` of the new pair; 0 means the rewrite closes the goal).
  */
 import type { Advisor } from './advisor-client.ts';
-import { OPTION_SLOTS, skolemHex } from './advisor-codec.ts';
+import { OPTION_SLOTS } from './advisor-codec.ts';
 import { termDistance } from './advisor-estimator.ts';
+import { rewriteSlot } from './advisor-slots.ts';
 import type { NamedEquation } from './article.ts';
 import type { Direction } from './proof.ts';
 import { rewriteAt, rewriteFirst, type RuleEq } from './rewrite.ts';
-import { constantsInOrder, FIRST_CONSTANT, positions, printTerm, type Term, type TermBank } from './term.ts';
+import { constantsInOrder, positions, printTerm, type Term, type TermBank } from './term.ts';
 
 export interface RewriteOption {
   kind: 'rewrite';
@@ -35,9 +36,6 @@ export interface MiddleOption {
 }
 
 export type RankedOption = RewriteOption | MiddleOption;
-
-/** The AIMLEAP option slot of a rewrite with the equation of index `i` (3 cursor moves come first). */
-const slotOf = (index: number, dir: Direction): number => 3 + 2 * index + (dir === 'rl' ? 1 : 0);
 
 export async function rankOptions(
   bank: TermBank,
@@ -67,37 +65,20 @@ export async function rankOptions(
   const advisor = options.advisor;
   if (advisor && !advisor.broken) {
     try {
-      // The advisor names constants by hash (skolemHex): map them back to the goal's names.
-      const names = new Map(constantsInOrder(bank, [goal.lhs, goal.rhs]).map((n) => [skolemHex(n), n]));
-      for (const hashed of await advisor.pair(goal.lhs, goal.rhs)) {
-        const k = renameConstants(bank, hashed, names);
-        if (!k?.ground) continue;
+      // The client maps the goal's Skolem hashes back to its constants; a term with any other constant is no middle term.
+      const own = new Set(constantsInOrder(bank, [goal.lhs, goal.rhs]));
+      for (const k of await advisor.pair(goal.lhs, goal.rhs)) {
+        if (!k.ground || k === goal.lhs || k === goal.rhs || !constantsInOrder(bank, [k]).every((c) => own.has(c))) continue;
         const text = printTerm(bank, k);
         middles.push({ kind: 'middle', term: text, command: `trans "${text}"` });
       }
-      await adviseEstimates(advisor, goal, rules, found);
+      await adviseEstimates(advisor, goal, found);
     } catch {
       // A silent or broken advisor leaves Arbor's own estimates in place.
     }
   }
   const ranked = found.sort((a, b) => a.estimate - b.estimate);
   return [...middles, ...ranked.slice(0, options.limit ?? ranked.length)];
-}
-
-/** `t` with hashed constants renamed; undefined when it has a constant the goal does not (not a usable middle term). */
-function renameConstants(bank: TermBank, t: Term, names: Map<string, string>): Term | undefined {
-  if (t.f >= FIRST_CONSTANT) {
-    const name = bank.symbolName(t.f);
-    const back = names.get(name) ?? ([...names.values()].includes(name) ? name : undefined);
-    return back === undefined ? undefined : bank.const(back);
-  }
-  const args: Term[] = [];
-  for (const a of t.args) {
-    const r = renameConstants(bank, a, names);
-    if (!r) return undefined;
-    args.push(r);
-  }
-  return args.length ? bank.app(t.f, args) : t;
 }
 
 /** Where the bare `RULE name[<-]` rewrites (the session's order: left side first, preorder), as `side.path`. */
@@ -108,12 +89,14 @@ function firstMatch(bank: TermBank, goal: { lhs: Term; rhs: Term }, rule: RuleEq
   return r ? [2, ...r.pos].join('.') : undefined;
 }
 
-/** One batch request per cursor position (AIMLEAP's state message, then the mask of its rewrites). */
-async function adviseEstimates(advisor: Advisor, goal: { lhs: Term; rhs: Term }, rules: readonly (RuleEq | NamedEquation)[], found: RewriteOption[]): Promise<void> {
+/**
+ * One batch request per cursor position (AIMLEAP's state message, then the mask of its rewrites).
+ * Slots are AIMLEAP's by equation name; a rule AIMLEAP has no number for (a HAVE lemma) keeps Arbor's estimate.
+ */
+async function adviseEstimates(advisor: Advisor, goal: { lhs: Term; rhs: Term }, found: RewriteOption[]): Promise<void> {
   const groups = new Map<string, RewriteOption[]>();
   for (const o of found) {
-    const rule = rules.find((r) => r.name === o.rule);
-    if (!rule || !('index' in rule) || slotOf(rule.index, o.dir) >= OPTION_SLOTS) continue;
+    if (rewriteSlot(o.rule, o.dir) === undefined) continue;
     const key = [o.side, ...o.path].join('.');
     groups.set(key, [...(groups.get(key) ?? []), o]);
   }
@@ -121,7 +104,7 @@ async function adviseEstimates(advisor: Advisor, goal: { lhs: Term; rhs: Term },
     const first = opts[0] as RewriteOption;
     advisor.state(0, goal.lhs, goal.rhs, { left: first.side === 1, pos: first.path });
     const mask = new Array<number>(OPTION_SLOTS).fill(0);
-    const slots = opts.map((o) => slotOf((rules.find((r) => r.name === o.rule) as NamedEquation).index, o.dir));
+    const slots = opts.map((o) => rewriteSlot(o.rule, o.dir) as number);
     for (const s of slots) mask[s] = 1;
     const estimates = await advisor.batch(mask);
     const ordered = [...new Set(slots)].sort((a, b) => a - b);

@@ -3,7 +3,7 @@ import { startProcess, type ManagedProcess } from '../../process/process-manager
 /**
  * A child process spoken to one line at a time (the channel protocol, Pantograph's REPL). Lines on stdout
  * are delivered in order to whoever waits; the tail of stderr is kept for error messages. Used by the
- * Isabelle pass-through engine and the Lean (Pantograph) session.
+ * external pass-through engine and the Lean (Pantograph) session (the isabelle backend speaks MessagePack over TCP).
  */
 export interface LineProcessOptions {
   command: string;

@@ -1,35 +1,61 @@
 import type { BackendCheck, ProverBackend, ProverSession, SessionOptions } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { findExecutable, probeVersion } from './find-executable.ts';
-import { importsFromPrelude, lakeLeanPath, leanSettingsFromEnv, pantographProcess } from './lean-config.ts';
+import { importsFromPrelude, lakeLeanPath, leanSettingsFromEnv, pantographEnv, pantographProcess } from './lean-config.ts';
 import type { LeanSettings } from './lean-config.ts';
+import { checkLeanScript } from './lean-check.ts';
 import { PantographSession } from './pantograph-session.ts';
+import { MIN_PANTOGRAPH, PANTOGRAPH_FIX, formatVersion } from './pantograph-version.ts';
+import { describeProbe, probePantograph } from './probe-pantograph.ts';
+import type { PantographProbe } from './probe-pantograph.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
 
 const INSTALL_LEAN = 'install Lean 4 with elan (the Lean toolchain manager), which provides `lean` and `lake`';
-const INSTALL_PANTOGRAPH = 'build Pantograph with the same Lean version (`lake build repl` in a Pantograph checkout) and put `.lake/build/bin/repl` on PATH as `pantograph-repl`, or set ARBOR_PANTOGRAPH to its path';
 
 /** The Lean backend over Pantograph with the given settings (the exported `leanBackend` reads them from the environment). */
 export function createLeanBackend(settings: LeanSettings): ProverBackend {
   let leanPath: Promise<string> | undefined;
+  // One `--version` probe per backend once it succeeded: a refused or missing REPL is probed again next time.
+  let probed: Promise<PantographProbe> | undefined;
+  const probe = async (path: string | undefined): Promise<PantographProbe> => {
+    probed ??= probePantograph(settings.pantograph, probeOptions(settings, path));
+    const result = await probed;
+    if (result.problem) probed = undefined;
+    return result;
+  };
   return {
     id: 'lean',
     check: () => checkLean(settings),
     async open(options: SessionOptions): Promise<ProverSession> {
-      const command = splitCommandLine(settings.pantograph)[0];
+      const command = commandOf(settings);
       if (command === undefined || !findExecutable(command)) {
-        throw new ProverError('unavailable', `Pantograph not found: '${command ?? ''}' is not on PATH; ${INSTALL_PANTOGRAPH}`);
+        throw new ProverError('unavailable', `Pantograph not found: '${command ?? ''}' is not on PATH; ${PANTOGRAPH_FIX}`);
       }
       if (settings.projectDir !== undefined) leanPath ??= lakeLeanPath(settings.projectDir);
       const path = leanPath ? await leanPath : undefined;
+      const version = await probe(path);
+      if (version.problem) throw new ProverError('unavailable', version.problem);
       const imports = [...new Set([...settings.imports, ...importsFromPrelude([options.prelude, options.untrustedPrelude].filter(Boolean).join('\n'))])];
+      const timeoutMs = options.timeoutMs;
+      const graceMs = settings.graceMs ?? 10_000;
       return PantographSession.open({
         process: pantographProcess(settings, imports, path),
         imports,
-        timeoutMs: options.timeoutMs,
-        ...(settings.graceMs !== undefined ? { graceMs: settings.graceMs } : {}),
+        timeoutMs,
+        graceMs,
         ...(settings.startupMs !== undefined ? { startupMs: settings.startupMs } : {}),
         ...(options.printMode !== undefined ? { printMode: options.printMode } : {}),
+        checkScript: async (script, theorem) => {
+          // Where Lean is installed, its kernel checks every finished proof's script (through the process manager).
+          const lean = findExecutable('lean');
+          if (!lean) return undefined;
+          return checkLeanScript(script, theorem, {
+            lean,
+            env: pantographEnv(path),
+            ...(settings.projectDir !== undefined ? { cwd: settings.projectDir } : {}),
+            timeoutMs: timeoutMs + graceMs,
+          });
+        },
       });
     },
   };
@@ -37,26 +63,45 @@ export function createLeanBackend(settings: LeanSettings): ProverBackend {
 
 export const leanBackend: ProverBackend = createLeanBackend(leanSettingsFromEnv());
 
-/** Which of `lean`, `lake` and Pantograph are found, their versions, and the exact fixes. */
+function commandOf(settings: LeanSettings): string | undefined {
+  try {
+    return splitCommandLine(settings.pantograph)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+function probeOptions(settings: LeanSettings, leanPath: string | undefined): { env: NodeJS.ProcessEnv; cwd?: string } {
+  return { env: pantographEnv(leanPath), ...(settings.projectDir !== undefined ? { cwd: settings.projectDir } : {}) };
+}
+
+/** Which of `lean`, `lake` and Pantograph are found, their versions (Pantograph's gated), and the exact fixes. */
 export async function checkLean(settings: LeanSettings): Promise<BackendCheck> {
+  return (await inspectLean(settings)).check;
+}
+
+/** `checkLean`, plus the Pantograph executable and the version its `--version` reported (for the detection table). */
+export async function inspectLean(settings: LeanSettings): Promise<{ check: BackendCheck; pantograph: { name: string; path?: string; version?: string } }> {
   const details: string[] = [];
   const problems: string[] = [];
   const lean = findExecutable('lean');
   const lake = findExecutable('lake');
-  if (lean) details.push(`lean: ${lean} (${(await probeVersion(lean, ['--version'])) ?? 'version unknown'})`);
-  else problems.push(`lean not found on PATH: ${INSTALL_LEAN}`);
+  if (lean) details.push(`lean: ${lean} (${(await probeVersion(lean, ['--version'])) ?? 'version unknown'}); finished proofs are re-checked with it`);
+  else problems.push(`lean not found on PATH: ${INSTALL_LEAN} (Pantograph needs it, and Arbor checks every finished proof's script with it)`);
   if (lake) details.push(`lake: ${lake} (${(await probeVersion(lake, ['--version'])) ?? 'version unknown'})`);
   else problems.push(`lake not found on PATH: ${INSTALL_LEAN}`);
-  const command = splitCommandLine(settings.pantograph)[0] ?? '';
-  const pantograph = command ? findExecutable(command) : undefined;
+  const command = commandOf(settings) ?? '';
+  const path = command ? findExecutable(command) : undefined;
+  const pantograph: { name: string; path?: string; version?: string } = { name: command || 'pantograph-repl', ...(path ? { path } : {}) };
   let available = false;
-  if (pantograph) {
-    const version = await probeVersion(pantograph, [...splitCommandLine(settings.pantograph).slice(1), '--version']);
-    details.push(`pantograph: ${pantograph} (${version ?? 'version unknown'}; Arbor targets 0.3.x, reads 0.2.x)`);
-    available = version !== undefined;
-    if (!version) problems.push(`${pantograph} --version gave no answer: is it Pantograph's repl? ${INSTALL_PANTOGRAPH}`);
-  } else problems.push(`Pantograph not found ('${command}'): ${INSTALL_PANTOGRAPH}`);
+  if (path) {
+    const probe = await probePantograph(settings.pantograph, probeOptions(settings, undefined));
+    if (probe.version) pantograph.version = formatVersion(probe.version);
+    details.push(`pantograph: ${path} (${describeProbe(probe)}; Arbor speaks to ${MIN_PANTOGRAPH} … 0.3.x)`);
+    if (probe.problem) problems.push(probe.problem);
+    else available = true;
+  } else problems.push(`Pantograph not found ('${command}'): ${PANTOGRAPH_FIX}`);
   details.push(`imports: ${settings.imports.join(' ')}${settings.projectDir ? `; project ${settings.projectDir}` : ''}${settings.memoryMb ? `; memory cap ${settings.memoryMb} MB` : ''}`);
   if (settings.projectDir !== undefined && !lake) problems.push('ARBOR_LEAN_PROJECT is set but lake is missing, so LEAN_PATH cannot be computed');
-  return { backend: 'lean', available, details, problems };
+  return { check: { backend: 'lean', available, details, problems }, pantograph };
 }

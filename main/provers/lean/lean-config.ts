@@ -6,7 +6,10 @@ import { findExecutable } from './find-executable.ts';
 
 /** How Arbor runs Pantograph. Defaults come from the environment (see `leanSettingsFromEnv`). */
 export interface LeanSettings {
-  /** The REPL's command line (default `pantograph-repl`; Pantograph builds it as `.lake/build/bin/repl`). */
+  /**
+   * The REPL's command line (default `pantograph-repl`; Pantograph builds it as `.lake/build/bin/repl`): the
+   * program, or a wrapper with its arguments (`lake env repl`), never Pantograph's own options.
+   */
   pantograph: string;
   /** Modules to import (default `Init`; Pantograph imports nothing unless told). */
   imports: string[];
@@ -54,14 +57,17 @@ export function lakeLeanPath(projectDir: string, timeoutMs = 60_000): Promise<st
   });
 }
 
+/** The environment of the REPL, its `--version` probe and `lean` checks: the project's LEAN_PATH when there is one. */
+export function pantographEnv(leanPath: string | undefined): NodeJS.ProcessEnv {
+  return leanPath !== undefined ? { ...process.env, LEAN_PATH: leanPath } : { ...process.env };
+}
+
 /** The REPL's process: its command line, imports as arguments, Lean options, memory cap via `ulimit -v`. */
 export function pantographProcess(settings: LeanSettings, imports: readonly string[], leanPath: string | undefined): LineProcessOptions {
   const [command, ...args] = splitCommandLine(settings.pantograph);
   if (command === undefined) throw new ProverError('unavailable', 'no Pantograph command configured (ARBOR_PANTOGRAPH)');
   const fullArgs = [...args, ...settings.leanOptions.map((o) => `--${o}`), ...imports];
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  if (leanPath !== undefined) env.LEAN_PATH = leanPath;
-  const options: LineProcessOptions = { command, args: fullArgs, env };
+  const options: LineProcessOptions = { command, args: fullArgs, env: pantographEnv(leanPath) };
   if (settings.projectDir !== undefined) options.cwd = settings.projectDir;
   if (settings.memoryMb !== undefined) {
     // `sh -c 'ulimit -v KB && exec "$@"' KB cmd args…`: the limit applies to the REPL itself.

@@ -49,29 +49,41 @@ describe('planStep (Arbor step → Pantograph)', () => {
 });
 
 describe('toOpenGoal (Pantograph goal JSON → Arbor goal)', () => {
+  // The goal of Pantograph's own `Test/Integration.lean` (`test_automatic_mode`, v0.3.4), one local added.
+  const goal = {
+    name: '_uniq.61', userName: 'inl', fragment: 'tactic' as const, target: { pp: 'q ∨ p', sexp: '((:c Or) (:fv _uniq.13) (:fv _uniq.10))' },
+    vars: [
+      { name: '_uniq.10', userName: 'p', isInaccessible: false, type: { pp: 'Prop', sexp: '(:sort 0)' } },
+      { name: '_uniq.13', userName: 'q', isInaccessible: false, type: { pp: 'Prop', sexp: '(:sort 0)' } },
+      { name: '_uniq.49', userName: 'h✝', isInaccessible: true, type: { pp: 'p', sexp: '(:fv _uniq.10)' } },
+      { name: '_uniq.50', userName: 'h✝', isInaccessible: true, type: { pp: 'n = 0', sexp: '((:c Eq) (:c Nat) (:fv _uniq.13) ((:c OfNat.ofNat) (:c Nat) (:lit 0) ((:c instOfNatNat) (:lit 0))))' } },
+    ],
+  };
+
   it('splits variables from hypotheses and numbers repeated inaccessible names', () => {
-    const goal = {
-      name: '_uniq.61', userName: 'inl', target: { pp: 'q ∨ p' },
-      vars: [
-        { name: '_uniq.10', userName: 'p', type: { pp: 'Prop' } },
-        { name: '_uniq.13', userName: 'n', type: { pp: 'Nat' } },
-        { name: '_uniq.49', userName: 'h✝', type: { pp: 'p' }, isInaccessible: true },
-        { name: '_uniq.50', userName: 'h✝', type: { pp: 'n = 0' }, isInaccessible: true },
-        { name: '_uniq.51', userName: 'old', t: { pp: 'n ≤ 1' } },
-      ],
-    };
     expect(toOpenGoal(goal, 1, new Set())).toEqual({
       goal: 'q ∨ p',
       context: [
         { kind: 'var', name: 'p', text: 'Prop' },
-        { kind: 'var', name: 'n', text: 'Nat' },
+        { kind: 'var', name: 'q', text: 'Prop' },
         { kind: 'var', name: 'h✝1', text: 'p' },
         { kind: 'hyp', name: 'h✝2', text: 'n = 0' },
-        { kind: 'hyp', name: 'old', text: 'n ≤ 1' },
       ],
     });
     expect(toOpenGoal(goal, 1, new Set(['h✝'])).context[2]?.kind).toBe('hyp');
-    expect(toOpenGoal({ target: { pp: 'a', sexp: '(:c a)' } }, 2, new Set()).goal).toBe('(:c a)');
+  });
+
+  it('print mode 2: the seed\'s s-expressions, free variables by the names the context shows', () => {
+    const printed = toOpenGoal(goal, 2, new Set());
+    expect(printed.goal).toBe('(Or q p)');
+    expect(printed.context).toEqual([
+      { kind: 'var', name: 'p', text: 'Prop' },
+      { kind: 'var', name: 'q', text: 'Prop' },
+      { kind: 'var', name: 'h✝1', text: 'p' },
+      // Classified by the pretty-printed type, printed in the seed's form.
+      { kind: 'hyp', name: 'h✝2', text: '(Eq Nat q (OfNat.ofNat Nat 0 (instOfNatNat 0)))' },
+    ]);
+    expect(() => toOpenGoal({ ...goal, target: { pp: 'q ∨ p' } }, 2, new Set())).toThrow(/no s-expression/);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { ContextEntry, OpenGoal } from '../../../shared/proof-tree/proof-state.ts';
 import type { PrintMode, ProofStep } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
-import type { PantographGoal } from './pantograph-protocol.ts';
+import type { PantographExpression, PantographGoal } from './pantograph-protocol.ts';
+import { leanSexpToSeedOrRaw } from './lean-sexp.ts';
 
 /** What one Arbor step becomes on Pantograph (seed 001), before it runs. */
 export type StepPlan =
@@ -115,25 +116,33 @@ const PROPOSITION = /[=≠<>≤≥∧∨¬↔∃∣∈∉⊆⊂]|\bTrue\b|\bFals
 
 /**
  * A Pantograph goal as Arbor's flat goal: locals in order, each a variable or a hypothesis (known fact
- * names from HAVE/OBTAIN are hypotheses; otherwise by the shape of the type). Repeated inaccessible names
- * (`h✝`) get a number so names stay unique, as the seed requires.
+ * names from HAVE/OBTAIN are hypotheses; otherwise by the shape of the pretty-printed type). Repeated
+ * inaccessible names (`h✝`) get a number so names stay unique, as the seed requires. Print mode 2 turns
+ * Pantograph's s-expressions into the seed's form (`lean-sexp.ts`), free variables by their shown names.
  */
 export function toOpenGoal(goal: PantographGoal, mode: PrintMode, facts: ReadonlySet<string>): OpenGoal {
-  const text = (e: { pp?: string | undefined; sexp?: string | undefined } | undefined): string => (mode === 2 ? e?.sexp ?? e?.pp : e?.pp ?? e?.sexp) ?? '';
-  const vars = goal.vars ?? [];
+  const vars = goal.vars;
   const seen = new Map<string, number>();
   vars.forEach((v) => seen.set(v.userName, (seen.get(v.userName) ?? 0) + 1));
   const counter = new Map<string, number>();
-  const context: ContextEntry[] = vars.map((v) => {
-    const type = text(v.type ?? v.t);
-    let name = v.userName;
-    if ((seen.get(name) ?? 0) > 1) {
-      const k = (counter.get(name) ?? 0) + 1;
-      counter.set(name, k);
-      name = `${name}${k}`;
+  const shown = vars.map((v) => {
+    if ((seen.get(v.userName) ?? 0) <= 1) return v.userName;
+    const k = (counter.get(v.userName) ?? 0) + 1;
+    counter.set(v.userName, k);
+    return `${v.userName}${k}`;
+  });
+  const locals = new Map(vars.map((v, i) => [v.name, shown[i] as string]));
+  const text = (e: PantographExpression | undefined): string => {
+    if (mode === 2) {
+      if (e?.sexp === undefined) throw new ProverError('prover', 'Pantograph printed no s-expression (printExprAST) for print mode 2');
+      return leanSexpToSeedOrRaw(e.sexp, locals);
     }
-    const kind = facts.has(v.userName) || (type !== 'Prop' && PROPOSITION.test(type)) ? 'hyp' : 'var';
-    return { kind, name, text: type };
+    return e?.pp ?? '';
+  };
+  const context: ContextEntry[] = vars.map((v, i) => {
+    const pretty = v.type?.pp ?? '';
+    const kind = facts.has(v.userName) || (pretty !== 'Prop' && PROPOSITION.test(pretty)) ? 'hyp' : 'var';
+    return { kind, name: shown[i] as string, text: text(v.type) };
   });
   return { context, goal: text(goal.target) };
 }

@@ -1,7 +1,6 @@
 import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../isabelle/line-process.ts';
 import type { LineProcessOptions } from '../isabelle/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
-import { isPantographError } from './pantograph-protocol.ts';
 
 /** The message of a timeout Arbor saw itself (the REPL did not answer), as opposed to Pantograph's interrupt. */
 export const SILENT = 'Pantograph did not answer in time';
@@ -15,23 +14,22 @@ export const SILENT = 'Pantograph did not answer in time';
 export class PantographClient {
   private constructor(private readonly proc: LineProcess) {}
 
-  static async start(options: LineProcessOptions, startupMs: number): Promise<PantographClient> {
+  /**
+   * Starts the REPL and waits for `ready.`. Pantograph loads its imports before printing `ready.`, outside
+   * any handler (`Main.lean`): a module that cannot be imported ends the process with Lean's
+   * `uncaught exception: …` on stderr and exit code 1 — never a JSON answer — and that is reported here.
+   */
+  static async start(options: LineProcessOptions, startupMs: number, imports: readonly string[] = []): Promise<PantographClient> {
     const proc = new LineProcess(options);
     try {
       for (;;) {
         const line = (await proc.nextLine(startupMs)).trim();
         if (line === 'ready.') return new PantographClient(proc);
-        if (line === '') continue;
-        // Pantograph prints a JSON error instead of `ready.` when an import fails.
-        let parsed: unknown;
-        try { parsed = JSON.parse(line); } catch { parsed = undefined; }
-        if (isPantographError(parsed)) throw new ProverError('unavailable', `Pantograph could not start: ${parsed.error}: ${parsed.desc}`);
       }
     } catch (err) {
       await proc.kill();
-      if (err instanceof ProverError) throw err;
-      if (err instanceof LineProcessExited) throw new ProverError('unavailable', `Pantograph (${options.command}) did not start: ${describeExit(err.exit, err.stderrTail)}`);
-      if (err instanceof LineTimeout) throw new ProverError('unavailable', `Pantograph (${options.command}) did not print ready. within ${startupMs} ms`);
+      if (err instanceof LineProcessExited) throw new ProverError('unavailable', startupFailure(options.command, imports, err));
+      if (err instanceof LineTimeout) throw new ProverError('unavailable', `Pantograph (${options.command}) did not print ready. within ${startupMs} ms (importing ${imports.join(' ') || 'nothing'})`);
       throw err;
     }
   }
@@ -66,4 +64,17 @@ export class PantographClient {
   async kill(): Promise<void> {
     await this.proc.kill();
   }
+}
+
+/** Lean's runtime prints an escaped exception as `uncaught exception: MESSAGE` and exits with code 1. */
+function startupFailure(command: string, imports: readonly string[], err: LineProcessExited): string {
+  const stderr = err.stderrTail;
+  const at = stderr.indexOf('uncaught exception:');
+  if (at < 0) return `Pantograph (${command}) did not start: ${describeExit(err.exit, stderr)}`;
+  const message = stderr.slice(at + 'uncaught exception:'.length).trim();
+  const first = message.split('\n')[0] ?? '';
+  if (/^Options cannot be parsed/.test(first)) return `Pantograph refused its Lean options (ARBOR_LEAN_OPTIONS, key=value each): ${first}`;
+  const paths = message.split('\n').slice(1).map((l) => l.trim()).filter((l) => l.startsWith('/')).slice(0, 3);
+  const where = paths.length > 0 ? ` (searched ${paths.join(', ')})` : '';
+  return `Pantograph could not import ${imports.join(' ') || 'its modules'}: ${first}${where}; check the Lean imports (ARBOR_LEAN_IMPORTS, the prelude) and, for a Lake project, set ARBOR_LEAN_PROJECT to it after \`lake build\``;
 }

@@ -1,16 +1,19 @@
 import type { OpenGoal } from '../../../shared/proof-tree/proof-state.ts';
 import type { LineProcessOptions } from '../isabelle/line-process.ts';
-import type { Checkpoint, PrintMode, ProofStep, ProverSession, StepOutcome } from '../../shell/prover-session.ts';
+import type { Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, StepOutcome } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { PantographClient, SILENT } from './pantograph-client.ts';
 import { renderLeanScript } from './lean-script.ts';
 import type { ScriptOp } from './lean-script.ts';
-import { checkText, librariesOf, planStep, suggestionIn, toOpenGoal } from './lean-mapping.ts';
+import { checkIdent, checkText, librariesOf, planStep, suggestionIn, toOpenGoal } from './lean-mapping.ts';
 import type { LeanLibraries } from './lean-mapping.ts';
+import type { LeanCheckResult } from './lean-check.ts';
+import { TRUSTED_LEAN_AXIOMS } from './lean-check.ts';
 import {
-  failureMessages, goalPrintResultSchema, goalStartResultSchema, infoMessages, isPantographError, tacticResultSchema,
+  errorKind, failureMessages, goalPrintResultSchema, goalStartResultSchema, infoMessages, isInterrupt, isPantographError,
+  statResultSchema, tacticResultSchema,
 } from './pantograph-protocol.ts';
-import type { PantographGoal } from './pantograph-protocol.ts';
+import type { PantographError, PantographGoal } from './pantograph-protocol.ts';
 
 export interface PantographSessionConfig {
   /** How to start the REPL (already wrapped for memory limits, LEAN_PATH in `env`). */
@@ -23,6 +26,11 @@ export interface PantographSessionConfig {
   /** Time allowed for `ready.` (importing Mathlib takes a while; default 120 s). */
   startupMs?: number;
   printMode?: PrintMode;
+  /**
+   * Checks a finished proof's script with Lean itself (`lean` on the file, `#print axioms`); undefined
+   * when `lean` is not installed, and then the answer is undefined too.
+   */
+  checkScript?: (script: string, theorem: string) => Promise<LeanCheckResult | undefined>;
 }
 
 /** A step as it finally ran (HAMMER resolved to the tactic that worked), for replay on a new process. */
@@ -37,10 +45,11 @@ interface State {
   stateId: number;
   /** Open goals in Arbor's order (the first is the current goal). */
   order: PantographGoal[];
-  /** Goal names in Pantograph's own order for this state (goalId is an index into it). */
+  /** Goal names in Pantograph's own order for this state (`goalId` is an index into it). */
   pantographOrder: string[];
   statement: string;
-  rootGoal: string | undefined;
+  theorem: string;
+  rootGoal: string;
   journal: Resolved[];
   ops: ScriptOp[];
   facts: string[];
@@ -53,11 +62,14 @@ interface TacticRun {
 }
 
 /**
- * Arbor's proof semantics over one Pantograph REPL (seed 001). Pantograph states are immutable ids, so a
- * checkpoint is a state and `restore` is an assignment. Arbor keeps its own goal order (the step's new
- * goals take the acted goal's place) and addresses goals by name, whatever order a Pantograph version
- * reports. When the REPL dies or stays silent past its limit, the session starts a new one and replays the
- * steps of the current state (with new ids), so the channel goes on from its last good step.
+ * Arbor's proof semantics over one Pantograph REPL (seed 001; protocol of Pantograph ≥ 0.3.4). Pantograph
+ * states are immutable ids, so a checkpoint is a state and `restore` is an assignment. Arbor keeps its own
+ * goal order (the step's new goals take the acted goal's place) and addresses goals by name.
+ * States Arbor no longer needs are freed with `goal.delete` (a failed attempt, a refused step, the states
+ * after a restored checkpoint, a previous proof); a checkpoint whose state was freed is rebuilt by replay.
+ * A step whose proof term uses `sorry` or an unsafe constant (`hasSorry`/`hasUnsafe`) is refused.
+ * When the REPL dies or stays silent past its limit, the session starts a new one and replays the steps
+ * of the current state (with new ids), so the channel goes on from its last good step.
  */
 export class PantographSession implements ProverSession {
   readonly backend = 'lean' as const;
@@ -65,8 +77,8 @@ export class PantographSession implements ProverSession {
   private generation = 0;
   private printMode: PrintMode;
   private readonly libs: LeanLibraries;
-  private supportsTimeout = false;
-  private supportsGoalPrint = true;
+  /** Pantograph state ids of this generation that Arbor has not deleted. */
+  private live = new Set<number>();
 
   private constructor(private client: PantographClient, private readonly config: PantographSessionConfig) {
     this.printMode = config.printMode ?? 1;
@@ -74,7 +86,7 @@ export class PantographSession implements ProverSession {
   }
 
   static async open(config: PantographSessionConfig): Promise<PantographSession> {
-    const client = await PantographClient.start(config.process, config.startupMs ?? 120_000);
+    const client = await PantographClient.start(config.process, config.startupMs ?? 120_000, config.imports);
     const session = new PantographSession(client, config);
     try {
       await session.configure();
@@ -89,24 +101,33 @@ export class PantographSession implements ProverSession {
     return this.client.pid;
   }
 
+  /** How many goal states the REPL holds (`stat`): what `goal.delete` keeps bounded. */
+  async stateCount(): Promise<number> {
+    return statResultSchema.parse(await this.client.request('stat', {}, this.deadline)).nGoals;
+  }
+
   private get deadline(): number {
     return this.config.timeoutMs + (this.config.graceMs ?? 10_000);
   }
 
-  /** Automatic mode keeps every goal in each state; the `timeout` option (v0.3) interrupts long tactics. */
+  /** Automatic mode keeps every goal in each state; the `timeout` option interrupts long tactics. */
   private async configure(): Promise<void> {
-    const options = await this.client.request('options.print', {}, this.deadline);
-    this.supportsTimeout = typeof options === 'object' && options !== null && 'timeout' in options;
-    const set: Record<string, unknown> = { printJsonPretty: false, automaticMode: true, printExprAST: this.printMode === 2 };
-    if (this.supportsTimeout) set.timeout = this.config.timeoutMs;
-    const r = await this.client.request('options.set', set, this.deadline);
-    if (isPantographError(r)) throw new ProverError('prover', `Pantograph: ${r.error}: ${r.desc}`);
+    await this.setOptions({ printJsonPretty: false, printExprPretty: true, automaticMode: true, printExprAST: this.printMode === 2, timeout: this.config.timeoutMs });
   }
 
-  async start(goal: string): Promise<StepOutcome> {
+  private async setOptions(options: Record<string, unknown>): Promise<void> {
+    const r = await this.client.request('options.set', options, this.deadline);
+    if (isPantographError(r)) throw asProverError(r);
+  }
+
+  async start(goal: string, name = 'arbor_goal'): Promise<StepOutcome> {
     checkText(goal, 'the goal');
+    const theorem = checkIdent(name, 'the theorem name');
     return this.guard(undefined, async () => {
-      this.state = await this.startState(goal);
+      const previous = [...this.live];
+      this.state = await this.startState(goal, theorem);
+      // One theorem at a time: the states of the proof before are of no further use.
+      await this.release(previous);
       return this.outcome(this.state, []);
     });
   }
@@ -123,12 +144,17 @@ export class PantographSession implements ProverSession {
 
   async restore(checkpoint: Checkpoint): Promise<void> {
     const target = checkpoint as State;
-    if (target.generation === this.generation) {
+    if (target.generation === this.generation && this.live.has(target.stateId)) {
       this.state = target;
+      // Later states are discarded (the ProverSession contract); ids only grow, so they are the larger ones.
+      await this.release([...this.live].filter((id) => id > target.stateId));
       return;
     }
-    // The checkpoint's state ids belong to a REPL that was replaced: rebuild it on this one.
+    // The checkpoint's state belongs to a REPL that was replaced, or was freed: rebuild it here, and free
+    // what came after it on this REPL.
+    const later = target.generation === this.generation ? [...this.live].filter((id) => id > target.stateId) : [];
     this.state = await this.replay(target);
+    await this.release(later);
   }
 
   async goals(): Promise<OpenGoal[]> {
@@ -138,14 +164,12 @@ export class PantographSession implements ProverSession {
 
   async setPrintMode(mode: PrintMode): Promise<void> {
     this.printMode = mode;
-    const r = await this.client.request('options.set', { printExprAST: mode === 2 }, this.deadline);
-    if (isPantographError(r)) throw new ProverError('prover', `Pantograph: ${r.error}: ${r.desc}`);
+    await this.setOptions({ printExprAST: mode === 2 });
     const state = this.state;
-    if (!state || !this.supportsGoalPrint) return;
+    if (!state) return;
     const printed = goalPrintResultSchema.safeParse(await this.client.request('goal.print', { stateId: state.stateId, goals: true }, this.deadline));
-    const fresh = printed.success ? printed.data.goals : undefined;
-    if (!fresh) return;
-    const byName = new Map(fresh.map((g) => [g.name, g]));
+    if (!printed.success) throw new ProverError('prover', `Pantograph answered goal.print in a shape Arbor does not know: ${printed.error.issues[0]?.message ?? ''}`);
+    const byName = new Map(printed.data.goals.map((g) => [g.name, g]));
     this.state = { ...state, order: state.order.map((g) => byName.get(g.name) ?? g) };
   }
 
@@ -153,12 +177,42 @@ export class PantographSession implements ProverSession {
     const state = this.state;
     return renderLeanScript({
       imports: this.config.imports,
-      theoremName: 'arbor_goal',
+      theoremName: state?.theorem ?? 'arbor_goal',
       statement: state?.statement ?? goal,
       rootGoal: state?.rootGoal,
       ops: state?.ops ?? [],
       openGoals,
     });
+  }
+
+  /**
+   * The proof is finished only when Pantograph's proof term for the root is complete and clean (no
+   * `sorry`, no unsafe constant, no metavariable: `goal.print`'s `rootHas…`) and, where `lean` is
+   * installed, Lean's kernel accepts the reproduction script alone with only Lean's standard axioms.
+   */
+  async finish(): Promise<FinishedProof> {
+    const state = this.requireState();
+    if (state.order.length > 0) throw new ProverError('fail', `${state.order.length} goal(s) still open`);
+    // Only the flags are wanted: print the root as an empty expression (no pretty-printing of a large term).
+    await this.setOptions({ printExprPretty: false, printExprAST: false });
+    let raw: unknown;
+    try {
+      raw = await this.client.request('goal.print', { stateId: state.stateId, rootExpr: true }, this.deadline);
+    } finally {
+      await this.setOptions({ printExprPretty: true, printExprAST: this.printMode === 2 });
+    }
+    if (isPantographError(raw)) throw asProverError(raw);
+    const printed = goalPrintResultSchema.parse(raw);
+    if (printed.root === undefined) throw new ProverError('fail', 'Pantograph has no proof term for the theorem');
+    if (printed.rootHasSorry) throw new ProverError('unsound', 'unsound: the proof term uses sorry');
+    if (printed.rootHasUnsafe) throw new ProverError('unsound', 'unsound: the proof term uses an unsafe constant');
+    if (printed.rootHasMVar) throw new ProverError('fail', 'the proof term still has unassigned metavariables');
+    const checked = await this.config.checkScript?.(this.renderScript(state.statement, [], 0), state.theorem);
+    if (checked === undefined) return { checkpoint: state };
+    if (!checked.ok) throw new ProverError(checked.timedOut ? 'timeout' : 'fail', `Lean refused the reproduction script: ${checked.error}`);
+    const untrusted = checked.axioms.filter((a) => !TRUSTED_LEAN_AXIOMS.includes(a));
+    if (untrusted.length > 0) throw new ProverError('unsound', `unsound: depends on ${untrusted.join(', ')}`);
+    return { assumptions: checked.axioms, checkpoint: state };
   }
 
   async dispose(): Promise<void> {
@@ -182,24 +236,25 @@ export class PantographSession implements ProverSession {
     return outcome;
   }
 
-  private async startState(goal: string): Promise<State> {
-    await this.client.request('reset', {}, this.deadline);
+  /** `goal.delete` for states Arbor will not use again (unknown ids are ignored by Pantograph). */
+  private async release(ids: readonly number[]): Promise<void> {
+    const stateIds = ids.filter((id) => this.live.delete(id));
+    if (stateIds.length === 0 || !this.client.alive) return;
+    const r = await this.client.request('goal.delete', { stateIds }, this.deadline);
+    if (isPantographError(r)) throw asProverError(r);
+  }
+
+  private async startState(goal: string, theorem: string): Promise<State> {
     const r = await this.client.request('goal.start', { expr: goal }, this.deadline);
-    if (isPantographError(r)) {
-      throw new ProverError(/parse|unexpected|expected/i.test(r.desc) ? 'parse' : 'prover', `${/parse|unexpected|expected/i.test(r.desc) ? 'parse error: ' : ''}${r.desc}`);
-    }
+    if (isPantographError(r)) throw asProverError(r);
     const started = goalStartResultSchema.parse(r);
-    let goals: PantographGoal[] | undefined;
-    if (this.supportsGoalPrint) {
-      const printed = goalPrintResultSchema.safeParse(await this.client.request('goal.print', { stateId: started.stateId, goals: true }, this.deadline));
-      goals = printed.success ? printed.data.goals : undefined;
-      if (!goals) this.supportsGoalPrint = false;
-    }
-    // v0.2 prints no goals: the one goal is the statement as given, with an empty context.
-    goals ??= [{ name: started.root ?? 'root', target: { pp: goal }, vars: [] }];
+    this.live.add(started.stateId);
+    const printed = await this.client.request('goal.print', { stateId: started.stateId, goals: true }, this.deadline);
+    if (isPantographError(printed)) throw asProverError(printed);
+    const goals = goalPrintResultSchema.parse(printed).goals;
     return {
-      generation: this.generation, stateId: started.stateId, order: goals, pantographOrder: goals.map((g) => g.name ?? ''),
-      statement: goal, rootGoal: goals[0]?.name ?? started.root, journal: [], ops: [], facts: [],
+      generation: this.generation, stateId: started.stateId, order: goals, pantographOrder: goals.map((g) => g.name),
+      statement: goal, theorem, rootGoal: started.root, journal: [], ops: [], facts: [],
     };
   }
 
@@ -241,6 +296,8 @@ export class PantographSession implements ProverSession {
     const end = Date.now() + budgetMs;
     let timedOut = false;
     let silent = false;
+    const acted = before.order[0]?.name;
+    if (acted === undefined) throw new ProverError('prover', 'no goal');
     try {
       for (const candidate of candidates) {
         const remaining = end - Date.now();
@@ -249,13 +306,16 @@ export class PantographSession implements ProverSession {
           break;
         }
         const limit = Math.max(200, Math.min(remaining, Math.max(2000, budgetMs / 2)));
-        if (this.supportsTimeout) await this.client.request('options.set', { timeout: Math.round(limit) }, this.deadline);
+        await this.setOptions({ timeout: Math.round(limit) });
         try {
-          const run = await this.runTactic(before, before.order[0]?.name, candidate, limit + (this.config.graceMs ?? 10_000));
-          if (run.produced.length > 0) continue;
+          const run = await this.runTactic(before, acted, candidate, limit + (this.config.graceMs ?? 10_000));
+          if (run.produced.length > 0) {
+            await this.release([run.state.stateId]);
+            continue;
+          }
           const found = suggestionIn(run.messages) ?? candidate;
           const resolved: Resolved = { kind: 'tactic', tactic: found };
-          const op: ScriptOp = { goal: before.order[0]?.name ?? '', kind: 'tactic', text: found, produced: [] };
+          const op: ScriptOp = { goal: acted, kind: 'tactic', text: found, produced: [] };
           return { state: { ...run.state, ops: [...before.ops, op] }, resolved, script: [found], messages: [`hammer: ${candidate} closed the goal`] };
         } catch (err) {
           if (!(err instanceof ProverError) || err.message === SILENT) throw err;
@@ -268,7 +328,7 @@ export class PantographSession implements ProverSession {
       throw err;
     } finally {
       // A REPL that went silent is about to be replaced; one that answered gets its default limit back.
-      if (this.supportsTimeout && this.client.alive && !silent) await this.client.request('options.set', { timeout: this.config.timeoutMs }, this.deadline);
+      if (this.client.alive && !silent) await this.setOptions({ timeout: this.config.timeoutMs });
     }
     throw timedOut ? new ProverError('timeout', 'timeout') : new ProverError('fail', 'the hammer found no proof');
   }
@@ -293,59 +353,56 @@ export class PantographSession implements ProverSession {
         const [claim, main] = claimed.produced;
         if (claim === undefined || main === undefined) throw new ProverError('prover', 'Pantograph: have did not open a claim and a main goal');
         const run = await this.runTactic(claimed.state, main, `obtain ${resolved.pattern} := ${resolved.name}`, this.deadline);
+        // The state between the two halves is never a checkpoint.
+        await this.release([claimed.state.stateId]);
         const op: ScriptOp = { goal: acted, kind: 'block', text: `obtain ${resolved.pattern} : ${resolved.exists}`, produced: [claim, ...run.produced] };
         return { state: { ...run.state, ops: [...before.ops, op], facts: [...before.facts, ...resolved.facts] }, messages: run.messages };
       }
     }
   }
 
-  private runTactic(before: State, goal: string | undefined, tactic: string, deadlineMs: number): Promise<TacticRun> {
-    if (goal === undefined) throw new ProverError('prover', 'no goal');
+  private runTactic(before: State, goal: string, tactic: string, deadlineMs: number): Promise<TacticRun> {
     return this.runPantograph(before, goal, { tactic: checkText(tactic, 'the tactic') }, deadlineMs);
   }
 
   /** One `goal.tactic` on the named goal; the produced goals take its place in Arbor's order. */
   private async runPantograph(before: State, goal: string, action: Record<string, unknown>, deadlineMs: number): Promise<TacticRun> {
-    const byName = before.pantographOrder.every((n) => n !== '');
-    const goalId = byName ? before.pantographOrder.indexOf(goal) : before.order.findIndex((g) => g.name === goal);
+    const goalId = before.pantographOrder.indexOf(goal);
     if (goalId < 0) throw new ProverError('prover', `internal: goal ${goal} is not in state ${before.stateId}`);
     const raw = await this.client.request('goal.tactic', { stateId: before.stateId, goalId, ...action }, deadlineMs);
-    if (isPantographError(raw)) {
-      if (raw.error === 'internal' && raw.desc === 'interrupt') throw new ProverError('timeout', 'timeout');
-      throw new ProverError('prover', `Pantograph: ${raw.error}: ${raw.desc}`);
-    }
-    const result = tacticResultSchema.parse(raw);
+    if (isPantographError(raw)) throw asProverError(raw);
+    const parsed = tacticResultSchema.safeParse(raw);
+    if (!parsed.success) throw new ProverError('prover', `Pantograph answered goal.tactic in a shape Arbor does not know (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`);
+    const result = parsed.data;
     if (result.parseError !== undefined) throw new ProverError('parse', `parse error: ${result.parseError}`);
     if (result.nextStateId === undefined || result.goals === undefined) {
       const failure = failureMessages(result).join('\n').trim();
-      throw new ProverError('fail', failure.split('\n')[0] ?? 'fail');
+      throw new ProverError('fail', failure.split('\n')[0] || 'fail');
     }
-    if (result.hasSorry === true) throw new ProverError('fail', 'the tactic uses sorry (a reproduction script may not)');
+    this.live.add(result.nextStateId);
+    if (result.hasSorry || result.hasUnsafe) {
+      // PyPantograph refuses such a step too (and deletes its state): it proves nothing.
+      await this.release([result.nextStateId]);
+      throw new ProverError('fail', result.hasSorry ? 'the step uses sorry: it proves nothing' : 'the step uses an unsafe constant: it proves nothing');
+    }
     const goals = result.goals;
-    const named = goals.every((g) => (g.name ?? '') !== '');
-    let order: PantographGoal[];
-    let produced: string[];
-    if (named && byName) {
-      const previous = new Set(before.order.map((g) => g.name));
-      const current = new Map(goals.map((g) => [g.name, g]));
-      const fresh = goals.filter((g) => !previous.has(g.name) || g.name === goal);
-      produced = fresh.map((g) => g.name ?? '');
-      order = before.order.flatMap((g) => (g.name === goal ? fresh : current.has(g.name) ? [current.get(g.name) as PantographGoal] : []));
-    } else {
-      // Without names, trust Pantograph's order: the acted goal's successors first, then the others.
-      const others = before.order.length - 1;
-      order = goals;
-      produced = goals.slice(0, Math.max(0, goals.length - others)).map((g, i) => g.name ?? `goal${before.stateId}.${i}`);
-    }
-    const state: State = { ...before, stateId: result.nextStateId, order, pantographOrder: goals.map((g) => g.name ?? '') };
+    const previous = new Set(before.order.map((g) => g.name));
+    const current = new Map(goals.map((g) => [g.name, g]));
+    const fresh = goals.filter((g) => !previous.has(g.name) || g.name === goal);
+    const produced = fresh.map((g) => g.name);
+    const order = before.order.flatMap((g) => (g.name === goal ? fresh : current.has(g.name) ? [current.get(g.name) as PantographGoal] : []));
+    const state: State = { ...before, stateId: result.nextStateId, order, pantographOrder: goals.map((g) => g.name) };
     return { state, produced, messages: infoMessages(result) };
   }
 
   /**
    * Runs `work`; if the REPL crashed or stopped answering, starts a new one, replays the state before the
-   * step, and reports the step as failed (`crashed` or `timeout`) with the session usable again.
+   * step, and reports the step as failed (`crashed` or `timeout`) with the session usable again. Any
+   * other failure frees the states the attempt made and leaves the session where it was.
    */
   private async guard<T>(before: State | undefined, work: () => Promise<T>): Promise<T> {
+    const current = this.state;
+    const known = new Set(this.live);
     try {
       return await work();
     } catch (err) {
@@ -353,7 +410,8 @@ export class PantographSession implements ProverSession {
         await this.recover(before);
         throw new ProverError(err.code, err.code === 'timeout' ? 'timeout' : `${err.message}; restarted${before ? ' and replayed' : ''}`);
       }
-      if (before) this.state = before;
+      this.state = before ?? current;
+      if (this.client.alive) await this.release([...this.live].filter((id) => !known.has(id)));
       throw err;
     }
   }
@@ -361,18 +419,37 @@ export class PantographSession implements ProverSession {
   private async recover(before: State | undefined): Promise<void> {
     await this.client.kill();
     this.generation++;
-    this.client = await PantographClient.start(this.config.process, this.config.startupMs ?? 120_000);
+    this.live = new Set();
+    this.client = await PantographClient.start(this.config.process, this.config.startupMs ?? 120_000, this.config.imports);
     await this.configure();
     this.state = before ? await this.replay(before) : undefined;
   }
 
   /** Rebuilds a state on the current REPL from its statement and journal. */
   private async replay(target: State): Promise<State> {
-    let state = await this.startState(target.statement);
+    let state = await this.startState(target.statement, target.theorem);
     for (const resolved of target.journal) {
       const { state: next } = await this.applyResolved(state, resolved);
       state = { ...next, journal: [...state.journal, resolved] };
     }
     return state;
+  }
+}
+
+/**
+ * Pantograph's error kinds (its source, not the wording of `desc`) decide Arbor's error: a term that does
+ * not parse is a parse error; one that does not elaborate is Lean's message; an interrupt by the
+ * `timeout` option is a timeout; anything else is a protocol or REPL failure, said as such.
+ */
+export function asProverError(r: PantographError): ProverError {
+  if (isInterrupt(r)) return new ProverError('timeout', 'timeout');
+  switch (errorKind(r)) {
+    case 'parsing': return new ProverError('parse', `parse error: ${r.desc}`);
+    case 'elab':
+    case 'typing':
+    case 'expr':
+    case 'core': return new ProverError('prover', r.desc);
+    case undefined: return new ProverError('prover', `Pantograph answered an error kind Arbor does not know: ${r.error}: ${r.desc}`);
+    default: return new ProverError('prover', `Pantograph ${r.error} error: ${r.desc}`);
   }
 }

@@ -1,44 +1,224 @@
 /**
- * PANTOGRAPH TEST DOUBLE — a tiny real process for tests, never used by the product. It speaks
- * Pantograph's REPL wire protocol with the JSON shapes of Pantograph's `Protocol.lean`, `Repl.lean`,
- * `Main.lean` and `Test/Integration.lean` (v0.3.x, Lean v4.21; `PANTOGRAPH_DOUBLE_DIALECT=0.2` gives the
- * older shapes: `tacticErrors`, `isConversion`, no `timeout` option, no goals in `goal.print`):
- *   - prints `ready.` once the "imports" (its argv) are loaded; `--version` prints the version;
- *   - one request per line, `cmd {json}` or `{"cmd":…, "payload":…}`; one compact JSON line per answer;
- *   - errors are `{"error": kind, "desc": text}`; an empty line ends the REPL.
- * Its "Lean" is a toy: a handful of tactics over goal strings, enough to drive every path of the client
- * (success with goals, no goals, failure messages, parse errors, interrupts by the timeout option).
- * Extra, double-only trigger: the tactic `crash!` kills the process.
+ * PANTOGRAPH TEST DOUBLE — a small real process for tests, never used by the product: Lean cannot be
+ * installed on our machines, so Arbor's Lean backend is tested against this stand-in for Pantograph's
+ * `repl`. It follows the real program's behaviour for the version it claims, as read from the source of
+ * `lenianiva/Pantograph` at tags v0.2.25 … v0.3.4 (`Main.lean`, `Repl.lean`, `Pantograph/Protocol.lean`,
+ * `Pantograph/Library.lean`, `Pantograph/Delate.lean`, `Test/Integration.lean`) and the expectations of
+ * the PyPantograph 0.3.15 client. `PANTOGRAPH_DOUBLE_VERSION` picks the version (default 0.3.4):
+ *   - `--version` alone prints the version; beside other arguments it is taken as a Lean option, which
+ *     does not parse: Lean's `uncaught exception: …` on stderr, exit code 1 (`Main.lean`);
+ *   - imports are loaded before `ready.`, outside any handler: a module that cannot be found ends the
+ *     process with `uncaught exception: unknown module prefix …`, exit code 1 — no JSON;
+ *   - 0.2.25 and 0.3.0 never flush stdout (Lean's buffer is written at exit or when 8 KiB are full);
+ *     from 0.3.1 every answer is flushed;
+ *   - before 0.3.1 a failed tactic answers `tacticErrors`, with no `hasSorry`/`hasUnsafe`; from 0.3.1
+ *     `messages` (strings) and both flags; from 0.3.4 `messages` are Lean message objects;
+ *   - before 0.3.3 goals carry `isConversion` and `goalId` defaults to 0; from 0.3.3 `fragment`;
+ *   - before 0.3.4 what a tactic prints lands on stdout ahead of the answer; from 0.3.4 it goes to stderr
+ *     as `stdout: …`; the `timeout` option exists from 0.3.0 (an interrupt answers
+ *     `{"error":"internal","desc":"interrupt"}`);
+ *   - `goal.delete`, `goal.print` (`rootHasSorry`/`rootHasUnsafe`/`rootHasMVar` from 0.3.1), `stat`,
+ *     `options.set`/`options.print`, error kinds `command`, `index`, `parsing`, `elab`, `operation`/`arguments`;
+ *   - `printExprAST` prints Pantograph's raw s-expressions (`(:forall x T B)`, `(:c Name)`, `(:fv id)`,
+ *     bound variables as their de Bruijn index, `(:lit n)`, `(:sort 0)`).
+ * Its "Lean" is a toy: a handful of tactics over goal strings, enough to drive every path of the client.
+ * Double-only triggers (no Lean meaning): the tactic `crash!` kills the process; `stdout! TEXT` prints
+ * TEXT the way a tactic that writes to stdout would; `sleep N` runs for N ms (interrupted by the
+ * `timeout` option); `spin N` runs for N ms ignoring it, like a tactic that never checks for cancellation.
  */
 import { createInterface } from 'node:readline';
 
-const dialect = process.env.PANTOGRAPH_DOUBLE_DIALECT === '0.2' ? '0.2' : '0.3';
+const VERSIONS = ['0.2.25', '0.3.0', '0.3.1', '0.3.2', '0.3.3', '0.3.4'] as const;
+const version = process.env.PANTOGRAPH_DOUBLE_VERSION ?? '0.3.4';
+if (!(VERSIONS as readonly string[]).includes(version)) {
+  process.stderr.write(`pantograph-double: no such version ${version}\n`);
+  process.exit(2);
+}
+const at = (v: string): boolean => VERSIONS.indexOf(version as (typeof VERSIONS)[number]) >= VERSIONS.indexOf(v as (typeof VERSIONS)[number]);
+const has = {
+  flush: at('0.3.1'),
+  timeout: at('0.3.0'),
+  sorryFlags: at('0.3.1'),
+  fragment: at('0.3.3'),
+  optionalGoalId: at('0.3.3'),
+  serialMessages: at('0.3.4'),
+  isolatedStdout: at('0.3.4'),
+};
+
+// --- stdout as Lean's: flushed per answer from 0.3.1, block-buffered before ---
+let pending = '';
+function emit(text: string): void {
+  if (has.flush) {
+    process.stdout.write(`${text}\n`);
+    return;
+  }
+  pending += `${text}\n`;
+  if (pending.length >= 8192) {
+    process.stdout.write(pending);
+    pending = '';
+  }
+}
+function exit(code: number): never {
+  if (pending !== '') process.stdout.write(pending);
+  process.exit(code);
+}
+function uncaught(message: string): never {
+  process.stderr.write(`uncaught exception: ${message}\n`);
+  exit(1);
+}
+
 const args = process.argv.slice(2);
-if (args.includes('--version')) {
-  process.stdout.write(dialect === '0.2' ? '0.2.19\n' : '0.3.7/v4.21.0\n');
+if (args.length === 1 && args[0] === '--version') {
+  // Some later builds print the Lean toolchain after the version (`0.3.7/v4.21.0`).
+  process.stdout.write(`${version}${process.env.PANTOGRAPH_DOUBLE_VERSION_SUFFIX ?? ''}\n`);
   process.exit(0);
 }
+const leanOptions = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2));
 const imports = args.filter((a) => !a.startsWith('--'));
+for (const o of leanOptions) {
+  if (o.split('=').length !== 2) uncaught("Options cannot be parsed: invalid configuration option entry, it must be of the form '<key> = <value>'");
+}
+const searchPath = [...(process.env.LEAN_PATH ?? '').split(':').filter(Boolean), '/pantograph-double/lib/lean'];
+const bad = imports.find((m) => !/^(Init|Lean|Std|Mathlib|Aesop|Batteries)(\.|$)/.test(m));
+if (bad !== undefined) {
+  const pkg = bad.split('.')[0] ?? bad;
+  uncaught(`unknown module prefix '${pkg}'\n\nNo directory '${pkg}' or file '${pkg}.olean' in the search path entries:\n${searchPath.join('\n')}`);
+}
 const mathlib = imports.some((m) => m === 'Mathlib' || m.startsWith('Mathlib.'));
 
+// --- the toy prover ---
 interface Var { name: string; userName: string; type: string; isInaccessible: boolean }
 interface G { name: string; userName?: string; target: string; vars: Var[] }
-const states = new Map<number, G[]>();
+interface St { goals: G[]; rootAssigned: boolean; sorry: boolean; unsafe: boolean }
+const states = new Map<number, St>();
 let nextState = 0;
 let uniq = 100;
-const options = { printJsonPretty: false, printExprPretty: true, printExprAST: false, printDependentMVars: false, noRepeat: false, printAuxDecls: false, printImplementationDetailHyps: false, automaticMode: true, timeout: 0 };
+const options: Record<string, unknown> = { printJsonPretty: false, printExprPretty: true, printExprAST: false, printDependentMVars: false, noRepeat: false, printAuxDecls: false, printImplementationDetailHyps: false, automaticMode: true };
+if (has.timeout) options.timeout = 0;
 
 const fresh = (): string => `_uniq.${uniq++}`;
-const out = (v: unknown): void => { process.stdout.write(`${JSON.stringify(v)}\n`); };
 const err = (error: string, desc: string): unknown => ({ error, desc });
+
+// Raw s-expressions as Pantograph prints them (`serializeExpressionSexp`), from the toy's goal strings.
+const TOKEN = /\s*(∀|∃|→|∧|∨|≤|≥|≠|[=<>+*\-(),:]|[A-Za-z_ℕ\u0370-\u03ff][\w'.✝ℕ\u0370-\u03ff]*|\d+)/y;
+function sexpOf(text: string, context: Var[]): string {
+  const toks: string[] = [];
+  TOKEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while (TOKEN.lastIndex < text.length && (m = TOKEN.exec(text))) toks.push(m[1] as string);
+  if (toks.join('').length !== text.replace(/\s+/g, '').length) return `(:lit ${JSON.stringify(text)})`;
+  let i = 0;
+  const peek = (): string | undefined => toks[i];
+  const take = (t?: string): string => {
+    const x = toks[i++];
+    if (x === undefined || (t !== undefined && x !== t)) throw new Error('toy parse');
+    return x;
+  };
+  const nat = '(:c Nat)';
+  const num = (n: string): string => `((:c OfNat.ofNat) ${nat} (:lit ${n}) ((:c instOfNatNat) (:lit ${n})))`;
+  const BIN: Record<string, string> = {
+    '=': `(:c Eq) ${nat}`, '≠': `(:c Ne) ${nat}`, '≤': `(:c LE.le) ${nat} (:c instLENat)`, '<': `(:c LT.lt) ${nat} (:c instLTNat)`,
+    '≥': `(:c GE.ge) ${nat} (:c instLENat)`, '>': `(:c GT.gt) ${nat} (:c instLTNat)`,
+    '+': `(:c HAdd.hAdd) ${nat} ${nat} ${nat} ((:c instHAdd) ${nat} (:c instAddNat))`,
+    '-': `(:c HSub.hSub) ${nat} ${nat} ${nat} ((:c instHSub) ${nat} (:c instSubNat))`,
+    '*': `(:c HMul.hMul) ${nat} ${nat} ${nat} ((:c instHMul) ${nat} (:c instMulNat))`,
+    '∧': '(:c And)', '∨': '(:c Or)',
+  };
+  const ident = (x: string, bound: string[]): string => {
+    const k = bound.indexOf(x);
+    if (k >= 0) return String(k);
+    const local = [...context].reverse().find((v) => v.userName === x);
+    if (local) return `(:fv ${local.name})`;
+    if (x === 'Prop') return '(:sort 0)';
+    if (x === 'Type') return '(:sort 1)';
+    if (x === 'ℕ' || x === 'Nat') return nat;
+    return `(:c ${x})`;
+  };
+  const term = (bound: string[]): string => {
+    const q = peek();
+    if (q === '∀' || q === '∃') {
+      take();
+      const binders: [string, string][] = [];
+      while (peek() !== ',') {
+        if (peek() === '(') {
+          take('(');
+          const names: string[] = [];
+          while (peek() !== ':') names.push(take());
+          take(':');
+          const typeToks: string[] = [];
+          while (peek() !== ')') typeToks.push(take());
+          take(')');
+          names.forEach((n) => binders.push([n, typeToks.join(' ')]));
+        } else binders.push([take(), 'ℕ']);
+      }
+      take(',');
+      const go = (k: number, b: string[]): string => {
+        if (k === binders.length) return term(b);
+        const [name, type] = binders[k] as [string, string];
+        const t = sexpOf(type, context);
+        const body = go(k + 1, [name, ...b]);
+        return q === '∀' ? `(:forall ${name} ${t} ${body})` : `((:c Exists) ${t} (:lambda ${name} ${t} ${body}))`;
+      };
+      return go(0, bound);
+    }
+    const left = binary(bound, 0);
+    if (peek() === '→') {
+      take();
+      // A non-dependent arrow is a `forall` whose body sees one more binder.
+      return `(:forall a ${left} ${term(['', ...bound])})`;
+    }
+    return left;
+  };
+  const LEVELS = [['∨'], ['∧'], ['=', '≠', '≤', '<', '≥', '>'], ['+', '-'], ['*']];
+  const binary = (bound: string[], level: number): string => {
+    if (level === LEVELS.length) return app(bound);
+    let left = binary(bound, level + 1);
+    for (let op = peek(); op !== undefined && (LEVELS[level] as string[]).includes(op); op = peek()) {
+      take();
+      // ∧ and ∨ associate to the right, arithmetic to the left.
+      if (level <= 1) return `(${BIN[op]} ${left} ${binary(bound, level)})`;
+      left = `(${BIN[op]} ${left} ${binary(bound, level + 1)})`;
+    }
+    return left;
+  };
+  const app = (bound: string[]): string => {
+    const parts = [atom(bound)];
+    while (peek() !== undefined && (peek() === '(' || /^[\w\d]/.test(peek() as string)) && !['∀', '∃'].includes(peek() as string)) parts.push(atom(bound));
+    return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' ')})`;
+  };
+  const atom = (bound: string[]): string => {
+    const t = take();
+    if (t === '(') {
+      const inner = term(bound);
+      take(')');
+      return inner;
+    }
+    if (/^\d+$/.test(t)) return num(t);
+    return ident(t, bound);
+  };
+  try {
+    const out = term([]);
+    if (i !== toks.length) throw new Error('toy parse');
+    return out;
+  } catch {
+    return `(:lit ${JSON.stringify(text)})`;
+  }
+}
+
+const expr = (text: string, context: Var[]): Record<string, string> => ({
+  ...(options.printExprPretty === true ? { pp: text } : {}),
+  ...(options.printExprAST === true ? { sexp: sexpOf(text, context) } : {}),
+});
 const goalJson = (g: G): unknown => {
-  const vars = g.vars.map((v) => ({ name: v.name, userName: v.userName, isInaccessible: v.isInaccessible, type: { pp: v.type } }));
+  const vars = g.vars.map((v, i) => ({ name: v.name, userName: v.userName, isInaccessible: v.isInaccessible, type: expr(v.type, g.vars.slice(0, i)) }));
   const base: Record<string, unknown> = { name: g.name };
   if (g.userName !== undefined) base.userName = g.userName;
-  if (dialect === '0.2') base.isConversion = false; else base.fragment = 'tactic';
-  return { ...base, target: { pp: g.target }, vars };
+  if (has.fragment) base.fragment = 'tactic'; else base.isConversion = false;
+  return { ...base, target: expr(g.target, g.vars), vars };
 };
-const message = (data: string, severity = 'error'): unknown => ({ fileName: '<anonymous>', pos: { line: 0, column: 0 }, severity, data });
+const message = (data: string, severity: 'error' | 'information' = 'error'): unknown => has.serialMessages
+  ? { fileName: '<Pantograph>', pos: { line: 1, column: 0 }, endPos: null, keepFullRange: false, severity, caption: '', data, kind: '[anonymous]' }
+  : `<Pantograph>:1:0: ${severity === 'error' ? 'error: ' : ''}${data}`;
 
 function balanced(text: string): boolean {
   const pairs: Record<string, string> = { ')': '(', ']': '[', '}': '{', '⟩': '⟨' };
@@ -74,14 +254,24 @@ function arithTrue(target: string): boolean {
   return op === '=' ? a === b : op === '≤' ? a <= b : op === '<' ? a < b : op === '≥' ? a >= b : op === '>' ? a > b : a !== b;
 }
 
-type Outcome = { goals: G[]; messages?: unknown[]; sorry?: boolean } | { fail: string } | { parseError: string } | { error: unknown } | { delay: number; then: () => Outcome };
+type Outcome =
+  | { goals: G[]; messages?: unknown[]; sorry?: boolean; unsafe?: boolean }
+  | { fail: string } | { parseError: string } | { error: unknown } | { delay: number; then: () => Outcome };
+
+const UNKNOWN_TACTIC = '<Pantograph>:1:0: unknown tactic';
 
 function runTactic(g: G, tactic: string): Outcome {
   const t = tactic.trim();
-  if (!balanced(t)) return { parseError: '<input>:1:0: unexpected end of input; expected \')\'' };
-  if (t === 'crash!') process.exit(1);
+  if (!balanced(t)) return { parseError: "<Pantograph>:1:0: unexpected end of input; expected ')'" };
+  if (t === 'crash!') exit(1);
   const assumption = g.vars.find((v) => v.type === unparen(g.target) || v.type === g.target);
   let m: RegExpExecArray | null;
+  if ((m = /^stdout!\s+(.*)$/.exec(t))) {
+    // What a tactic prints: from 0.3.4 `IO.FS.withIsolatedStreams` sends it to stderr; before, it is on stdout.
+    if (has.isolatedStdout) process.stderr.write(`stdout: ${m[1] ?? ''}\n`);
+    else emit(m[1] ?? '');
+    return { goals: [{ ...g, name: fresh() }] };
+  }
   if ((m = /^intro((?:\s+[\w']+)*)$/.exec(t))) {
     const names = (m[1] ?? '').trim().split(/\s+/).filter(Boolean);
     let cur: G = { ...g, name: fresh(), vars: [...g.vars] };
@@ -107,13 +297,15 @@ function runTactic(g: G, tactic: string): Outcome {
     if (!parts) return { fail: `tactic 'constructor' failed, target is not an inductive datatype\n⊢ ${g.target}` };
     return { goals: [{ name: fresh(), userName: 'left', target: parts[0], vars: g.vars }, { name: fresh(), userName: 'right', target: parts[1], vars: g.vars }] };
   }
+  if (t === 'sorry' || t === 'admit' || t === 'exact sorry') return { goals: [], sorry: true };
+  if (/^exact\s+\(?unsafeCast\b/.test(t)) return { goals: [], unsafe: true };
   if ((m = /^exact\s+([\w']+)$/.exec(t))) {
     const v = g.vars.find((x) => x.userName === m?.[1]);
     return v && (v.type === g.target || v.type === unparen(g.target)) ? { goals: [] } : { fail: `type mismatch\n  ${m[1]}` };
   }
   if (t === 'assumption') return assumption ? { goals: [] } : { fail: `tactic 'assumption' failed\n⊢ ${g.target}` };
   if (['rfl', 'decide', 'omega', 'norm_num', 'trivial'].includes(t)) {
-    if (t === 'norm_num' && !mathlib) return { parseError: '<input>:1:0: unknown tactic' };
+    if (t === 'norm_num' && !mathlib) return { parseError: UNKNOWN_TACTIC };
     return arithTrue(g.target) ? { goals: [] } : { fail: `${t} failed to prove the goal\n⊢ ${g.target}` };
   }
   if ((m = /^simp_all(?:\s*\[(.*)\])?$/.exec(t))) {
@@ -123,7 +315,7 @@ function runTactic(g: G, tactic: string): Outcome {
     return { fail: 'simp_all made no progress' };
   }
   if (['linarith', 'nlinarith', 'aesop', 'positivity'].includes(t)) {
-    if (!mathlib) return { parseError: '<input>:1:0: unknown tactic' };
+    if (!mathlib) return { parseError: UNKNOWN_TACTIC };
     return arithTrue(g.target) || assumption ? { goals: [] } : { fail: `${t} failed` };
   }
   if (t === 'exact?') {
@@ -132,8 +324,13 @@ function runTactic(g: G, tactic: string): Outcome {
   }
   if ((m = /^sleep\s+(\d+)$/.exec(t))) {
     const ms = Number(m[1]);
-    if (options.timeout > 0 && options.timeout < ms) return { delay: options.timeout, then: () => ({ error: err('internal', 'interrupt') }) };
+    const timeout = Number(options.timeout ?? 0);
+    if (has.timeout && timeout > 0 && timeout < ms) return { delay: timeout, then: () => ({ error: err('internal', 'interrupt') }) };
     return { delay: ms, then: () => ({ goals: [{ ...g, name: fresh() }] }) };
+  }
+  if ((m = /^spin\s+(\d+)$/.exec(t))) {
+    // A tactic that never checks for cancellation: the timeout option cannot stop it (doc/rationale.md).
+    return { delay: Number(m[1]), then: () => ({ goals: [{ ...g, name: fresh() }] }) };
   }
   if ((m = /^obtain\s+⟨([^⟩]*)⟩\s*:=\s*([\w']+)$/.exec(t))) {
     const names = (m[1] ?? '').split(',').map((s) => s.trim());
@@ -176,87 +373,105 @@ function runTactic(g: G, tactic: string): Outcome {
     if (arrow && arrow[1] === g.target) return { goals: [{ ...g, name: fresh(), target: arrow[0] }] };
     return { fail: `tactic 'apply' failed, could not unify the conclusion of \`${m[1]}\`` };
   }
-  if (t === 'sorry') return { goals: [], sorry: true };
-  return { parseError: '<input>:1:0: unknown tactic' };
+  return { parseError: UNKNOWN_TACTIC };
 }
 
-function answer(cmd: string, payload: Record<string, unknown>): unknown | Promise<unknown> {
+function tacticAnswer(st: St, goalId: number, o: Outcome): unknown {
+  if ('error' in o) return o.error;
+  if ('delay' in o) return tacticAnswer(st, goalId, o.then());
+  if ('parseError' in o) return has.sorryFlags ? { parseError: o.parseError, hasSorry: false, hasUnsafe: false } : { parseError: o.parseError };
+  if ('fail' in o) return has.sorryFlags ? { messages: [message(o.fail)], hasSorry: false, hasUnsafe: false } : { tacticErrors: [o.fail] };
+  // Automatic mode, goal preferred: its successors first, then the other goals in their order.
+  const next: St = {
+    goals: [...o.goals, ...st.goals.filter((_, i) => i !== goalId)],
+    rootAssigned: true,
+    sorry: st.sorry || o.sorry === true,
+    unsafe: st.unsafe || o.unsafe === true,
+  };
+  const id = nextState++;
+  states.set(id, next);
+  const goals = next.goals.map(goalJson);
+  if (!has.sorryFlags) return { nextStateId: id, goals };
+  return { nextStateId: id, goals, messages: o.messages ?? [], hasSorry: o.sorry === true, hasUnsafe: o.unsafe === true };
+}
+
+function answer(cmd: string, payload: Record<string, unknown>): unknown {
   switch (cmd) {
     case 'reset': { const n = states.size; states.clear(); nextState = 0; return { nGoals: n }; }
     case 'stat': return { nGoals: states.size };
-    case 'options.print': return dialect === '0.2' ? { ...options, timeout: undefined, automaticMode: undefined } : options;
+    case 'options.print': return options;
     case 'options.set': {
-      for (const [k, v] of Object.entries(payload)) if (k in options && !(dialect === '0.2' && (k === 'timeout' || k === 'automaticMode'))) (options as Record<string, unknown>)[k] = v;
+      // Lean's derived FromJson ignores fields it does not know (`timeout` before 0.3.0).
+      for (const [k, v] of Object.entries(payload)) if (k in options) options[k] = v;
       return {};
     }
     case 'goal.start': {
-      const expr = payload.expr;
-      if (typeof expr !== 'string') return err('arguments', 'Exactly one of {expr, copyFrom} must be supplied');
-      if (!balanced(expr) || expr.includes('@@')) return err('elab', `<input>:1:${expr.length}: unexpected token; expected term`);
+      const e = payload.expr;
+      if (typeof e !== 'string') return err('arguments', 'Exactly one of {expr, copyFrom} must be supplied');
+      if (!balanced(e) || e.includes('@@')) return err('parsing', `<stdin>:1:${e.length}: unexpected end of input; expected term`);
+      const unknown = /\b(undefined_\w*)/.exec(e);
+      if (unknown) return err('elab', `unknown identifier '${unknown[1]}'`);
+      // A term that is not a type: Lean's `elabType` (`Elab/Term.lean`) says "type expected, got (e : T)".
+      if (e.trim() === 'Nat.succ') return err('elab', 'type expected, got\n  (Nat.succ : Nat → Nat)');
       const id = nextState++;
       const root = fresh();
-      states.set(id, [{ name: root, target: expr, vars: [] }]);
+      states.set(id, { goals: [{ name: root, target: e, vars: [] }], rootAssigned: false, sorry: false, unsafe: false });
       return { stateId: id, root };
     }
     case 'goal.print': {
-      const goals = states.get(Number(payload.stateId));
-      if (!goals) return err('index', `Invalid state index ${String(payload.stateId)}`);
-      if (dialect === '0.2') return { root: null, parent: null };
-      return { ...(payload.goals === true ? { goals: goals.map(goalJson) } : {}), extraMVars: [], rootHasSorry: false, rootHasUnsafe: false, rootHasMVar: true };
+      const st = states.get(Number(payload.stateId));
+      if (!st) return err('index', `Invalid state index ${String(payload.stateId)}`);
+      const result: Record<string, unknown> = {};
+      if (payload.rootExpr === true && st.rootAssigned) result.root = { ...(options.printExprPretty === true ? { pp: 'pantographDoubleProof' } : {}), ...(options.printExprAST === true ? { sexp: '(:c pantographDoubleProof)' } : {}) };
+      result.goals = payload.goals === true ? st.goals.map(goalJson) : [];
+      result.extraMVars = [];
+      if (has.sorryFlags) {
+        result.rootHasSorry = st.rootAssigned && st.sorry;
+        result.rootHasUnsafe = st.rootAssigned && st.unsafe;
+        result.rootHasMVar = st.rootAssigned && st.goals.length > 0;
+      }
+      return result;
     }
     case 'goal.delete': {
-      for (const id of (payload.stateIds as number[] | undefined) ?? []) states.delete(id);
+      const ids = payload.stateIds;
+      if (!Array.isArray(ids)) return err('command', 'Unable to parse json: Pantograph.Protocol.GoalDelete.stateIds: array expected');
+      for (const id of ids) states.delete(Number(id));
       return {};
     }
     case 'goal.tactic': {
       const stateId = Number(payload.stateId);
-      const goals = states.get(stateId);
-      if (!goals) return err('index', `Invalid state index ${stateId}`);
+      const st = states.get(stateId);
+      if (!st) return err('index', `Invalid state index ${stateId}`);
+      if (payload.goalId === undefined && !has.optionalGoalId) payload.goalId = 0;
       const goalId = payload.goalId === undefined ? 0 : Number(payload.goalId);
-      const goal = goals[goalId];
-      if (!goal) return err('index', `Invalid goal index ${goalId}`);
-      const others = goals.filter((_, i) => i !== goalId);
+      const goal = st.goals[goalId];
+      if (!goal) return err('index', payload.goalId === undefined ? 'No goals to be solved' : `Invalid goal index ${goalId}`);
       let outcome: Outcome;
       if (typeof payload.tactic === 'string') outcome = runTactic(goal, payload.tactic);
       else if (typeof payload.have === 'string') {
         const binder = typeof payload.binderName === 'string' ? payload.binderName : '';
-        if (!balanced(payload.have)) outcome = { parseError: '<input>:1:0: unexpected end of input' };
-        else outcome = { goals: [{ name: fresh(), target: payload.have, vars: goal.vars }, { name: fresh(), userName: goal.userName, target: goal.target, vars: [...goal.vars, { name: fresh(), userName: binder, type: payload.have, isInaccessible: false }] }] };
-      } else return err('operation', 'Exactly one of {tactic, mode, expr, have, let, draft} must be supplied');
-      const finish = (o: Outcome): unknown => {
-        if ('error' in o) return o.error;
-        if ('parseError' in o) return dialect === '0.2' ? { parseError: o.parseError } : { parseError: o.parseError, hasSorry: false, hasUnsafe: false };
-        if ('fail' in o) return dialect === '0.2' ? { tacticErrors: [o.fail] } : { messages: [message(o.fail)], hasSorry: false, hasUnsafe: false };
-        if ('delay' in o) return finish(o.then());
-        const next = [...o.goals, ...others];
-        const id = nextState++;
-        states.set(id, next);
-        if (dialect === '0.2') return { nextStateId: id, goals: next.map(goalJson) };
-        return { nextStateId: id, goals: next.map(goalJson), messages: o.messages ?? [], hasSorry: o.sorry === true, hasUnsafe: false };
-      };
+        if (!balanced(payload.have)) outcome = { parseError: '<stdin>:1:0: unexpected end of input' };
+        else outcome = { goals: [{ name: fresh(), target: payload.have, vars: goal.vars }, { name: fresh(), ...(goal.userName !== undefined ? { userName: goal.userName } : {}), target: goal.target, vars: [...goal.vars, { name: fresh(), userName: binder, type: payload.have, isInaccessible: false }] }] };
+      } else if (has.fragment) return err('operation', 'Exactly one of {tactic, mode, expr, have, let, draft} must be supplied');
+      else return err('arguments', 'Exactly one of {tactic, expr, have, let, calc, conv, draft} must be supplied');
       if ('delay' in outcome) {
         const o = outcome;
-        return new Promise((resolve) => setTimeout(() => resolve(finish(o.then())), o.delay));
+        return new Promise((resolve) => setTimeout(() => resolve(tacticAnswer(st, goalId, o.then())), o.delay));
       }
-      return finish(outcome);
+      return tacticAnswer(st, goalId, outcome);
     }
     default: return err('command', `Unknown command ${cmd}`);
   }
 }
 
-// Importing "modules": an unknown one fails like Lean's importModules does, before `ready.`.
-const bad = imports.find((m) => !/^(Init|Mathlib|Aesop|Std|Batteries)(\.|$)/.test(m));
-if (bad !== undefined) {
-  out(err('io', `unknown module prefix '${bad}'`));
-  process.exit(0);
-}
-process.stdout.write('ready.\n');
+emit('ready.');
 
 let queue = Promise.resolve();
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   queue = queue.then(async () => {
-    if (line.trim() === '') process.exit(0);
+    // An empty line ends the REPL (`Main.lean`).
+    if (line.trim() === '') exit(0);
     let cmd: string; let payload: unknown;
     try {
       const s = line.trim();
@@ -267,9 +482,10 @@ rl.on('line', (line) => {
         payload = sp < 0 ? null : JSON.parse(s.slice(sp + 1));
       }
     } catch (e) {
-      out(err('command', `Unable to parse json: ${(e as Error).message}`));
+      emit(JSON.stringify(err('command', (e as Error).message)));
       return;
     }
-    out(await answer(cmd, (payload ?? {}) as Record<string, unknown>));
+    emit(JSON.stringify(await answer(cmd, (payload ?? {}) as Record<string, unknown>)));
   });
 });
+rl.on('close', () => exit(0));

@@ -38,7 +38,7 @@ describe('PassThroughEngine against a real channel-protocol process (test fixtur
     expect(done).toMatchObject({ error: '', step: 4, response: { ctxt: { vars: [], hyps: [] }, goal: [] } });
     expect(done.script).toContain('lemma "A --> A"');
     expect(e.reproductionScript()).toBe(done.script);
-    expect(e.status()).toMatchObject({ backend: 'isabelle', step: 4, finished: true });
+    expect(e.status()).toMatchObject({ backend: 'external', step: 4, finished: true });
     // The process has no SCRIPT command: the saved script answers instead.
     expect(await e.execute(cmd('SCRIPT'))).toMatchObject({ error: '', response: done.script });
   });

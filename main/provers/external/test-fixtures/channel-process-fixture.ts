@@ -1,6 +1,6 @@
 /**
  * TEST FIXTURE, never used by the product: a tiny real process that speaks a minimal version of the
- * channel protocol (seed 000) like Isabelle's own shell would, without STEP or REVERT, so the
+ * channel protocol (seed 000) as a process without STEP or REVERT would, so the
  * pass-through engine's bookkeeping, restart and replay run against a real process. Misbehaviour on
  * demand, keyed by words in a request:
  *   GARBAGE  → prints a line that is not JSON

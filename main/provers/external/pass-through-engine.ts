@@ -5,13 +5,13 @@ import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
 import { isFinishedState, parseStateJson, treeViewFromState } from '../../../shared/proof-tree/from-state-json.ts';
 import type { ChannelEngine, ChannelStatus, EngineResult } from '../../shell/channel-engine.ts';
 import type { PrintMode } from '../../shell/prover-session.ts';
-import { LineProcess, LineProcessExited, LineTimeout, describeExit } from './line-process.ts';
+import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../isabelle/line-process.ts';
 import { printCommand } from './print-command.ts';
 
 type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
 
 export interface PassThroughOptions {
-  /** The external process (e.g. Isabelle's own shell), which speaks the channel protocol on stdio. */
+  /** The external process (e.g. another arbor-shell), which speaks the channel protocol on stdio. */
   command: string;
   args?: readonly string[];
   cwd?: string;
@@ -49,7 +49,7 @@ interface HistoryEntry {
 class EngineFailure extends Error {}
 
 /**
- * A channel served by an external process that already speaks the channel protocol (Isabelle's shell,
+ * A channel served by an external process that already speaks the channel protocol (a prover's own shell,
  * or another arbor-shell). One process per Arbor channel, on its channel 0, so a crash stays in its
  * channel. Arbor keeps what the process may lack: the step history (for STEP and REVERT, which restarts
  * the process and replays when the process cannot revert itself), the last state (STATE) and the tree
@@ -71,7 +71,7 @@ export class PassThroughEngine implements ChannelEngine {
 
   status(): ChannelStatus {
     const last = this.history[this.history.length - 1];
-    const status: ChannelStatus = { backend: 'isabelle', busy: this.busy, step: this.history.length, finished: last ? isFinishedState(last.state) : false };
+    const status: ChannelStatus = { backend: 'external', busy: this.busy, step: this.history.length, finished: last ? isFinishedState(last.state) : false };
     const pid = this.proc?.alive ? this.proc.pid : undefined;
     if (pid !== undefined) status.pid = pid;
     return status;

@@ -3,7 +3,7 @@ import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
 
 /**
  * Writes a parsed command back as one request line of the channel protocol (seed 000), for a process that
- * parses it itself. Terms go in double quotes, or in a cartouche when they contain a quote (Isabelle's own
+ * parses it itself (the `external` backend). Terms go in double quotes, or in a cartouche when they contain a quote (Isabelle's own
  * syntax, which every seed-000 parser reads); `\"` is the last resort. No channel prefix: each Arbor
  * channel has its own process and speaks on its channel 0.
  */
@@ -29,12 +29,13 @@ export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL
     case 'PRINT_MODE': return `PRINT_MODE ${command.mode}`;
     case 'REVERT': return `REVERT ${command.step}`;
     case 'PRELUDE': return `PRELUDE ${quote(command.text.replace(/[\r\n]+/g, ' '))}`;
-    case 'DEFINE': return `DEFINE ${quote(command.text.replace(/[\r\n]+/g, ' '))}`;
+    case 'DEFINE': return command.proofLocal ? `DEFINE ${command.text}` : `DEFINE ${quote(command.text.replace(/[\r\n]+/g, ' '))}`;
     case 'SEARCH': return `SEARCH ${quote(command.pattern)}`;
     case 'CHECK': return `CHECK ${quote(command.term)}`;
     case 'ABOUT':
     case 'PRINT':
     case 'LOCATE': return `${command.name} ${command.ident}`;
+    default: return command.args === '' ? command.name : `${command.name} ${command.args}`;
   }
 }
 

@@ -1,0 +1,33 @@
+import type { BatchJob } from '../../../shared/batch/batch-job.ts';
+import { ERROR_OUTCOME } from '../../../shared/batch/batch-job.ts';
+import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
+import type { CoqShells } from '../coq-shells.ts';
+import type { KindResult } from './kind-result.ts';
+
+/**
+ * A statement through the shell's HAMMER on Coq, then END: `proved` only when END closed the theorem in the
+ * kernel (Qed, assumptions read); `refuted` when HAMMER's counterexample search found it false (checked by
+ * Coq); `unproved` otherwise, with HAMMER_REPORT saying what each stage tried.
+ */
+export async function runHammerJob(job: Extract<BatchJob, { kind: 'hammer' }>, shells: CoqShells): Promise<KindResult> {
+  // The shell's own limit is the HAMMER budget (with room for END's Qed); the statement goes through GOAL's policy.
+  const channel = await shells.open(Math.round(job.seconds * 1000));
+  try {
+    if (job.context !== undefined) {
+      const defined = await channel.request(`DEFINE ${quoteArgument(job.context)}`);
+      if (defined.ERR) return { outcome: ERROR_OUTCOME, evidence: { stage: 'context', message: defined.ERR } };
+    }
+    const goal = await channel.request(`GOAL ${quoteArgument(job.statement)}`);
+    if (goal.ERR) return { outcome: ERROR_OUTCOME, evidence: { stage: 'statement', message: goal.ERR } };
+    const hammered = await channel.request(`HAMMER ${job.seconds}`);
+    if (hammered.ERR) {
+      const refuted = hammered.ERR.startsWith('fail: the goal is false');
+      return { outcome: refuted ? 'refuted' : 'unproved', evidence: { message: hammered.ERR, report: hammered.HAMMER_REPORT } };
+    }
+    const end = await channel.request('END');
+    if (end.ERR) return { outcome: 'unproved', evidence: { message: end.ERR, report: hammered.HAMMER_REPORT } };
+    return { outcome: 'proved', evidence: { closedWith: hammered.HAMMER_REPORT?.closedWith, script: end.SCRIPT, assumptions: end.ASSUMPTIONS, report: hammered.HAMMER_REPORT } };
+  } finally {
+    await channel.release();
+  }
+}
