@@ -273,7 +273,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the proof tree people can read (Chromium, real 
     await settled();
     await shot('65-counterexample');
 
-    // The workbench's MCP endpoint, on this document's proof: run_command and try_commands say the same.
+    // The workbench's MCP endpoint, on this document's proof: try_commands (scratch copies) says the same.
+    // (run_command there would add a line to a document that stops at an error: refused, by design.)
     const agent = new Client({ name: 'e2e-refuter', version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(workbench.mcp.url), { requestInit: { headers: { authorization: `Bearer ${workbench.mcp.token}` } } }));
     try {
@@ -281,11 +282,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the proof tree people can read (Chromium, real 
       const [result] = JSON.parse(tried) as { label: string; hammer?: string }[];
       expect(result?.label).toBe('invalid');
       expect(result?.hammer).toMatch(/^the goal is false: counterexample n = [1-9] \(checked by Coq\)/);
-      const run = await agent.callTool({ name: 'run_command', arguments: { command: 'HAMMER' } }, undefined, { timeout: 120_000 });
+    } finally {
+      await agent.close();
+    }
+    // arbor-mcp with its own shell: run_command's failed HAMMER carries the same report.
+    const solo = new Client({ name: 'e2e-refuter-stdio', version: '1.0.0' });
+    await solo.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/arbor-mcp.js', '--timeout', '60'], cwd: ROOT, stderr: 'pipe' }));
+    try {
+      const goal = await solo.callTool({ name: 'run_command', arguments: { command: 'GOAL "forall n : nat, n + n = n"' } }, undefined, { timeout: 120_000 });
+      expect(goal.isError, text(goal)).not.toBe(true);
+      const run = await solo.callTool({ name: 'run_command', arguments: { command: 'HAMMER' } }, undefined, { timeout: 120_000 });
       expect(run.isError).toBe(true);
       expect(text(run)).toMatch(/\nhammer: the goal is false: counterexample n = [1-9] \(checked by Coq\)/);
     } finally {
-      await agent.close();
+      await solo.close();
     }
   }, 300_000);
 
