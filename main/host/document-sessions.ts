@@ -255,7 +255,7 @@ export class DocumentSessions {
     // Whatever the document is doing (checking, an edit's re-check) finishes first: the line goes after it.
     await this.idle(doc.client, doc.uri);
     if (doc.closed) return refuse('the document was closed');
-    if (doc.check.error) return refuse(`the document stops at an error on line ${doc.check.error.line} (${doc.check.error.message}); fix it in the editor first`);
+    // A line that failed below the checked region stays where it is: the command goes in before it.
     const id = this.nextInsert++;
     const answer = new Promise<{ line?: number; refused?: string }>((resolve) => {
       const timer = setTimeout(() => {
