@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runCoqc } from '../../main/fidelity/run-coqc.ts';
 import { ShellProcess } from '../../main/cli/shell-process.ts';
 import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
@@ -97,9 +98,9 @@ async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcom
     const hammering = shell.request(`${c} HAMMER ${BUDGET_S}`, c);
     // The same wall budget as CoqHammer's run: HAMMER stretches its slices on a loaded machine, but a run
     // past the budget (plus CoqHammer's allowance for loading) is stopped and counts as unsolved.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const h = await Promise.race([hammering, new Promise<undefined>((resolve) => { timer = setTimeout(resolve, WALL_MS); })]);
-    clearTimeout(timer);
+    const wall = new AbortController();
+    const h = await Promise.race([hammering, sleep(WALL_MS, undefined, { signal: wall.signal }).catch(() => undefined)]);
+    wall.abort();
     const ms = performance.now() - t0;
     if (h === undefined) {
       // CANCEL kills the channel's prover group (its ATPs too) before the next run starts.
