@@ -68,7 +68,7 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
   };
   return {
     submit: (line): Promise<ShellResponse[]> => call('shell.submit', { line }),
-    tree: async (channel): Promise<TreeView | undefined> => (await call('shell.tree', { channel })) ?? undefined,
+    tree: async (channel): Promise<TreeView | undefined> => (await call('shell.tree', { channel }))?.tree ?? undefined,
     step: async (channel): Promise<number | undefined> => ((await call('shell.channels', {})) as { id: number; step: number }[]).find((c) => c.id === channel)?.step,
     onEvent: (listener) => {
       listeners.add(listener);

@@ -13,6 +13,8 @@ import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 import { readWorkspaceProject } from './workspace-project.ts';
 import { DocumentSessions } from './document-sessions.ts';
+import { TreeFeed } from './tree-feed.ts';
+import { DerivationFeed } from './derivation-feed.ts';
 import { projectPrelude } from './project-prelude.ts';
 
 type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
@@ -105,7 +107,10 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   };
   const usageTimer = setInterval(() => void sampleUsage(), 2000);
   usageTimer.unref();
+  const trees = new TreeFeed(shell);
+  const derivations = new DerivationFeed(shell);
   const unsubscribe = shell.onEvent((event: ShellEvent) => {
+    derivations.observe(event);
     switch (event.kind) {
       case 'request':
         emit({ kind: 'request', channel: event.channel, text: event.text, time: event.time });
@@ -113,17 +118,25 @@ export function createApiService(options: ApiServiceOptions): ApiService {
         queueMicrotask(() => emit({ kind: 'channels', channels: channels() }));
         break;
       case 'response': {
-        emit({ kind: 'response', response: event.response, time: event.time });
-        const step = event.response.STEP;
+        const { response } = event;
+        const step = response.STEP;
+        if (step !== undefined && !response.ERR && response.RESPONSE !== null && typeof response.RESPONSE === 'object' && 'goal' in response.RESPONSE) {
+          // The state goes to clients once, as a change of the tree, not again in full with every response.
+          emit({ kind: 'response', response: { ...response, RESPONSE: null }, time: event.time, stateInTree: true });
+        } else {
+          emit({ kind: 'response', response, time: event.time });
+        }
         if (step !== undefined) {
           // Read the tree synchronously: the channel's next command cannot have started yet (see Shell.enqueue).
-          const tree = shell.engine(event.response.CHANNEL)?.treeView() ?? null;
-          emit({ kind: 'tree', channel: event.response.CHANNEL, step, tree });
+          const { seq, change } = trees.changeAfterStep(response.CHANNEL);
+          emit({ kind: 'tree', channel: response.CHANNEL, step, seq, change });
         }
         emit({ kind: 'channels', channels: channels() });
         break;
       }
       case 'channels':
+        trees.retain(shell.channelIds());
+        derivations.retain(shell.channelIds());
         emit({ kind: 'channels', channels: channels() });
         break;
     }
@@ -148,7 +161,8 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   const handlers: { [M in ApiMethod]: (p: Params<M>) => Promise<ApiResults[M]> } = {
     'shell.submit': (p) => Promise.all(shell.submitLine(p.line)),
     'shell.channels': () => Promise.resolve(channels()),
-    'shell.tree': (p) => Promise.resolve(shell.engine(p.channel)?.treeView() ?? null),
+    'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
+    'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, p.step)),
     'shell.release': async (p) => {
       await Promise.all(shell.submitLine(`${p.channel} CANCEL`));
       return null;

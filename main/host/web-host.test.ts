@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { TreeReplica } from '../../shared/proof-tree/tree-delta.ts';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { TacticEngine } from '../shell/tactic-engine.ts';
 import { createApiService } from './api-service.ts';
@@ -100,8 +101,16 @@ describe('web host', () => {
     expect((await call(sock, 2, 'shell.submit', { line: 7 })).error).toMatch(/bad parameters/);
     const r = await call(sock, 3, 'shell.submit', { line: 'GOAL "A /\\ B"; APPLY split' });
     expect(r.result).toMatchObject([{ CHANNEL: 0, ERR: '', STEP: 1 }, { CHANNEL: 0, ERR: '', STEP: 2 }]);
-    const tree = events.filter((e) => e.kind === 'tree').at(-1);
-    expect(tree).toMatchObject({ kind: 'tree', channel: 0, step: 2, tree: { kind: 'bundle' } });
+    // Trees arrive as changes, numbered per channel; the state itself is not sent again with the response.
+    const trees = events.filter((e): e is Extract<ApiEvent, { kind: 'tree' }> => e.kind === 'tree');
+    expect(trees.map((t) => [t.step, t.seq])).toEqual([[1, 1], [2, 2]]);
+    const copy = new TreeReplica();
+    for (const t of trees) copy.apply(t.change);
+    expect(copy.root).toMatchObject({ kind: 'bundle', children: [{ goal: 'A' }, { goal: 'B' }] });
+    expect((await call(sock, 4, 'shell.tree', { channel: 0 })).result).toEqual({ seq: 2, step: 2, tree: copy.root });
+    expect((await call(sock, 5, 'shell.tree', { channel: 0, step: 1 })).result).toMatchObject({ step: 1, tree: { kind: 'leaf', goal: 'A /\\ B' } });
+    const responses = events.filter((e): e is Extract<ApiEvent, { kind: 'response' }> => e.kind === 'response');
+    expect(responses.map((e) => [e.response.RESPONSE, e.stateInTree])).toEqual([[null, true], [null, true]]);
     expect(events.some((e) => e.kind === 'request' && e.text.includes('GOAL'))).toBe(true);
     sock.close();
   });

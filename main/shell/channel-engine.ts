@@ -31,8 +31,11 @@ export interface ChannelStatus {
  */
 export interface ChannelEngine {
   execute(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>): Promise<EngineResult>;
-  /** The current tree with ids and statuses, for the workbench (undefined before the first GOAL). */
-  treeView(): TreeView | undefined;
+  /**
+   * The tree with ids and statuses after `step` (default: the latest), for the workbench; undefined
+   * before the first GOAL, after a declaration, or for a step the history no longer has.
+   */
+  treeView(step?: number): TreeView | undefined;
   status(): ChannelStatus;
   /** Stop whatever runs now (the running command answers with an error) and release the prover. */
   dispose(): Promise<void>;

@@ -90,9 +90,9 @@ export class TacticEngine implements ChannelEngine {
     return status;
   }
 
-  treeView(): TreeView | undefined {
-    const last = this.history[this.history.length - 1];
-    return last?.tree ? toTreeView(last.tree) : undefined;
+  treeView(step = this.history.length): TreeView | undefined {
+    const record = this.history[step - 1];
+    return record?.tree ? toTreeView(record.tree) : undefined;
   }
 
   async execute(command: EngineCommand): Promise<EngineResult> {

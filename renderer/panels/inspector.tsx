@@ -1,6 +1,6 @@
 import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { mostlyChanged, sidesOf, stepDiff } from '../../shared/tree-diff/goal-diff.ts';
-import type { TextPart } from '../../shared/tree-diff/goal-diff.ts';
+import type { TextPart } from '../../shared/tree-diff/text-diff.ts';
 import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proof-tree/tree-view-queries.ts';
 import { parseEquationView, usesAimOperators } from '../../shared/equational/term-view.ts';
 import { selectAppInfo } from '../store/channels-slice.ts';

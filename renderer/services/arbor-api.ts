@@ -27,8 +27,9 @@ function call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<Api
 }
 
 export const listChannels = () => call('shell.channels', {});
-export const fetchTree = (channel: number) => call('shell.tree', { channel });
+export const fetchTree = (channel: number, step?: number) => call('shell.tree', step === undefined ? { channel } : { channel, step });
 export const releaseChannel = (channel: number) => call('shell.release', { channel });
+export const fetchDerivation = (channel: number, step?: number) => call('proof.derivation', step === undefined ? { channel } : { channel, step });
 export const documentSync = (p: ApiParams<'document.sync'>) => call('document.sync', p);
 export const documentRun = (p: ApiParams<'document.run'>) => call('document.run', p);
 export const documentCancel = (p: ApiParams<'document.cancel'>) => call('document.cancel', p);

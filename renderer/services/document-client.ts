@@ -3,6 +3,7 @@ import { WINDOW_ID } from '../store/documents-slice.ts';
 import { useArbor } from '../store/store.ts';
 import * as api from './arbor-api.ts';
 import { getModel } from './monaco-models.ts';
+import { forgetTreeCopy } from './tree-sync.ts';
 
 /**
  * The editor's side of the host's documents: it sends each document's text as it changes (with its
@@ -22,7 +23,10 @@ export function applyDocumentState(state: DocumentState): void {
   if ((applied.get(state.uri) ?? -1) > state.version) return;
   applied.set(state.uri, state.version);
   if (doc.channel !== state.channel) {
-    if (doc.channel !== undefined) s.forgetChannel(doc.channel);
+    if (doc.channel !== undefined) {
+      forgetTreeCopy(doc.channel);
+      s.forgetChannel(doc.channel);
+    }
     s.patchDocument(state.uri, { channel: state.channel });
   }
   s.putCheck(state.uri, state.check);

@@ -9,6 +9,8 @@ import * as api from './arbor-api.ts';
 import { applyDocumentState, checker, syncDocument } from './document-client.ts';
 import { createModel, disposeModel, getModel } from './monaco-models.ts';
 import { download } from './download.ts';
+import { forgetTreeCopy, receiveTreeChange } from './tree-sync.ts';
+import { followDerivations } from './derivation-sync.ts';
 
 export { checker } from './document-client.ts';
 
@@ -17,6 +19,7 @@ const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 /** Connects host events to the store and restores the session (recovered buffers, else an example). */
 export async function startWorkbench(): Promise<void> {
   api.onHostEvent(handleEvent);
+  followDerivations();
   const params = new URLSearchParams(location.search);
   const synthetic = Number(params.get('synthetic') ?? 0);
   if (synthetic > 0) {
@@ -89,7 +92,8 @@ function handleEvent(event: ApiEvent): void {
       else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);
       break;
     case 'tree':
-      s.receiveTree(event.channel, event.step, event.tree);
+      receiveTreeChange(event);
+      perf().liveStep = event.step;
       break;
     case 'channels':
       s.setChannels(event.channels);
@@ -168,7 +172,10 @@ export async function closeDocument(uri: string): Promise<void> {
   const doc = store().documents.docs[uri];
   // The host stops the document's channel.
   await checker.close(uri).catch(() => undefined);
-  if (doc?.channel !== undefined) store().forgetChannel(doc.channel);
+  if (doc?.channel !== undefined) {
+    forgetTreeCopy(doc.channel);
+    store().forgetChannel(doc.channel);
+  }
   await api.discardRecovery(uri).catch(() => undefined);
   disposeModel(uri);
   store().closeDocument(uri);
@@ -266,6 +273,8 @@ export interface PerfRecord {
   firstPaintMs?: number;
   nodes?: number;
   drawTimes?: number[];
+  /** The last step whose tree reached the store (the live-path benchmark waits on it). */
+  liveStep?: number;
 }
 
 /** Numbers the e2e benchmark reads (`window.__arborPerf`). */

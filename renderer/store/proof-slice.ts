@@ -2,11 +2,17 @@ import type { StateCreator } from 'zustand';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { ArborState } from './store.ts';
 
-/** Every tree a channel has shown, by step: the history slider and goal diffs read from here. */
+/**
+ * The trees of a channel's latest steps (at most HISTORY_STEPS of them), by step: the history slider and
+ * goal diffs read from here. Bounded, so a long proof costs the same per step at step 2,000 as at step 20;
+ * consecutive trees share every unchanged subtree (they are built from the host's tree changes).
+ */
 export interface ChannelTrees {
   byStep: Record<number, TreeView | null>;
   latest: number;
 }
+
+export const HISTORY_STEPS = 400;
 
 export interface ProofSlice {
   proof: {
@@ -20,7 +26,10 @@ export interface ProofSlice {
     synthetic: TreeView | null;
     /** The reproduction script of each channel's finished proof (the `SCRIPT` of its last END). */
     scripts: Record<number, string>;
+    /** The derivation of each channel's proof as the host built it, up to the step it was asked for. */
+    derivations: Record<number, { upTo: number; tree: TreeView | null }>;
   };
+  receiveDerivation(channel: number, upTo: number, tree: TreeView | null): void;
   receiveScript(channel: number, script: string | null): void;
   receiveTree(channel: number, step: number, tree: TreeView | null): void;
   forgetChannel(channel: number): void;
@@ -32,7 +41,8 @@ export interface ProofSlice {
 }
 
 export const createProofSlice: StateCreator<ArborState, [], [], ProofSlice> = (set) => ({
-  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null, scripts: {} },
+  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null, scripts: {}, derivations: {} },
+  receiveDerivation: (channel, upTo, tree) => set((s) => ({ proof: { ...s.proof, derivations: { ...s.proof.derivations, [channel]: { upTo, tree } } } })),
   receiveScript: (channel, script) => set((s) => {
     const scripts = { ...s.proof.scripts };
     if (script === null) delete scripts[channel];
@@ -41,15 +51,20 @@ export const createProofSlice: StateCreator<ArborState, [], [], ProofSlice> = (s
   }),
   receiveTree: (channel, step, tree) => set((s) => {
     const old = s.proof.trees[channel];
-    // A step at or below the latest means REVERT (or a new GOAL): later history is gone.
+    // A step at or below the latest means REVERT (or a new GOAL): later history is gone. Integer keys
+    // enumerate in ascending order, so the oldest come first.
     const byStep: Record<number, TreeView | null> = {};
-    if (old) for (const [k, v] of Object.entries(old.byStep)) if (Number(k) < step) byStep[Number(k)] = v;
+    if (old) {
+      const kept = Object.keys(old.byStep).map(Number).filter((k) => k < step);
+      for (const k of kept.slice(Math.max(0, kept.length - (HISTORY_STEPS - 1)))) byStep[k] = old.byStep[k] ?? null;
+    }
     byStep[step] = tree;
     return { proof: { ...s.proof, trees: { ...s.proof.trees, [channel]: { byStep, latest: step } }, historyStep: null } };
   }),
   forgetChannel: (channel) => set((s) => {
     const { [channel]: _gone, ...trees } = s.proof.trees;
-    return { proof: { ...s.proof, trees } };
+    const { [channel]: _old, ...derivations } = s.proof.derivations;
+    return { proof: { ...s.proof, trees, derivations } };
   }),
   selectNode: (id) => set((s) => ({ proof: { ...s.proof, selectedId: id } })),
   toggleCollapsed: (id) => set((s) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { selectActiveCheck, lineOfStep } from './checking-slice.ts';
 import { selectActiveDocument } from './documents-slice.ts';
-import { selectChannelTrees, selectShownStep } from './proof-slice.ts';
+import { HISTORY_STEPS, selectChannelTrees, selectShownStep } from './proof-slice.ts';
 import { createArborStore } from './store.ts';
 import { selectEditHistory, selectHiddenInvalidCount, selectPendingSuggestions, selectShownSuggestions, selectSuggestions } from './suggestions-slice.ts';
 import { selectOverlay, selectPreviousTree, selectShownTree, transcriptTreeAt } from './tree-selectors.ts';
@@ -38,6 +38,18 @@ describe('store slices', () => {
     expect(Object.keys(selectChannelTrees(store.getState())?.byStep ?? {})).toEqual(['1', '2']);
     expect(selectShownStep(store.getState())).toBe(2);
     expect(selectShownTree(store.getState())?.goal).toBe('B2');
+  });
+
+  it('proof: history keeps only the latest HISTORY_STEPS trees, so step 2,000 costs what step 20 does', () => {
+    const store = createArborStore();
+    store.getState().addDocument({ uri: 'u', title: 'u', dirty: false, channel: 1 });
+    const steps = HISTORY_STEPS + 50;
+    for (let step = 1; step <= steps; step++) store.getState().receiveTree(1, step, leaf(0, step, `G${step}`));
+    const kept = Object.keys(selectChannelTrees(store.getState())?.byStep ?? {}).map(Number);
+    expect(kept).toHaveLength(HISTORY_STEPS);
+    expect(Math.min(...kept)).toBe(steps - HISTORY_STEPS + 1);
+    expect(Math.max(...kept)).toBe(steps);
+    expect(selectPreviousTree(store.getState())?.goal).toBe(`G${steps - 1}`);
   });
 
   it('checking: overlay, error and the line of a step', () => {

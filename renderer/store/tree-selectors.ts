@@ -1,7 +1,7 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { buildDerivation, exchangesByChannel, proofsFromExchanges } from '../../shared/derivation/derivation.ts';
 import { derivationToTreeView } from '../../shared/derivation/derivation-view.ts';
-import { stateToTreeView } from '../../shared/transcript/state-to-tree-view.ts';
+import { looksLikeState, treeViewOfState } from '../../shared/proof-tree/from-state-json.ts';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
 import { selectActiveCheck } from './checking-slice.ts';
 import { selectActiveChannel, selectChannelTrees, selectShownStep } from './proof-slice.ts';
@@ -65,7 +65,7 @@ export function transcriptTreeAt(entries: TranscriptEntry[], cursor: number): Tr
   if (memo.has(cursor)) return memo.get(cursor) ?? null;
   const i = lastStateIndex(entries, cursor);
   const e = i === undefined ? undefined : entries[i];
-  const tree = e?.kind === 'response' ? stateToTreeView(e.response.RESPONSE, e.response.STEP ?? 0) : null;
+  const tree = e?.kind === 'response' ? treeViewOfState(e.response.RESPONSE, e.response.STEP ?? 0) : null;
   memo.set(cursor, tree);
   return tree;
 }
@@ -74,7 +74,7 @@ export function transcriptTreeAt(entries: TranscriptEntry[], cursor: number): Tr
 function lastStateIndex(entries: TranscriptEntry[], cursor: number): number | undefined {
   for (let i = Math.min(cursor, entries.length - 1); i >= 0; i--) {
     const e = entries[i]!;
-    if (e.kind === 'response' && !e.response.ERR && stateToTreeView(e.response.RESPONSE) !== null) return i;
+    if (e.kind === 'response' && !e.response.ERR && looksLikeState(e.response.RESPONSE)) return i;
   }
   return undefined;
 }
@@ -88,39 +88,36 @@ export function transcriptPreviousTree(entries: TranscriptEntry[], cursor: numbe
 const derivationCache = new WeakMap<TranscriptEntry[], Map<string, TreeView | null>>();
 
 /**
- * The derivation of the proof on display: from the loaded transcript up to its cursor, or from the live
- * transcript of the active document's channel up to the step on display (the history slider). Memoised
- * per transcript array, so re-renders between events cost nothing.
+ * The derivation of the proof on display: from the loaded transcript up to its cursor (built here,
+ * memoised per transcript), or for the live document the one the host built for its channel
+ * (services/derivation-sync.ts asks for it as the proof and the history slider move).
  */
 export const selectDerivationTree = (s: ArborState): TreeView | null => {
-  const fromFile = s.ui.treeSource === 'transcript' && s.transcript.loaded;
-  const entries = fromFile && s.transcript.loaded ? s.transcript.loaded.entries : s.transcript.live;
-  const upTo = fromFile && s.transcript.loaded ? s.transcript.loaded.cursor : entries.length - 1;
-  const channel = fromFile ? undefined : selectActiveChannel(s);
-  const step = fromFile ? undefined : s.proof.historyStep ?? undefined;
-  let memo = derivationCache.get(entries);
-  if (!memo) derivationCache.set(entries, (memo = new Map()));
-  const key = `${upTo}/${channel ?? '*'}/${step ?? '-'}`;
+  const loaded = s.ui.treeSource === 'transcript' ? s.transcript.loaded : null;
+  if (!loaded) {
+    const channel = selectActiveChannel(s);
+    return channel === undefined ? null : s.proof.derivations[channel]?.tree ?? null;
+  }
+  let memo = derivationCache.get(loaded.entries);
+  if (!memo) derivationCache.set(loaded.entries, (memo = new Map()));
+  const key = String(loaded.cursor);
   if (memo.has(key)) return memo.get(key) ?? null;
-  const view = derivationTreeOf(entries.slice(0, upTo + 1), channel, step);
+  const view = derivationTreeOf(loaded.entries.slice(0, loaded.cursor + 1));
   memo.set(key, view);
   return view;
 };
 
-function derivationTreeOf(entries: TranscriptEntry[], channel: number | undefined, step: number | undefined): TreeView | null {
+function derivationTreeOf(entries: TranscriptEntry[]): TreeView | null {
   const byChannel = exchangesByChannel(entries);
   // A transcript file: the channel whose response came last (the one being replayed).
-  let ch = channel;
-  if (ch === undefined) {
-    for (let i = entries.length - 1; i >= 0 && ch === undefined; i--) {
-      const e = entries[i]!;
-      if (e.kind === 'response') ch = e.response.CHANNEL;
-    }
+  let ch: number | undefined;
+  for (let i = entries.length - 1; i >= 0 && ch === undefined; i--) {
+    const e = entries[i]!;
+    if (e.kind === 'response') ch = e.response.CHANNEL;
   }
   const proofs = ch === undefined ? [] : proofsFromExchanges(byChannel.get(ch) ?? []);
   const proof = proofs[proofs.length - 1];
   if (!proof) return null;
-  const steps = step === undefined ? proof : proof.filter((p) => p.step <= step);
-  const { root } = buildDerivation(steps);
+  const { root } = buildDerivation(proof);
   return root ? derivationToTreeView(root) : null;
 }

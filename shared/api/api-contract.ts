@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
+import type { TreeDelta } from '../proof-tree/tree-delta.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
 import type { DocumentState } from '../checking/document-check.ts';
@@ -24,7 +25,8 @@ export const apiParamSchemas = {
   /** Submits one editor line (may hold several `;`-separated requests); resolves with every response. */
   'shell.submit': z.object({ line: z.string().max(1 << 20) }).strict(),
   'shell.channels': z.object({}).strict(),
-  'shell.tree': z.object({ channel }).strict(),
+  /** A channel's whole tree: the latest (with the sequence number of its last change), or after `step`. */
+  'shell.tree': z.object({ channel, step: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }).strict(),
   /** Stops a channel now and releases it (CANCEL): for channels no document uses, e.g. an agent's scratch channel. */
   'shell.release': z.object({ channel }).strict(),
   /**
@@ -57,6 +59,8 @@ export const apiParamSchemas = {
     kind: z.enum(['search', 'check', 'about', 'print', 'locate']),
     text: z.string().min(1).max(10_000).refine((t) => ![...t].some((c) => (c < ' ' && c !== '\t') || c === '\u007f'), 'control character'),
   }).strict(),
+  /** The derivation of the channel's last proof (every goal, what acted on it, how it closed), up to `step`. */
+  'proof.derivation': z.object({ channel, step: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }).strict(),
   'app.info': z.object({}).strict(),
   'files.read': z.object({ path: filePath }).strict(),
   'files.write': z.object({ path: filePath, text }).strict(),
@@ -149,9 +153,10 @@ export type McpInfo = { url: string; token: string } | null;
 export interface ApiResults {
   'shell.submit': ShellResponse[];
   'shell.channels': ChannelInfo[];
-  'shell.tree': TreeView | null;
+  'shell.tree': TreeSnapshot | null;
   'shell.release': null;
   'proof.lookUp': { answer: QueryAnswer } | { error: string };
+  'proof.derivation': TreeView | null;
   'document.sync': DocumentState;
   'document.run': DocumentState;
   'document.cancel': DocumentState;
@@ -182,12 +187,26 @@ export interface ApiResults {
   'fidelity.check': FidelityReport;
 }
 
+/** A channel's whole tree after `step`; `seq` numbers the channel's last tree change sent (see the `tree` event). */
+export interface TreeSnapshot {
+  seq: number;
+  step: number;
+  tree: TreeView | null;
+}
+
 /** What the host pushes to the renderer. */
 export type ApiEvent =
   | { kind: 'request'; channel: number; text: string; time: number }
-  | { kind: 'response'; response: ShellResponse; time: number }
-  /** The channel's tree right after a response that carried `STEP` (null before the first GOAL). */
-  | { kind: 'tree'; channel: number; step: number; tree: TreeView | null }
+  /**
+   * A response as the shell sent it, except that a proof state (the response of a step) is left out
+   * (`stateInTree`): the `tree` event of that step carries it, as a change of the tree.
+   */
+  | { kind: 'response'; response: ShellResponse; time: number; stateInTree?: true }
+  /**
+   * How the channel's tree changed with a response that carried `STEP`: `seq` counts the channel's changes
+   * from 1, so a client that missed one (or joined late) asks `shell.tree` for a snapshot instead.
+   */
+  | { kind: 'tree'; channel: number; step: number; seq: number; change: TreeDelta }
   | { kind: 'channels'; channels: ChannelInfo[] }
   /** A suggestion was queued or decided on the agent session of `channel`. */
   | { kind: 'suggestion'; channel: number; suggestion: Suggestion }

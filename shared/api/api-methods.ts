@@ -5,6 +5,7 @@ export const API_METHODS = [
   'shell.tree',
   'shell.release',
   'proof.lookUp',
+  'proof.derivation',
   'document.sync',
   'document.run',
   'document.cancel',

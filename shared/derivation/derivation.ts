@@ -1,6 +1,7 @@
 import type { ContextEntry, Goal } from '../proof-tree/proof-state.ts';
 import { isBundle } from '../proof-tree/proof-state.ts';
 import { PROVED_GOAL } from '../proof-tree/proof-tree.ts';
+import { looksLikeState } from '../proof-tree/from-state-json.ts';
 
 /**
  * The derivation of a proof: every goal that ever existed, the command that acted on it and the goals it
@@ -200,27 +201,25 @@ export interface Exchange {
 /**
  * The proofs of one channel's exchanges, each as its linear history: a successful `GOAL` starts a new
  * proof, `REVERT n` drops the steps after n, failed requests change nothing. The last proof is the one in
- * progress (or the last finished one).
+ * progress (or the last finished one). `hasState` says which responses carry a state (default: the
+ * response is a seed-format state); a caller that keeps states elsewhere passes its own and fills them in.
  */
-export function proofsFromExchanges(exchanges: readonly Exchange[]): DerivationStep[][] {
+export function proofsFromExchanges(exchanges: readonly Exchange[], hasState: (x: Exchange) => boolean = (x) => looksLikeState(x.response)): DerivationStep[][] {
   const proofs: DerivationStep[][] = [];
   let current: DerivationStep[] | undefined;
   for (const x of exchanges) {
     const command = x.command.replace(/^\s*[0-9]+\s+/, '').trim();
-    if (x.err !== '' || x.step === undefined || !isState(x.response)) continue;
+    if (x.err !== '' || x.step === undefined || !hasState(x)) continue;
     if (/^GOAL\b/.test(command)) {
       current = [];
       proofs.push(current);
     }
     if (!current) continue;
-    if (/^REVERT\b/.test(command)) {
-      current.splice(x.step);
-      continue;
-    }
-    // A step number at or below the last one means the history was cut there (e.g. by a REVERT we did not see).
-    while (current.length > 0 && (current[current.length - 1] as DerivationStep).step >= x.step) current.pop();
+    // REVERT n, or a step number at or below the last one (the history was cut there): later steps are gone.
+    while (current.length > 0 && (current[current.length - 1] as DerivationStep).step >= x.step + (/^REVERT\b/.test(command) ? 1 : 0)) current.pop();
+    if (/^REVERT\b/.test(command)) continue;
     current.push({
-      step: x.step, command, state: x.response,
+      step: x.step, command, state: x.response as Goal,
       ...(x.line !== undefined ? { line: x.line } : {}),
       ...(x.closedWith !== undefined ? { closedWith: x.closedWith } : {}),
     });
@@ -228,11 +227,6 @@ export function proofsFromExchanges(exchanges: readonly Exchange[]): DerivationS
   return proofs;
 }
 
-function isState(x: unknown): x is Goal {
-  if (typeof x !== 'object' || x === null) return false;
-  const g = x as { ctxt?: { vars?: unknown; hyps?: unknown }; goal?: unknown };
-  return Array.isArray(g.ctxt?.vars) && Array.isArray(g.ctxt?.hyps) && (typeof g.goal === 'string' || Array.isArray(g.goal));
-}
 
 /** What a transcript holds, as far as a derivation needs it (the transcript parser's entries fit). */
 export type TranscriptItem =
@@ -240,35 +234,49 @@ export type TranscriptItem =
   | { kind: 'response'; response: { CHANNEL: number; RESPONSE: unknown; ERR: string; STEP?: number; HAMMER_REPORT?: unknown } };
 
 /**
- * Pairs a transcript's requests with their responses, per channel. A channel answers in request order
- * (BRIEF §3), except `NEW_CHANNEL`, which may be answered at once: its answer (`{ID}`) is paired with the
- * channel's oldest pending NEW_CHANNEL. `HAMMER_REPORT.closedWith`, when present, says how automation closed a goal.
+ * Pairs requests with their responses, per channel, as they come (a live session) or from a whole
+ * transcript. A channel answers in request order (BRIEF §3), except `NEW_CHANNEL`, which may be answered
+ * at once: its answer (`{ID}`) is paired with the channel's oldest pending NEW_CHANNEL.
+ * `HAMMER_REPORT.closedWith`, when present, says how automation closed a goal.
  */
-export function exchangesByChannel(items: readonly TranscriptItem[]): Map<number, Exchange[]> {
-  const pending = new Map<number, string[]>();
-  const out = new Map<number, Exchange[]>();
-  for (const item of items) {
+export class ExchangePairing {
+  private readonly pending = new Map<number, string[]>();
+  readonly byChannel = new Map<number, Exchange[]>();
+
+  add(item: TranscriptItem): Exchange | undefined {
     if (item.kind === 'request') {
-      const queue = pending.get(item.channel) ?? [];
+      const queue = this.pending.get(item.channel) ?? [];
       queue.push(item.text.replace(/^\s*[0-9]+\s+/, '').trim());
-      pending.set(item.channel, queue);
-      continue;
+      this.pending.set(item.channel, queue);
+      return undefined;
     }
     const r = item.response;
-    const queue = pending.get(r.CHANNEL) ?? [];
+    const queue = this.pending.get(r.CHANNEL) ?? [];
     const isNewChannel = typeof r.RESPONSE === 'object' && r.RESPONSE !== null && 'ID' in r.RESPONSE;
     const at = isNewChannel ? queue.findIndex((t) => /^NEW_CHANNEL\b/.test(t)) : queue.findIndex((t) => !/^NEW_CHANNEL\b/.test(t));
     const [command] = at >= 0 ? queue.splice(at, 1) : [undefined];
-    if (command === undefined || isNewChannel) continue;
-    const list = out.get(r.CHANNEL) ?? [];
+    if (command === undefined || isNewChannel) return undefined;
+    const list = this.byChannel.get(r.CHANNEL) ?? [];
     const exchange: Exchange = { command, response: r.RESPONSE, err: r.ERR };
     if (r.STEP !== undefined) exchange.step = r.STEP;
     const closedWith = closedWithOf(r.HAMMER_REPORT);
     if (closedWith !== undefined) exchange.closedWith = closedWith;
     list.push(exchange);
-    out.set(r.CHANNEL, list);
+    this.byChannel.set(r.CHANNEL, list);
+    return exchange;
   }
-  return out;
+
+  forget(channel: number): void {
+    this.pending.delete(channel);
+    this.byChannel.delete(channel);
+  }
+}
+
+/** Every channel's exchanges of a whole transcript. */
+export function exchangesByChannel(items: readonly TranscriptItem[]): Map<number, Exchange[]> {
+  const pairing = new ExchangePairing();
+  for (const item of items) pairing.add(item);
+  return pairing.byChannel;
 }
 
 /** The tactic a hammer report says closed the goal, if it says one (the report's shape is additive and may grow). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isFinishedState, openGoalCount, parseStateJson, treeViewFromState } from './from-state-json.ts';
+import { isFinishedState, openGoalCount, parseStateJson, treeViewFromState, treeViewOfState, treeViewToState } from './from-state-json.ts';
 import type { TreeView } from './proof-tree.ts';
 import type { Goal } from './proof-state.ts';
 
@@ -67,5 +67,16 @@ describe('treeViewFromState', () => {
       const open = (v: TreeView): number => v.kind === 'leaf' ? (v.status === 'open' ? 1 : 0) : (v.children ?? []).reduce((n, c) => n + open(c), 0);
       expect(open(vb)).toBe(openGoalCount(b));
     }));
+  });
+
+  it('reads a response as a tree view with current markers, and gives the same state back', () => {
+    const empty = { vars: [], hyps: [] };
+    const state = { ctxt: { vars: [{ name: 'n', type: 'nat' }], hyps: [] }, goal: [{ ctxt: empty, goal: 'True' }, { ctxt: { vars: [], hyps: [{ name: 'h', expr: 'n = 0' }] }, goal: 'B' }] };
+    const view = treeViewOfState(state, 3);
+    expect(view?.kind).toBe('bundle');
+    expect(view?.children?.[0]).toMatchObject({ status: 'proved', current: 'goal', step: 3 });
+    expect(treeViewToState(view!)).toEqual(state);
+    expect(treeViewOfState({ ID: 1 })).toBeNull();
+    expect(treeViewOfState(null)).toBeNull();
   });
 });

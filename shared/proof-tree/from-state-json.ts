@@ -20,6 +20,13 @@ const goalSchema: z.ZodType<Goal> = z.lazy(() =>
   ]),
 );
 
+/** A quick look (the top level only) whether a value is shaped like a proof state; `parseStateJson` validates it all. */
+export function looksLikeState(x: unknown): x is Goal {
+  if (typeof x !== 'object' || x === null) return false;
+  const g = x as { ctxt?: { vars?: unknown; hyps?: unknown }; goal?: unknown };
+  return Array.isArray(g.ctxt?.vars) && Array.isArray(g.ctxt?.hyps) && (typeof g.goal === 'string' || Array.isArray(g.goal));
+}
+
 /** Validates a proof state; undefined when it is not the seed's grammar. */
 export function parseStateJson(value: unknown): Goal | undefined {
   const parsed = goalSchema.safeParse(value);
@@ -97,6 +104,18 @@ function viewKey(view: TreeView): string {
   const ctxt = JSON.stringify(view.ctxt);
   if (view.kind === 'leaf') return `L${ctxt}${JSON.stringify(view.goal ?? '')}`;
   return `B${ctxt}[${(view.children ?? []).map(viewKey).join(',')}]`;
+}
+
+/** A response's proof state as a tree view (fresh ids in pre-order); null for anything that is not a proof state. */
+export function treeViewOfState(value: unknown, step = 0): TreeView | null {
+  const state = parseStateJson(value);
+  return state ? treeViewFromState(state, { step }) : null;
+}
+
+/** The seed-format state a tree view shows (a proved leaf is `True`). */
+export function treeViewToState(view: TreeView): Goal {
+  if (view.kind === 'leaf') return { ctxt: view.ctxt, goal: view.status === 'proved' ? PROVED_GOAL : view.goal ?? '' };
+  return { ctxt: view.ctxt, goal: (view.children ?? []).map(treeViewToState) };
 }
 
 /** The number of leaves still to prove (not `True`) in a seed proof state. */

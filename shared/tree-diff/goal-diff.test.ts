@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
-import { diffContexts, diffText, mostlyChanged, sidesOf, stepDiff } from './goal-diff.ts';
+import { diffContexts, mostlyChanged, sidesOf, stepDiff } from './goal-diff.ts';
+import { diffText } from './text-diff.ts';
 
 describe('goal diff', () => {
   it('classifies hypotheses as added, removed and changed', () => {

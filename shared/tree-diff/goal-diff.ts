@@ -1,6 +1,9 @@
 import type { ContextEntry } from '../proof-tree/proof-state.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import { accumulatedContext, currentGoalNode } from '../proof-tree/tree-view-queries.ts';
+import { diffText } from './text-diff.ts';
+import type { TextPart } from './text-diff.ts';
+
 
 export interface ContextDiff {
   added: ContextEntry[];
@@ -21,42 +24,6 @@ export function diffContexts(before: readonly ContextEntry[], after: readonly Co
   }
   for (const e of before) if (!now.has(key(e))) diff.removed.push(e);
   return diff;
-}
-
-export interface TextPart {
-  text: string;
-  kind: 'same' | 'added' | 'removed';
-}
-
-const TOKEN = /\s+|[A-Za-z_][A-Za-z0-9_'.]*|[0-9]+|./gu;
-
-/** A token-level diff of two goal texts (LCS); long texts fall back to a whole-text replacement. */
-export function diffText(before: string, after: string): TextPart[] {
-  const a = before.match(TOKEN) ?? [];
-  const b = after.match(TOKEN) ?? [];
-  if (before === after) return [{ text: after, kind: 'same' }];
-  if (a.length * b.length > 250_000) return [{ text: before, kind: 'removed' }, { text: after, kind: 'added' }];
-  const n = a.length, m = b.length;
-  const lcs: Uint16Array[] = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    const row = lcs[i] as Uint16Array, below = lcs[i + 1] as Uint16Array;
-    for (let j = m - 1; j >= 0; j--) row[j] = a[i] === b[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
-  }
-  const parts: TextPart[] = [];
-  const push = (text: string, kind: TextPart['kind']): void => {
-    const last = parts[parts.length - 1];
-    if (last && last.kind === kind) last.text += text;
-    else parts.push({ text, kind });
-  };
-  let i = 0, j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) { push(a[i] as string, 'same'); i++; j++; }
-    else if (((lcs[i + 1] as Uint16Array)[j] as number) >= ((lcs[i] as Uint16Array)[j + 1] as number)) push(a[i++] as string, 'removed');
-    else push(b[j++] as string, 'added');
-  }
-  while (i < n) push(a[i++] as string, 'removed');
-  while (j < m) push(b[j++] as string, 'added');
-  return parts;
 }
 
 /**
@@ -94,6 +61,9 @@ export interface StepDiff {
   closed: boolean;
 }
 
+/** The inspector shows this many of a step's new goals at most (a split into 5,000 goals shows the first ones). */
+const MAX_PRODUCED = 50;
+
 /** What the last step changed: the previous current goal against every goal the new step created. */
 export function stepDiff(before: TreeView | null | undefined, after: TreeView | null | undefined, step: number): StepDiff {
   const prev = before ? currentGoalNode(before) : undefined;
@@ -101,6 +71,7 @@ export function stepDiff(before: TreeView | null | undefined, after: TreeView | 
   const prevCtx = before && prev ? accumulatedContext(before, prev.id) : [];
   const produced: GoalChange[] = [];
   const visit = (node: TreeView): void => {
+    if (produced.length >= MAX_PRODUCED) return;
     if (node.kind === 'leaf' && node.step === step && node.status === 'open') {
       produced.push({ id: node.id, context: diffContexts(prevCtx, accumulatedContext(after, node.id)), goal: diffText(prev?.goal ?? '', node.goal ?? '') });
     }

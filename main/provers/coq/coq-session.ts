@@ -38,6 +38,8 @@ interface LogEntry {
   stateId: number;
   /** Set on the last sentence of each step: what a Checkpoint points at. */
   token?: object;
+  /** The goals after that step, when small: REVERT to it then needs no `Goal` round trip. */
+  goals?: { goals: RawGoal[]; shelved: number };
 }
 
 interface CoqCheckpoint {
@@ -70,6 +72,9 @@ const CORE_NAMES = new Set([
 /** Around a client's declarations: Coq then refuses a notation that redefines one in use (`Notation "x = y" := True`). */
 const NOTATION_GUARD_ON = 'Set Warnings "+notation-overridden".';
 const NOTATION_GUARD_OFF = 'Set Warnings "notation-overridden".';
+
+/** Goal lists up to this long are kept with each step (REVERT then needs no `Goal` round trip). */
+const SNAPSHOT_GOALS = 64;
 
 /** The kernel re-checks the whole proof term at `Qed`: give it at least this long. */
 const QED_MIN_MS = 30_000;
@@ -257,6 +262,10 @@ export class CoqSession implements ProverSession {
 
   /** Back to the log's first `len` sentences, restarting coqidetop if it is gone. */
   private async rewind(len: number): Promise<void> {
+    if (this.client.alive && this.log.length === len && this.client.tip === this.stateAt(len)) {
+      this.truncate(len); // already there: only the bookkeeping (an item that began here) goes
+      return;
+    }
     if (this.client.alive) {
       try {
         this.truncate(len);
@@ -324,7 +333,7 @@ export class CoqSession implements ProverSession {
       }
       const last = this.log.at(-1);
       if (!last || this.log.length === len) throw new ProverError('prover', 'internal error: the step sent nothing');
-      const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
+      const checkpoint = this.checkpointAt(last);
       const outcome: StepOutcome = { goals: await this.render(this.current), script, checkpoint };
       if (messages && messages.length > 0) outcome.messages = messages;
       if (report) outcome.report = report;
@@ -380,8 +389,7 @@ export class CoqSession implements ProverSession {
       }
     }
     this.items.push({ kind: 'define', start, end: this.log.length });
-    const last = this.log.at(-1) as LogEntry;
-    const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
+    const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
     const declared = await this.declaredBy(sentences);
     return { declared, checkpoint, script: sentences };
   }
@@ -744,8 +752,7 @@ export class CoqSession implements ProverSession {
       const shadowed = await this.shadowedNames(proof.goal ?? '');
       if (shadowed) throw new ProverError('unsound', shadowed);
       proof.end = this.log.length;
-      const last = this.log.at(-1) as LogEntry;
-      const checkpoint: CoqCheckpoint = { token: (last.token = {}) };
+      const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
       return { assumptions: verdict.assumptions, checkpoint };
     } catch (e) {
       const err = toProverError(e);
@@ -782,12 +789,27 @@ export class CoqSession implements ProverSession {
     return undefined;
   }
 
+  /** Marks the log entry as a step's end; small goal lists are kept so REVERT costs one `Edit_at`. */
+  private checkpointAt(entry: LogEntry): CoqCheckpoint {
+    entry.token = {};
+    if (this.current.length <= SNAPSHOT_GOALS) entry.goals = { goals: this.current, shelved: this.shelved };
+    else delete entry.goals;
+    return { token: entry.token };
+  }
+
   async restore(checkpoint: Checkpoint): Promise<void> {
     const token = (checkpoint as CoqCheckpoint | undefined)?.token;
     const at = this.log.findIndex((e) => e.token === token);
     if (at < 0) throw new ProverError('prover', 'unknown checkpoint');
     try {
       await this.rewind(at + 1);
+      const snapshot = (this.log[at] as LogEntry).goals;
+      if (snapshot) {
+        this.current = snapshot.goals;
+        this.shelved = snapshot.shelved;
+        this.stale = false;
+        return;
+      }
       this.stale = true;
     } catch (e) {
       throw toProverError(e);

@@ -77,8 +77,8 @@ export class PassThroughEngine implements ChannelEngine {
     return status;
   }
 
-  treeView(): TreeView | undefined {
-    return this.history[this.history.length - 1]?.view;
+  treeView(step = this.history.length): TreeView | undefined {
+    return this.history[step - 1]?.view;
   }
 
   /** The reproduction script the process returned with the END that finished the proof, if any. */
