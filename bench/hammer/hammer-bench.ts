@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCoqc } from '../../main/fidelity/run-coqc.ts';
 import { ShellProcess } from '../../main/cli/shell-process.ts';
@@ -130,6 +131,8 @@ async function runCoqHammer(s: HammerStatement): Promise<Outcome> {
   return { solved: r.ok && CLOSED.test(r.output), ms: r.ms, ...(r.ok ? { stage: 'coqhammer' } : { detail: r.timedOut ? 'timeout' : 'failed' }) };
 }
 
+const seconds = (ms: number[]): string => ms.length === 0 ? '-' : `${(median(ms) / 1000).toFixed(1)} s, ${(ms.reduce((x, y) => x + y, 0) / ms.length / 1000).toFixed(1)} s`;
+
 async function main(): Promise<void> {
   const grades: Grade[] = values.grade ? [values.grade as Grade] : ['easy', 'medium', 'hard'];
   const limit = values.limit ? Number(values.limit) : Infinity;
@@ -138,7 +141,9 @@ async function main(): Promise<void> {
     if (!values.spread) return all.slice(0, limit);
     return Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.length) / limit)] as HammerStatement);
   };
-  const chosen = grades.flatMap((g) => pick(HAMMER_STATEMENTS.filter((s) => s.grade === g)));
+  // The grades take turns, so a run stopped early (its results are written after each statement) still covers each.
+  const perGrade = grades.map((g) => pick(HAMMER_STATEMENTS.filter((s) => s.grade === g)));
+  const chosen = Array.from({ length: Math.max(...perGrade.map((l) => l.length)) }, (_, i) => perGrade.flatMap((l) => l[i] ?? [])).flat();
   log(`${chosen.length} statements (${HAMMER_STATEMENTS.length} in the set), ${BUDGET_S} s each`);
   if (values.check || values['check-only']) {
     const problems = await checkReferenceProofs(HAMMER_STATEMENTS);
@@ -152,6 +157,10 @@ async function main(): Promise<void> {
   // No warm pool: a prover booting in the background would overlap the next run.
   const shell = new ShellProcess(['--timeout', String(BUDGET_S), '--max-channels', '4', '--pool', '0']);
   const results: { id: string; grade: Grade; arbor: Outcome; coqhammer: Outcome }[] = [];
+  const started = new Date();
+  const run = { date: started.toISOString(), budgetS: BUDGET_S, args: process.argv.slice(2), sample: chosen.length, of: HAMMER_STATEMENTS.length, loadavgBefore: loadavg() };
+  // The raw report goes with the benchmark (committed), rewritten after each statement.
+  const save = (extra: object): Promise<string> => writeResults('hammer', { ...run, ...extra, results }, new URL('./results/', import.meta.url), started);
   try {
     for (const [i, s] of chosen.entries()) {
       // Alternate which runs first, so neither always gets the warmer caches.
@@ -160,6 +169,7 @@ async function main(): Promise<void> {
       const h = await runCoqHammer(s);
       const arbor = a1 ?? await runArbor(shell, s);
       results.push({ id: s.id, grade: s.grade, arbor, coqhammer: h });
+      await save({ finished: false });
       log(`${i + 1}/${chosen.length} ${s.grade} ${s.id}: Arbor ${arbor.solved ? `solved (${arbor.stage}, ${(arbor.ms / 1000).toFixed(1)} s)` : `no (${arbor.detail ?? ''})`}; CoqHammer ${h.solved ? `solved (${(h.ms / 1000).toFixed(1)} s)` : `no (${h.detail ?? ''})`}`);
     }
   } finally {
@@ -172,7 +182,7 @@ async function main(): Promise<void> {
     const h = rs.filter((r) => r.coqhammer.solved);
     const need = g === 'hard' ? Math.max(h.length * 2, h.length + 1) : h.length;
     rows.push({ what: `${g}: solved by Arbor HAMMER vs CoqHammer hammer (of ${rs.length})`, value: a.length, unit: `vs ${h.length}`, target: g === 'hard' ? '>= 2x CoqHammer' : '>= CoqHammer', ok: a.length >= need,
-      detail: `median time per solved: Arbor ${(median(a.map((r) => r.arbor.ms)) / 1000).toFixed(1)} s, CoqHammer ${(median(h.map((r) => r.coqhammer.ms)) / 1000).toFixed(1)} s` });
+      detail: `time per solved (median, mean): Arbor ${seconds(a.map((r) => r.arbor.ms))}, CoqHammer ${seconds(h.map((r) => r.coqhammer.ms))}` });
   }
   const aAll = results.filter((r) => r.arbor.solved).length;
   const hAll = results.filter((r) => r.coqhammer.solved).length;
@@ -181,7 +191,7 @@ async function main(): Promise<void> {
   for (const r of results) if (r.arbor.solved) stages[r.arbor.stage ?? '?'] = (stages[r.arbor.stage ?? '?'] ?? 0) + 1;
   rows.push({ what: 'Arbor: the stage that solved each', value: aAll, unit: 'solved', detail: Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ') });
   printTable(`HAMMER vs CoqHammer, ${BUDGET_S} s each, alternately, side by side in one run`, rows);
-  log(`results: ${await writeResults('hammer', { date: new Date().toISOString(), budgetS: BUDGET_S, rows, results })}`);
+  log(`results: ${await save({ finished: true, loadavgAfter: loadavg(), rows })}`);
 }
 
 await main();
