@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCoqc } from '../../main/fidelity/run-coqc.ts';
 import { ShellProcess } from '../../main/cli/shell-process.ts';
@@ -18,9 +19,11 @@ import type { Grade, HammerStatement } from './hammer-statements.ts';
  *                  ask `Search` that no statement is in the library, `Locate` that no definition hides a
  *                  library name;  --check-only: only that
  *   --limit N      the first N statements of each grade (--spread: N spread evenly over the grade, so every
- *                  family is sampled)   --grade easy|medium|hard   --budget SECONDS (20)
+ *                  family is sampled; --complement: the statements that sample leaves out, so two runs cover
+ *                  the whole set)   --grade easy|medium|hard   --budget SECONDS (20)
+ *   --summarize A.json [B.json …]   the figures of saved reports together, running nothing
  */
-const { values } = parseArgs({ options: { check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' } } });
 const BUDGET_S = Number(values.budget ?? 20);
 const IMPORTS = 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
 const CLOSED = /Closed under the global context/;
@@ -133,13 +136,47 @@ async function runCoqHammer(s: HammerStatement): Promise<Outcome> {
 
 const seconds = (ms: number[]): string => ms.length === 0 ? '-' : `${(median(ms) / 1000).toFixed(1)} s, ${(ms.reduce((x, y) => x + y, 0) / ms.length / 1000).toFixed(1)} s`;
 
+interface Result { id: string; grade: Grade; arbor: Outcome; coqhammer: Outcome }
+
+const byStage = (solved: readonly Result[]): string => {
+  const stages = new Map<string, number>();
+  for (const r of solved) stages.set(r.arbor.stage ?? '?', (stages.get(r.arbor.stage ?? '?') ?? 0) + 1);
+  return [...stages].map(([k, v]) => `${k} ${v}`).join(', ');
+};
+
+/** The figures of a run (or of several runs' results together: `--summarize`), per grade and overall. */
+function summarize(results: readonly Result[], grades: readonly Grade[]): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const g of grades) {
+    const rs = results.filter((r) => r.grade === g);
+    const a = rs.filter((r) => r.arbor.solved);
+    const h = rs.filter((r) => r.coqhammer.solved);
+    const need = g === 'hard' ? Math.max(h.length * 2, h.length + 1) : h.length;
+    rows.push({ what: `${g}: solved by Arbor HAMMER vs CoqHammer hammer (of ${rs.length})`, value: a.length, unit: `vs ${h.length}`, target: g === 'hard' ? '>= 2x CoqHammer' : '>= CoqHammer', ok: a.length >= need,
+      detail: `time per solved (median, mean): Arbor ${seconds(a.map((r) => r.arbor.ms))}, CoqHammer ${seconds(h.map((r) => r.coqhammer.ms))}; Arbor's by stage: ${byStage(a)}` });
+  }
+  const aAll = results.filter((r) => r.arbor.solved).length;
+  const hAll = results.filter((r) => r.coqhammer.solved).length;
+  rows.push({ what: `all: Arbor vs CoqHammer (of ${results.length})`, value: aAll, unit: `vs ${hAll}`, target: '> CoqHammer', ok: aAll > hAll });
+  rows.push({ what: 'Arbor: the stage that solved each', value: aAll, unit: 'solved', detail: byStage(results.filter((r) => r.arbor.solved)) });
+  return rows;
+}
+
 async function main(): Promise<void> {
   const grades: Grade[] = values.grade ? [values.grade as Grade] : ['easy', 'medium', 'hard'];
+  if (values.summarize) {
+    // Saved reports of runs that covered disjoint samples (a --spread run and its --complement), figured together.
+    const files = [values.summarize, ...positionals];
+    const results = (await Promise.all(files.map(async (f) => (JSON.parse(await readFile(f, 'utf8')) as { results: Result[] }).results))).flat();
+    if (new Set(results.map((r) => r.id)).size !== results.length) throw new Error('--summarize: the reports share statements');
+    printTable(`HAMMER vs CoqHammer, ${results.length} statements from ${files.length} report(s)`, summarize(results, grades));
+    return;
+  }
   const limit = values.limit ? Number(values.limit) : Infinity;
   const pick = (all: HammerStatement[]): HammerStatement[] => {
-    if (!(limit < all.length)) return all;
-    if (!values.spread) return all.slice(0, limit);
-    return Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.length) / limit)] as HammerStatement);
+    if (!(limit < all.length)) return values.complement ? [] : all;
+    const sample = values.spread ? Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.length) / limit)] as HammerStatement) : all.slice(0, limit);
+    return values.complement ? all.filter((s) => !sample.includes(s)) : sample;
   };
   // The grades take turns, so a run stopped early (its results are written after each statement) still covers each.
   const perGrade = grades.map((g) => pick(HAMMER_STATEMENTS.filter((s) => s.grade === g)));
@@ -156,7 +193,7 @@ async function main(): Promise<void> {
   }
   // No warm pool: a prover booting in the background would overlap the next run.
   const shell = new ShellProcess(['--timeout', String(BUDGET_S), '--max-channels', '4', '--pool', '0']);
-  const results: { id: string; grade: Grade; arbor: Outcome; coqhammer: Outcome }[] = [];
+  const results: Result[] = [];
   const started = new Date();
   const run = { date: started.toISOString(), budgetS: BUDGET_S, args: process.argv.slice(2), sample: chosen.length, of: HAMMER_STATEMENTS.length, loadavgBefore: loadavg() };
   // The raw report goes with the benchmark (committed), rewritten after each statement.
@@ -175,21 +212,7 @@ async function main(): Promise<void> {
   } finally {
     await shell.end();
   }
-  const rows: BenchRow[] = [];
-  for (const g of grades) {
-    const rs = results.filter((r) => r.grade === g);
-    const a = rs.filter((r) => r.arbor.solved);
-    const h = rs.filter((r) => r.coqhammer.solved);
-    const need = g === 'hard' ? Math.max(h.length * 2, h.length + 1) : h.length;
-    rows.push({ what: `${g}: solved by Arbor HAMMER vs CoqHammer hammer (of ${rs.length})`, value: a.length, unit: `vs ${h.length}`, target: g === 'hard' ? '>= 2x CoqHammer' : '>= CoqHammer', ok: a.length >= need,
-      detail: `time per solved (median, mean): Arbor ${seconds(a.map((r) => r.arbor.ms))}, CoqHammer ${seconds(h.map((r) => r.coqhammer.ms))}` });
-  }
-  const aAll = results.filter((r) => r.arbor.solved).length;
-  const hAll = results.filter((r) => r.coqhammer.solved).length;
-  rows.push({ what: `all: Arbor vs CoqHammer (of ${results.length})`, value: aAll, unit: `vs ${hAll}`, target: '> CoqHammer', ok: aAll > hAll });
-  const stages: Record<string, number> = {};
-  for (const r of results) if (r.arbor.solved) stages[r.arbor.stage ?? '?'] = (stages[r.arbor.stage ?? '?'] ?? 0) + 1;
-  rows.push({ what: 'Arbor: the stage that solved each', value: aAll, unit: 'solved', detail: Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ') });
+  const rows = summarize(results, grades);
   printTable(`HAMMER vs CoqHammer, ${BUDGET_S} s each, alternately, side by side in one run`, rows);
   log(`results: ${await save({ finished: true, loadavgAfter: loadavg(), rows })}`);
 }
