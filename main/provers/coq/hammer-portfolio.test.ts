@@ -30,6 +30,16 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/rewrite|lia|sauto/);
   }, 120_000);
 
+  it('rewrites again what a rewrite uncovers (map_length leaves an app_length), before any search', async () => {
+    const c = await channel();
+    // bench:hammer's maplen family: one pass of the list rewrites left length (l ++ l) and every stage failed.
+    await shell.request(`${c} GOAL "forall (l : list nat), length (map (fun x => x + 3) (l ++ l)) = 2 * length l"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('rewrite');
+    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+  }, 120_000);
+
   it('proves by induction what needs it, on the document\'s own recursive function, and the kernel accepts it', async () => {
     const c = await channel();
     await shell.request(`${c} DEFINE "Fixpoint double (n : nat) : nat := match n with 0 => 0 | S k => S (S (double k)) end."`, c);
