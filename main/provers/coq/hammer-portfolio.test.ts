@@ -73,3 +73,21 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.HAMMER_REPORT?.stages[0]).toMatchObject({ stage: 'refutation', outcome: 'refuted' });
   }, 120_000);
 });
+
+describe('HAMMER cancelled (real coqidetop)', () => {
+  it('leaves no coqidetop behind, so the shell ends when its input does', async () => {
+    const shell = new ShellProcess(['--timeout', '20', '--max-channels', '4', '--pool', '0']);
+    const c = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+    await shell.request(`${c} DEFINE "Fixpoint evb (n : nat) : bool := match n with 0 => true | 1 => false | S (S k) => evb k end."`, c);
+    // bench:hammer's evenb family: no stage closes it within the budget, so HAMMER is still running when cancelled.
+    await shell.request(`${c} GOAL "forall n, evb (n + n + 2) = true"`, c);
+    const hammering = shell.request(`${c} HAMMER 20`, c);
+    // Answered out of band once the shell has read past the HAMMER line (its work has started).
+    await shell.request('NEW_CHANNEL', 0);
+    const [h, cancel] = await Promise.all([hammering, shell.request(`${c} CANCEL`, c)]);
+    expect([h.ERR, cancel.ERR]).toContain('cancelled');
+    // Before the fix a crashed stage restarted coqidetop after the channel was closed, and the shell never ended.
+    expect(await shell.end()).toBe(0);
+  }, 120_000);
+});
+
