@@ -19,10 +19,14 @@ export function printTable(title: string, rows: BenchRow[]): void {
   process.stdout.write(`\n${title}\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${cells.map(line).join('\n')}\n`);
 }
 
-export async function writeResults(name: string, data: unknown): Promise<string> {
-  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+/**
+ * Writes a bench's raw figures as JSON: by default to bench/results/ (not committed), named by the time of
+ * the call; `to` names another folder (a URL of it) and `at` the time in the name (a long bench rewrites one file as it goes).
+ */
+export async function writeResults(name: string, data: unknown, to?: URL, at: Date = new Date()): Promise<string> {
+  const dir = fileURLToPath(to ?? new URL('./results/', import.meta.url));
   await mkdir(dir, { recursive: true });
-  const file = `${dir}${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  const file = `${dir}${name}-${at.toISOString().replace(/[:.]/g, '-')}.json`;
   await writeFile(file, `${JSON.stringify(data, null, 2)}\n`);
   return file;
 }

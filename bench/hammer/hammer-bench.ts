@@ -1,4 +1,7 @@
 import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runCoqc } from '../../main/fidelity/run-coqc.ts';
 import { ShellProcess } from '../../main/cli/shell-process.ts';
 import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
@@ -12,13 +15,20 @@ import type { Grade, HammerStatement } from './hammer-statements.ts';
  * per statement, alternately (never concurrently), each run in its own process group (Arbor: a channel of
  * arbor-shell, released after; CoqHammer: one coqc process group). A proof counts only when its script
  * passes coqc alone with `Print Assumptions` closed under the global context.
- *   --check        compile every reference proof with coqc first (the statements are true as written)
- *   --limit N      the first N statements of each grade   --grade easy|medium|hard   --budget SECONDS (20)
+ *   --check        first compile every reference proof with coqc (the statements are true as written) and
+ *                  ask `Search` that no statement is in the library, `Locate` that no definition hides a
+ *                  library name;  --check-only: only that
+ *   --limit N      the first N statements of each grade (--spread: N spread evenly over the grade, so every
+ *                  family is sampled; --complement: the statements that sample leaves out, so two runs cover
+ *                  the whole set)   --grade easy|medium|hard   --budget SECONDS (20)
+ *   --summarize A.json [B.json …]   the figures of saved reports together, running nothing
  */
-const { values } = parseArgs({ options: { check: { type: 'boolean' }, limit: { type: 'string' }, grade: { type: 'string' }, budget: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' } } });
 const BUDGET_S = Number(values.budget ?? 20);
 const IMPORTS = 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
 const CLOSED = /Closed under the global context/;
+/** Each run's wall limit: the budget plus 1.5 s, the time coqc needs to load the libraries and CoqHammer (Arbor's channel has them loaded). */
+const WALL_MS = BUDGET_S * 1000 + 1500;
 
 const log = (s: string): void => {
   process.stderr.write(`bench: ${s}\n`);
@@ -32,11 +42,55 @@ async function checkReferenceProofs(statements: readonly HammerStatement[]): Pro
 
 const lemmaName = (s: HammerStatement): string => `bench_${s.id.replace(/[^A-Za-z0-9]/g, '_')}`;
 
+/**
+ * No statement may be a lemma of the library as it stands: `Search (statement)` finds every library
+ * object whose type contains the statement (up to the names of bound variables), and `Locate` shows
+ * whether a benchmark definition hides a library object of the same name (a statement about it would
+ * then mean something else). Returns the statements that failed, with what was found.
+ */
+async function checkNotInLibrary(statements: readonly HammerStatement[]): Promise<string[]> {
+  const mark = (i: number, what: string): string => `Goal True. idtac "@@${what} ${i}". Abort.`;
+  const names = (defs: readonly string[]): string[] => defs.flatMap((d) => /^(?:Fixpoint|Definition|Inductive)\s+([A-Za-z_][A-Za-z0-9_']*)/.exec(d)?.[1] ?? []);
+  const body = statements.map((s, i) => [
+    `Module M${i}.`,
+    // Locate before the definitions: what the name meant in the library.
+    ...names(s.defs).map((n) => `${mark(i, `locate ${n}`)}\nLocate ${n}.`),
+    ...s.defs,
+    mark(i, 'search'),
+    `Search (${s.statement}).`,
+    mark(i, 'end'),
+    `End M${i}.`,
+  ].join('\n')).join('\n');
+  const r = await runCoqc(`${IMPORTS}\n${body}\n`, { killAfterMs: 600_000 });
+  if (!r.ok) return [`the search file did not compile: ${r.output.slice(0, 2000)}`];
+  const problems: string[] = [];
+  // Each marker's output runs until the next marker.
+  const parts = r.output.split(/^@@/m).slice(1);
+  for (const part of parts) {
+    const [head = '', ...rest] = part.split('\n');
+    const found = rest.join('\n').trim();
+    const m = /^(locate (\S+)|search|end) (\d+)$/.exec(head.trim());
+    if (!m || m[1] === 'end' || found === '') continue;
+    const s = statements[Number(m[3])];
+    if (m[1] === 'search') problems.push(`${s?.id}: the library has it: ${found.replace(/\s+/g, ' ').slice(0, 200)}`);
+    else {
+      // Earlier modules' definitions of the same name are the benchmark's own: only library objects count.
+      // A library object reached only through a qualified name (`N.size`) is not hidden by a short `size`.
+      const entries = found.split(/\n(?=\S)/).map((l) => l.replace(/\s+/g, ' ').trim());
+      const library = entries.filter((l) => /^\S+\s+Coq\./.test(l))
+        .filter((l) => { const shorter = /shorter name to refer to it in current context is (\S+?)\)/.exec(l)?.[1]; return shorter === undefined || shorter === m[2]; });
+      if (library.length > 0) problems.push(`${s?.id}: its definition ${m[2]} hides ${library.map((l) => l.trim().split(/\s+/).slice(0, 2).join(' ')).join(', ')}`);
+    }
+  }
+  return problems;
+}
+
 interface Outcome { solved: boolean; ms: number; stage?: string; detail?: string }
 
 async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcome> {
   const created = await shell.request('NEW_CHANNEL', 0);
   const c = (created.RESPONSE as { ID: number }).ID;
+  let cancelled = false;
   try {
     if (s.defs.length > 0) {
       const d = await shell.request(`${c} DEFINE ${quoteArgument(s.defs.join(' '))}`, c);
@@ -45,39 +99,105 @@ async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcom
     const g = await shell.request(`${c} GOAL ${lemmaName(s)} ${quoteArgument(s.statement)}`, c);
     if (g.ERR) return { solved: false, ms: 0, detail: `GOAL: ${g.ERR}` };
     const t0 = performance.now();
-    const h = await shell.request(`${c} HAMMER ${BUDGET_S}`, c);
+    const hammering = shell.request(`${c} HAMMER ${BUDGET_S}`, c);
+    // The same wall budget as CoqHammer's run: HAMMER stretches its slices on a loaded machine, but a run
+    // past the budget (plus CoqHammer's allowance for loading) is stopped and counts as unsolved.
+    const wall = new AbortController();
+    const h = await Promise.race([hammering, sleep(WALL_MS, undefined, { signal: wall.signal }).catch(() => undefined)]);
+    wall.abort();
     const ms = performance.now() - t0;
+    if (h === undefined) {
+      // CANCEL kills the channel's prover group (its ATPs too) before the next run starts.
+      await Promise.all([hammering, shell.request(`${c} CANCEL`, c)]);
+      cancelled = true;
+      return { solved: false, ms, detail: 'over the wall budget (cancelled)' };
+    }
     if (h.ERR) return { solved: false, ms, detail: h.ERR.slice(0, 120) };
     const stage = h.HAMMER_REPORT?.stages.find((x) => x.outcome === 'closed')?.stage;
     const end = await shell.request(`${c} END`, c);
     if (end.ERR || end.SCRIPT === undefined) return { solved: false, ms, detail: `END: ${end.ERR}` };
+    // The script must prove the statement as given, not some other one.
+    if (!end.SCRIPT.includes(`Theorem ${lemmaName(s)} : (${s.statement}).`)) return { solved: false, ms, detail: 'the script states something else' };
     // The reproduction script, checked by coqc alone.
     const checked = await runCoqc(`${end.SCRIPT}\nPrint Assumptions ${lemmaName(s)}.\n`, { killAfterMs: 120_000 });
     return { solved: checked.ok && CLOSED.test(checked.output), ms, ...(stage ? { stage } : {}) };
   } finally {
-    await shell.request(`${c} RELEASE_CHANNEL`, c);
+    // Answered once the channel's prover group is dead: nothing of this run is left when the next starts.
+    if (!cancelled) await shell.request(`${c} RELEASE_CHANNEL`, c);
   }
 }
 
 async function runCoqHammer(s: HammerStatement): Promise<Outcome> {
   const src = `${IMPORTS}\nFrom Hammer Require Import Hammer.\n${s.defs.join('\n')}\nLemma ${lemmaName(s)} : ${s.statement}.\nProof. hammer. Qed.\nPrint Assumptions ${lemmaName(s)}.\n`;
   // The same wall budget, plus the second Coq takes to load the libraries (Arbor's channel has them loaded).
-  const r = await runCoqc(src, { killAfterMs: BUDGET_S * 1000 + 1500 });
+  const r = await runCoqc(src, { killAfterMs: WALL_MS });
   return { solved: r.ok && CLOSED.test(r.output), ms: r.ms, ...(r.ok ? { stage: 'coqhammer' } : { detail: r.timedOut ? 'timeout' : 'failed' }) };
+}
+
+const seconds = (ms: number[]): string => ms.length === 0 ? '-' : `${(median(ms) / 1000).toFixed(1)} s, ${(ms.reduce((x, y) => x + y, 0) / ms.length / 1000).toFixed(1)} s`;
+
+interface Result { id: string; grade: Grade; arbor: Outcome; coqhammer: Outcome }
+
+const byStage = (solved: readonly Result[]): string => {
+  const stages = new Map<string, number>();
+  for (const r of solved) stages.set(r.arbor.stage ?? '?', (stages.get(r.arbor.stage ?? '?') ?? 0) + 1);
+  return [...stages].map(([k, v]) => `${k} ${v}`).join(', ');
+};
+
+/** The figures of a run (or of several runs' results together: `--summarize`), per grade and overall. */
+function summarize(results: readonly Result[], grades: readonly Grade[]): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const g of grades) {
+    const rs = results.filter((r) => r.grade === g);
+    const a = rs.filter((r) => r.arbor.solved);
+    const h = rs.filter((r) => r.coqhammer.solved);
+    const need = g === 'hard' ? Math.max(h.length * 2, h.length + 1) : h.length;
+    rows.push({ what: `${g}: solved by Arbor HAMMER vs CoqHammer hammer (of ${rs.length})`, value: a.length, unit: `vs ${h.length}`, target: g === 'hard' ? '>= 2x CoqHammer' : '>= CoqHammer', ok: a.length >= need,
+      detail: `time per solved (median, mean): Arbor ${seconds(a.map((r) => r.arbor.ms))}, CoqHammer ${seconds(h.map((r) => r.coqhammer.ms))}; Arbor's by stage: ${byStage(a)}` });
+  }
+  const aAll = results.filter((r) => r.arbor.solved).length;
+  const hAll = results.filter((r) => r.coqhammer.solved).length;
+  rows.push({ what: `all: Arbor vs CoqHammer (of ${results.length})`, value: aAll, unit: `vs ${hAll}`, target: '> CoqHammer', ok: aAll > hAll });
+  rows.push({ what: 'Arbor: the stage that solved each', value: aAll, unit: 'solved', detail: byStage(results.filter((r) => r.arbor.solved)) });
+  return rows;
 }
 
 async function main(): Promise<void> {
   const grades: Grade[] = values.grade ? [values.grade as Grade] : ['easy', 'medium', 'hard'];
+  if (values.summarize) {
+    // Saved reports of runs that covered disjoint samples (a --spread run and its --complement), figured together.
+    const files = [values.summarize, ...positionals];
+    const results = (await Promise.all(files.map(async (f) => (JSON.parse(await readFile(f, 'utf8')) as { results: Result[] }).results))).flat();
+    if (new Set(results.map((r) => r.id)).size !== results.length) throw new Error('--summarize: the reports share statements');
+    printTable(`HAMMER vs CoqHammer, ${results.length} statements from ${files.length} report(s)`, summarize(results, grades));
+    return;
+  }
   const limit = values.limit ? Number(values.limit) : Infinity;
-  const chosen = grades.flatMap((g) => HAMMER_STATEMENTS.filter((s) => s.grade === g).slice(0, limit));
+  const pick = (all: HammerStatement[]): HammerStatement[] => {
+    if (!(limit < all.length)) return values.complement ? [] : all;
+    const sample = values.spread ? Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.length) / limit)] as HammerStatement) : all.slice(0, limit);
+    return values.complement ? all.filter((s) => !sample.includes(s)) : sample;
+  };
+  // The grades take turns, so a run stopped early (its results are written after each statement) still covers each.
+  const perGrade = grades.map((g) => pick(HAMMER_STATEMENTS.filter((s) => s.grade === g)));
+  const chosen = Array.from({ length: Math.max(...perGrade.map((l) => l.length)) }, (_, i) => perGrade.flatMap((l) => l[i] ?? [])).flat();
   log(`${chosen.length} statements (${HAMMER_STATEMENTS.length} in the set), ${BUDGET_S} s each`);
-  if (values.check) {
+  if (values.check || values['check-only']) {
     const problems = await checkReferenceProofs(HAMMER_STATEMENTS);
     if (problems.length > 0) throw new Error(`a reference proof does not compile:\n${problems.join('\n')}`);
     log(`all ${HAMMER_STATEMENTS.length} reference proofs compile with coqc`);
+    const literal = await checkNotInLibrary(HAMMER_STATEMENTS);
+    if (literal.length > 0) throw new Error(`statements the library already has (or definitions that hide a library name):\n${literal.join('\n')}`);
+    log(`no statement is in the library (Search), no definition hides a library name (Locate)`);
+    if (values['check-only']) return;
   }
-  const shell = new ShellProcess(['--timeout', String(BUDGET_S), '--max-channels', '4']);
-  const results: { id: string; grade: Grade; arbor: Outcome; coqhammer: Outcome }[] = [];
+  // No warm pool: a prover booting in the background would overlap the next run.
+  const shell = new ShellProcess(['--timeout', String(BUDGET_S), '--max-channels', '4', '--pool', '0']);
+  const results: Result[] = [];
+  const started = new Date();
+  const run = { date: started.toISOString(), budgetS: BUDGET_S, args: process.argv.slice(2), sample: chosen.length, of: HAMMER_STATEMENTS.length, loadavgBefore: loadavg() };
+  // The raw report goes with the benchmark (committed), rewritten after each statement.
+  const save = (extra: object): Promise<string> => writeResults('hammer', { ...run, ...extra, results }, new URL('./results/', import.meta.url), started);
   try {
     for (const [i, s] of chosen.entries()) {
       // Alternate which runs first, so neither always gets the warmer caches.
@@ -86,28 +206,15 @@ async function main(): Promise<void> {
       const h = await runCoqHammer(s);
       const arbor = a1 ?? await runArbor(shell, s);
       results.push({ id: s.id, grade: s.grade, arbor, coqhammer: h });
+      await save({ finished: false });
       log(`${i + 1}/${chosen.length} ${s.grade} ${s.id}: Arbor ${arbor.solved ? `solved (${arbor.stage}, ${(arbor.ms / 1000).toFixed(1)} s)` : `no (${arbor.detail ?? ''})`}; CoqHammer ${h.solved ? `solved (${(h.ms / 1000).toFixed(1)} s)` : `no (${h.detail ?? ''})`}`);
     }
   } finally {
     await shell.end();
   }
-  const rows: BenchRow[] = [];
-  for (const g of grades) {
-    const rs = results.filter((r) => r.grade === g);
-    const a = rs.filter((r) => r.arbor.solved);
-    const h = rs.filter((r) => r.coqhammer.solved);
-    const need = g === 'hard' ? Math.max(h.length * 2, h.length + 1) : h.length;
-    rows.push({ what: `${g}: solved by Arbor HAMMER vs CoqHammer hammer (of ${rs.length})`, value: a.length, unit: `vs ${h.length}`, target: g === 'hard' ? '>= 2x CoqHammer' : '>= CoqHammer', ok: a.length >= need,
-      detail: `median time per solved: Arbor ${(median(a.map((r) => r.arbor.ms)) / 1000).toFixed(1)} s, CoqHammer ${(median(h.map((r) => r.coqhammer.ms)) / 1000).toFixed(1)} s` });
-  }
-  const aAll = results.filter((r) => r.arbor.solved).length;
-  const hAll = results.filter((r) => r.coqhammer.solved).length;
-  rows.push({ what: `all: Arbor vs CoqHammer (of ${results.length})`, value: aAll, unit: `vs ${hAll}`, target: '> CoqHammer', ok: aAll > hAll });
-  const stages: Record<string, number> = {};
-  for (const r of results) if (r.arbor.solved) stages[r.arbor.stage ?? '?'] = (stages[r.arbor.stage ?? '?'] ?? 0) + 1;
-  rows.push({ what: 'Arbor: the stage that solved each', value: aAll, unit: 'solved', detail: Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ') });
+  const rows = summarize(results, grades);
   printTable(`HAMMER vs CoqHammer, ${BUDGET_S} s each, alternately, side by side in one run`, rows);
-  log(`results: ${await writeResults('hammer', { date: new Date().toISOString(), budgetS: BUDGET_S, rows, results })}`);
+  log(`results: ${await save({ finished: true, loadavgAfter: loadavg(), rows })}`);
 }
 
 await main();

@@ -25,7 +25,8 @@ export const DEFS = {
   count: 'Fixpoint count (x : nat) (l : list nat) : nat := match l with [] => 0 | y :: t => (if Nat.eqb x y then 1 else 0) + count x t end.',
   snoc: 'Definition snoc {A : Type} (l : list A) (x : A) : list A := l ++ [x].',
   myRev: 'Fixpoint my_rev {A : Type} (l : list A) : list A := match l with [] => [] | x :: t => my_rev t ++ [x] end.',
-  revAcc: 'Fixpoint rev_acc {A : Type} (l acc : list A) : list A := match l with [] => acc | x :: t => rev_acc t (x :: acc) end.',
+  // Not `rev_acc`: the library has that name (a notation for rev_append).
+  revAcc: 'Fixpoint rev_onto {A : Type} (l acc : list A) : list A := match l with [] => acc | x :: t => rev_onto t (x :: acc) end.',
   tree: 'Inductive tree := Leaf | Node (l : tree) (n : nat) (r : tree).',
   size: 'Fixpoint size (t : tree) : nat := match t with Leaf => 0 | Node l _ r => size l + 1 + size r end.',
   mirror: 'Fixpoint mirror (t : tree) : tree := match t with Leaf => Leaf | Node l n r => Node (mirror r) n (mirror l) end.',
@@ -56,12 +57,17 @@ function easy(): HammerStatement[] {
     'forall P Q : Prop, P \\/ Q -> Q \\/ P',
     'forall (A : Type) (P Q : A -> Prop), (forall x, P x /\\ Q x) -> (forall x, Q x)',
     'forall (A : Type) (P : A -> Prop) (a : A), P a -> exists x, P x',
-    'forall P Q : Prop, ~ (P \\/ Q) -> ~ P /\\ ~ Q',
+    'forall P Q R : Prop, ~ (P \\/ Q \\/ R) -> ~ Q /\\ ~ R',
     'forall (A : Type) (R : A -> A -> Prop), (forall x y, R x y -> R y x) -> forall a b, R a b -> R b a',
     'forall (A : Type) (x y z : A), x = y -> y = z -> z = x',
   ];
   props.forEach((statement, i) => out.push({ id: `logic-${i + 1}`, grade: 'easy', defs: [], statement, proof: /=/.test(statement) ? 'intros; congruence.' : 'firstorder.' }));
-  const bools = ['forall b : bool, negb (negb b) = b', 'forall a b : bool, andb a b = andb b a', 'forall a b : bool, orb a (andb a b) = a', 'forall b : bool, andb b (negb b) = false', 'forall a b : bool, negb (andb a b) = orb (negb a) (negb b)', 'forall b : bool, orb b true = true'];
+  // Not the library's own laws (negb_involutive, andb_comm, … are excluded by `--check`'s Search).
+  const bools = [
+    'forall a b : bool, negb (andb a (negb b)) = orb (negb a) b', 'forall a b c : bool, andb a (orb b c) = orb (andb c a) (andb a b)',
+    'forall a b : bool, orb (andb a b) (andb a (negb b)) = a', 'forall a b : bool, andb (orb a b) (negb a) = andb b (negb a)',
+    'forall a b : bool, negb (orb (negb a) (negb b)) = andb b a', 'forall a b : bool, implb a (orb a b) = true',
+  ];
   bools.forEach((statement, i) => out.push({ id: `bool-${i + 1}`, grade: 'easy', defs: [], statement, proof: 'intros; repeat (match goal with b : bool |- _ => destruct b; clear b end); reflexivity.' }));
   for (const k of range(5)) out.push({ id: `plus3-${k}`, grade: 'easy', defs: [DEFS.plus3], statement: `forall n : nat, plus3 (n + ${k}) = n + ${k + 3}`, proof: 'intros; unfold plus3; lia.' });
   for (const k of range(5)) out.push({ id: `sq-${k}`, grade: 'easy', defs: [DEFS.sq], statement: `forall n : nat, sq n + ${k} * n = n * (n + ${k})`, proof: 'intros; unfold sq; ring.' });
@@ -117,9 +123,9 @@ function hard(): HammerStatement[] {
   out.push({ id: 'my-rev-app', grade: 'hard', defs: [DEFS.myRev], statement: 'forall (A : Type) (l1 l2 : list A), my_rev (l1 ++ l2) = my_rev l2 ++ my_rev l1', proof: 'induction l1; simpl; intros; [rewrite app_nil_r; reflexivity | rewrite IHl1, app_assoc; reflexivity].' });
   out.push({ id: 'my-rev-length', grade: 'hard', defs: [DEFS.myRev], statement: 'forall (A : Type) (l : list A), length (my_rev l) = length l', proof: 'induction l; simpl; [reflexivity | rewrite app_length; simpl; lia].' });
   out.push({ id: 'my-rev-rev', grade: 'hard', defs: [DEFS.myRev], statement: 'forall (A : Type) (l : list A), my_rev l = rev l', proof: 'induction l; simpl; congruence.' });
-  out.push({ id: 'rev-acc-spec', grade: 'hard', defs: [DEFS.revAcc], statement: 'forall (A : Type) (l acc : list A), rev_acc l acc = rev l ++ acc', proof: 'induction l; simpl; intros; [reflexivity | rewrite IHl, <- app_assoc; reflexivity].' });
-  out.push({ id: 'rev-acc-nil', grade: 'hard', defs: [DEFS.revAcc], statement: 'forall (A : Type) (l : list A), rev_acc l [] = rev l', proof: 'intros. assert (H : forall l acc : list A, rev_acc l acc = rev l ++ acc) by (induction l0; simpl; intros; [reflexivity | rewrite IHl0, <- app_assoc; reflexivity]). rewrite H, app_nil_r; reflexivity.' });
-  out.push({ id: 'rev-acc-length', grade: 'hard', defs: [DEFS.revAcc], statement: 'forall (A : Type) (l acc : list A), length (rev_acc l acc) = length l + length acc', proof: 'induction l; simpl; intros; [reflexivity | rewrite IHl; simpl; lia].' });
+  out.push({ id: 'rev-acc-spec', grade: 'hard', defs: [DEFS.revAcc], statement: 'forall (A : Type) (l acc : list A), rev_onto l acc = rev l ++ acc', proof: 'induction l; simpl; intros; [reflexivity | rewrite IHl, <- app_assoc; reflexivity].' });
+  out.push({ id: 'rev-acc-nil', grade: 'hard', defs: [DEFS.revAcc], statement: 'forall (A : Type) (l : list A), rev_onto l [] = rev l', proof: 'intros. assert (H : forall l acc : list A, rev_onto l acc = rev l ++ acc) by (induction l0; simpl; intros; [reflexivity | rewrite IHl0, <- app_assoc; reflexivity]). rewrite H, app_nil_r; reflexivity.' });
+  out.push({ id: 'rev-acc-length', grade: 'hard', defs: [DEFS.revAcc], statement: 'forall (A : Type) (l acc : list A), length (rev_onto l acc) = length l + length acc', proof: 'induction l; simpl; intros; [reflexivity | rewrite IHl; simpl; lia].' });
   out.push({ id: 'mirror-mirror', grade: 'hard', defs: [DEFS.tree, DEFS.mirror], statement: 'forall t, mirror (mirror t) = t', proof: 'induction t; simpl; congruence.' });
   out.push({ id: 'size-mirror', grade: 'hard', defs: [DEFS.tree, DEFS.size, DEFS.mirror], statement: 'forall t, size (mirror t) = size t', proof: 'induction t; simpl; lia.' });
   out.push({ id: 'leaves-size', grade: 'hard', defs: [DEFS.tree, DEFS.size, DEFS.leaves], statement: 'forall t, leaves t = size t + 1', proof: 'induction t; simpl; lia.' });

@@ -126,10 +126,18 @@ export async function runProcess(options: ProcessOptions & { input?: string; tim
   });
   const pgid = sub.pid;
   if (pgid !== undefined) track(pgid, sub);
+  // execa's timeout kills only the program, and waits for its pipes to close: what it forked and that holds
+  // them (CoqHammer's ATPs) would run on to its own end. At the limit the whole group goes.
+  let groupKilled = false;
+  const limit = setTimeout(() => {
+    groupKilled = true;
+    if (pgid !== undefined) signalGroup(pgid, 'SIGKILL');
+  }, options.timeoutMs);
   try {
     const r = await sub;
-    return { exitCode: r.exitCode ?? null, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), timedOut: r.timedOut === true };
+    return { exitCode: r.exitCode ?? null, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), timedOut: r.timedOut === true || groupKilled };
   } finally {
+    clearTimeout(limit);
     if (pgid !== undefined) {
       signalGroup(pgid, 'SIGKILL');
       untrack(pgid);

@@ -153,6 +153,8 @@ export class CoqSession implements ProverSession {
   private readonly untrustedSentences: string[];
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   private hammerPlugin = true;
+  /** Closed (channel released or cancelled): a step still running must not start a new coqidetop. */
+  private disposed = false;
   private readonly timeoutMs: number;
   /** The document's declarations and proofs, as spans of the log. */
   private items: LogItem[] = [];
@@ -189,10 +191,16 @@ export class CoqSession implements ProverSession {
 
   /** Start coqidetop and run the preludes; throws `unavailable` when that is impossible. */
   private async boot(): Promise<void> {
+    if (this.disposed) throw new ProverError('unavailable', 'coqidetop: the session is closed');
     try {
       this.client = await CoqideTopClient.start(this.clientOptions);
     } catch (e) {
       throw new ProverError('unavailable', `coqidetop: ${(e as Error).message}`);
+    }
+    if (this.disposed) {
+      // Closed while it started (a CANCEL during a HAMMER stage that crashed the prover): nothing may outlive it.
+      await this.client.dispose();
+      throw new ProverError('unavailable', 'coqidetop: the session is closed');
     }
     const initTip = this.client.tip;
     try {
@@ -942,6 +950,7 @@ export class CoqSession implements ProverSession {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.client.dispose();
   }
 

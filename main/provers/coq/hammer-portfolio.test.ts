@@ -30,6 +30,16 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/rewrite|lia|sauto/);
   }, 120_000);
 
+  it('rewrites again what a rewrite uncovers (map_length leaves an app_length), before any search', async () => {
+    const c = await channel();
+    // bench:hammer's maplen family: one pass of the list rewrites left length (l ++ l) and every stage failed.
+    await shell.request(`${c} GOAL "forall (l : list nat), length (map (fun x => x + 3) (l ++ l)) = 2 * length l"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('rewrite');
+    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+  }, 120_000);
+
   it('proves by induction what needs it, on the document\'s own recursive function, and the kernel accepts it', async () => {
     const c = await channel();
     await shell.request(`${c} DEFINE "Fixpoint double (n : nat) : nat := match n with 0 => 0 | S k => S (S (double k)) end."`, c);
@@ -63,3 +73,21 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.HAMMER_REPORT?.stages[0]).toMatchObject({ stage: 'refutation', outcome: 'refuted' });
   }, 120_000);
 });
+
+describe('HAMMER cancelled (real coqidetop)', () => {
+  it('leaves no coqidetop behind, so the shell ends when its input does', async () => {
+    const shell = new ShellProcess(['--timeout', '20', '--max-channels', '4', '--pool', '0']);
+    const c = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+    await shell.request(`${c} DEFINE "Fixpoint evb (n : nat) : bool := match n with 0 => true | 1 => false | S (S k) => evb k end."`, c);
+    // bench:hammer's evenb family: no stage closes it within the budget, so HAMMER is still running when cancelled.
+    await shell.request(`${c} GOAL "forall n, evb (n + n + 2) = true"`, c);
+    const hammering = shell.request(`${c} HAMMER 20`, c);
+    // Answered out of band once the shell has read past the HAMMER line (its work has started).
+    await shell.request('NEW_CHANNEL', 0);
+    const [h, cancel] = await Promise.all([hammering, shell.request(`${c} CANCEL`, c)]);
+    expect([h.ERR, cancel.ERR]).toContain('cancelled');
+    // Before the fix a crashed stage restarted coqidetop after the channel was closed, and the shell never ended.
+    expect(await shell.end()).toBe(0);
+  }, 120_000);
+});
+

@@ -22,7 +22,8 @@ export const WHOLE_GOAL_PORTFOLIO: readonly PortfolioTactic[] = [
   { stage: 'decision', tactic: 'solve [intros; nia]', secs: 2 },
   { stage: 'decision', tactic: 'solve [firstorder]', secs: 1 },
   // Simplification and rewriting: the obvious rewrite before any search (`rewrite app_length; simpl; lia`).
-  { stage: 'rewrite', tactic: `solve [intros; simpl in *; rewrite ?${LIST_REWRITES.join(', ?')} in *; simpl in *; (lia || congruence || reflexivity || auto)]`, secs: 2 },
+  // Three passes: one rewrite can uncover another earlier in the list (map_length leaves an app_length).
+  { stage: 'rewrite', tactic: `solve [intros; simpl in *; do 3 rewrite ?${LIST_REWRITES.join(', ?')} in *; simpl in *; (lia || congruence || reflexivity || auto)]`, secs: 2 },
   { stage: 'rewrite', tactic: 'solve [intros; subst; simpl in *; autorewrite with list arith core in *; simpl in *; (lia || congruence || reflexivity || auto)]', secs: 2 },
   { stage: 'rewrite', tactic: 'solve [intros; repeat match goal with H : _ = _ |- _ => rewrite H in * || rewrite <- H in * end; (lia || congruence || reflexivity)]', secs: 1 },
   // CoqHammer's own proof search on the whole goal (the issue's `sauto` that CRUSH's pieces hid).
@@ -32,7 +33,7 @@ export const WHOLE_GOAL_PORTFOLIO: readonly PortfolioTactic[] = [
 ];
 
 /** Closers for each case of an induction (the induction hypothesis is in the context). */
-const CASE_CLOSER = `(simpl in *; rewrite ?${LIST_REWRITES.slice(0, 8).join(', ?')} in *; try congruence; try lia; try (sauto limit: 500); try hauto)`;
+const CASE_CLOSER = `(simpl in *; do 3 rewrite ?${LIST_REWRITES.slice(0, 8).join(', ?')} in *; try congruence; try lia; try (sauto limit: 500); try hauto)`;
 
 /**
  * Structural induction on a variable, with or without the other variables generalised first (what makes
