@@ -16,6 +16,26 @@ const pct = (xs: number[], p: number): number => {
 
 type PerfWindow = { __arborPerf?: { layoutMs?: number; firstPaintMs?: number; nodes?: number; drawTimes?: number[] } };
 
+/** Two animation frames: whatever the last input caused has been drawn. */
+const nextFrame = (page: Page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const clearDrawTimes = (page: Page) => page.evaluate(() => { const d = (window as unknown as PerfWindow).__arborPerf?.drawTimes; if (d) d.length = 0; });
+const drawTimes = (page: Page) => page.evaluate(() => [...((window as unknown as PerfWindow).__arborPerf?.drawTimes ?? [])]);
+// Frame-to-frame intervals while interacting: long frames (rasterisation, GC, layout) show up here
+// even when they are not in our draw call.
+// A string, not a function: tsx/esbuild would wrap named inner functions in a helper the page lacks.
+const startFrameIntervals = (page: Page) => page.evaluate(`(() => {
+  window.__frames = [];
+  window.__framesOn = true;
+  let last = performance.now();
+  const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__framesOn) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})()`);
+const stopFrameIntervals = (page: Page) => page.evaluate(() => {
+  const w = window as unknown as { __frames?: number[]; __framesOn?: boolean };
+  w.__framesOn = false;
+  return (w.__frames ?? []).slice(1);
+});
+
 /**
  * Loads the renderer's performance mode with a synthetic tree of `size` nodes and measures first paint
  * (layout included) and per-frame draw times while panning and zooming at three zoom levels.
@@ -27,9 +47,9 @@ export async function measureTreeRendering(page: Page, baseUrl: string, size: nu
   const canvas = page.locator('[data-testid="tree-canvas"]');
   const box = (await canvas.boundingBox())!;
   const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-  const clear = () => page.evaluate(() => { const d = (window as unknown as PerfWindow).__arborPerf?.drawTimes; if (d) d.length = 0; });
-  const collect = () => page.evaluate(() => [...((window as unknown as PerfWindow).__arborPerf?.drawTimes ?? [])]);
-  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const clear = () => clearDrawTimes(page);
+  const collect = () => drawTimes(page);
+  const frame = () => nextFrame(page);
   const pan = async (): Promise<void> => {
     await page.mouse.move(cx, cy);
     await page.mouse.down();
@@ -47,21 +67,8 @@ export async function measureTreeRendering(page: Page, baseUrl: string, size: nu
     }
   };
   const phases: RenderFigures['phases'] = [];
-  // Frame-to-frame intervals while interacting: long frames (rasterisation, GC, layout) show up here
-  // even when they are not in our draw call.
-  // A string, not a function: tsx/esbuild would wrap named inner functions in a helper the page lacks.
-  const startIntervals = () => page.evaluate(`(() => {
-    window.__frames = [];
-    window.__framesOn = true;
-    let last = performance.now();
-    const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__framesOn) requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  })()`);
-  const stopIntervals = () => page.evaluate(() => {
-    const w = window as unknown as { __frames?: number[]; __framesOn?: boolean };
-    w.__framesOn = false;
-    return (w.__frames ?? []).slice(1);
-  });
+  const startIntervals = () => startFrameIntervals(page);
+  const stopIntervals = () => stopFrameIntervals(page);
   const phase = async (name: string, run: () => Promise<void>): Promise<void> => {
     await frame();
     await clear();
@@ -109,7 +116,7 @@ export interface ReadabilityFigures {
 export async function measureDerivationReadability(page: Page, baseUrl: string, size: number, screenshot?: string): Promise<ReadabilityFigures> {
   await page.goto(`${baseUrl}${baseUrl.includes('?') ? '&' : '?'}synthetic=${size}&shape=derivation`);
   await page.waitForFunction(() => (window as unknown as PerfWindow).__arborPerf?.firstPaintMs !== undefined, undefined, { timeout: 60_000 });
-  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const frame = () => nextFrame(page);
   await page.click('[data-testid="tree-fit"]');
   await page.waitForFunction(() => !(window as unknown as { __arborTree: { view(): { animating: boolean } } }).__arborTree.view().animating);
   // The toolbar's Fit animates the view for 450 ms: wait until the scale stops changing.
@@ -126,14 +133,8 @@ export async function measureDerivationReadability(page: Page, baseUrl: string, 
   const canvas = page.locator('[data-testid="tree-canvas"]');
   const box = (await canvas.boundingBox())!;
   const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-  await page.evaluate(() => { const d = (window as unknown as PerfWindow).__arborPerf?.drawTimes; if (d) d.length = 0; });
-  await page.evaluate(`(() => {
-    window.__frames = [];
-    window.__framesOn = true;
-    let last = performance.now();
-    const tick = (t) => { window.__frames.push(t - last); last = t; if (window.__framesOn) requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  })()`);
+  await clearDrawTimes(page);
+  await startFrameIntervals(page);
   await page.mouse.move(cx, cy);
   await page.mouse.down();
   for (let i = 1; i <= 60; i++) {
@@ -142,12 +143,8 @@ export async function measureDerivationReadability(page: Page, baseUrl: string, 
   }
   await page.mouse.up();
   await frame();
-  const intervals = await page.evaluate(() => {
-    const w = window as unknown as { __frames?: number[]; __framesOn?: boolean };
-    w.__framesOn = false;
-    return (w.__frames ?? []).slice(1);
-  });
-  const times = await page.evaluate(() => [...((window as unknown as PerfWindow).__arborPerf?.drawTimes ?? [])]);
+  const intervals = await stopFrameIntervals(page);
+  const times = await drawTimes(page);
   return {
     goals: size, shown, fitScale: v.k, minFontPx: v.minFontPx,
     panP50: pct(times, 0.5), panP95: pct(times, 0.95), panMax: Math.max(0, ...times), intervalP95: pct(intervals, 0.95), frames: times.length,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { startIsaReplDouble } from '../provers/isabelle/test-fixtures/isa-repl-double.ts';
 import type { IsaReplDouble } from '../provers/isabelle/test-fixtures/isa-repl-double.ts';
@@ -35,17 +35,15 @@ function shell(extraEnv: NodeJS.ProcessEnv = {}, args: string[] = []): ShellProc
   return s;
 }
 
-/** Waits until the process is gone (killed and reaped by its parent, Arbor's process manager). */
-async function gone(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+/** Whether the process still exists (it is gone once Arbor's process manager has reaped it). */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-}
+};
 
 const goalOf = (r: ShellResponse): unknown => (r.RESPONSE as { goal: unknown } | null)?.goal;
 
@@ -120,7 +118,7 @@ describe('arbor-shell --backend isabelle (Isa-REPL test double)', () => {
     await s.request('RULE impI');
     const pid = Number(readFileSync(pidFile, 'utf8'));
     process.kill(pid, 'SIGKILL');
-    await gone(pid);
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
     const after = await s.request('RULE conjI');
     expect(after).toMatchObject({ RESPONSE: null, ERR: expect.stringMatching(/^prover crashed: .*restarted at step 2$/) });
     expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(pid);

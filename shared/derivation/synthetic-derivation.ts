@@ -1,4 +1,5 @@
 import type { TreeView } from '../proof-tree/proof-tree.ts';
+import { seededRandom } from '../tree-layout/seeded-random.ts';
 
 const ONE_GOAL = ['APPLY (rewrite Nat.add_0_r)', 'APPLY (simpl; intros)', 'APPLY (rewrite IH)', 'APPLY f_equal', 'APPLY (unfold sum)'];
 const SPLIT = ['APPLY split', 'APPLY induction l as [|x l IH]', 'APPLY (destruct b)', 'HAVE H "m <= n + m"'];
@@ -11,13 +12,7 @@ const CLOSE = ['END (lia)', 'END (reflexivity)', 'END (srun eauto use: last_leng
  * (`?synthetic=N&shape=derivation`), not a proof.
  */
 export function syntheticDerivation(size: number, seed = 7): TreeView {
-  let s = seed >>> 0 || 1;
-  const rand = (): number => {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    return s / 0x100000000;
-  };
+  const rand = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   let made = 0;
   // Grows one goal and its subtree with at most `budget` goals in all; `open` marks the unfinished path.

@@ -1,4 +1,5 @@
 import type { TreeView } from '../proof-tree/proof-tree.ts';
+import { seededRandom } from './seeded-random.ts';
 
 /**
  * A deterministic bundle tree of `size` nodes (or `size - 1`: a bundle never has one child) with
@@ -6,14 +7,7 @@ import type { TreeView } from '../proof-tree/proof-tree.ts';
  * mode (`?synthetic=N`). Not a proof.
  */
 export function syntheticTree(size: number, seed = 1): TreeView {
-  let s = seed >>> 0 || 1;
-  const rand = (): number => {
-    // xorshift32: fast, deterministic, good enough for shapes.
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    return s / 0x100000000;
-  };
+  const rand = seededRandom(seed);
   let nextId = 0;
   const makeLeaf = (): TreeView => {
     const id = nextId++;

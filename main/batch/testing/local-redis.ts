@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../process/free-port.ts';
 import type { ManagedProcess } from '../../process/process-manager.ts';
 import { startProcess } from '../../process/process-manager.ts';
 
@@ -20,18 +20,6 @@ export interface LocalRedis {
   restart(): Promise<void>;
   /** Stops it and removes its data. */
   dispose(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function launch(port: number, dir: string): Promise<ManagedProcess> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../process/free-port.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
 import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
 import { formatAddress, IsaReplClient, parseAddress } from './isa-repl-client.ts';
@@ -147,15 +147,3 @@ export class IsaReplServer {
   }
 }
 
-/** A port nothing listens on now (the server binds it right after). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
