@@ -40,6 +40,11 @@ export interface AgentSessionOptions {
   toolTimeoutMs?: number;
   /** Transcript entries kept (oldest dropped first). */
   transcriptLimit?: number;
+  /**
+   * The script of the host's document on this channel, when a document owns it: then the document is
+   * the one place the script lives, and `get_script` and scratch copies read it instead of the tracker.
+   */
+  documentScript?: () => ReplayPlan | undefined;
 }
 
 /** One entry of the session's transcript, in `arbor-shell --transcript` form plus a scratch mark. */
@@ -135,6 +140,12 @@ export class AgentSession {
   /** The reproduction script (`SCRIPT` on the channel) or the Arbor script the session has tracked. */
   async script(format: 'prover' | 'arbor' = 'prover'): Promise<string> {
     if (format === 'arbor') {
+      const doc = this.options.documentScript?.();
+      if (doc) {
+        const lines = [doc.prelude, ...doc.lines].filter((l): l is string => l !== undefined);
+        if (lines.length === 0) throw new ToolError('no_goal', 'nothing of the document is checked yet');
+        return `${lines.join('\n')}\n`;
+      }
       if (!this.tracker.isComplete()) {
         const current = await this.requireCurrentGoal();
         return `// attached after this proof started: its earlier commands are unknown; the current goal as a proof of its own:\n${currentGoalPlan(current).join('\n')}\n`;
@@ -408,6 +419,8 @@ export class AgentSession {
 
   /** How to rebuild the state on a scratch channel: the script, or (attached mid-proof) the current goal alone. */
   private async plan(current?: GoalInContext): Promise<ReplayPlan> {
+    const doc = this.options.documentScript?.();
+    if (doc && doc.lines.length > 0) return doc;
     if (this.tracker.isComplete()) {
       const plan = this.tracker.replayPlan();
       if (plan.lines.length === 0) throw new ToolError('no_goal', 'no proof on this channel yet (start one with run_command GOAL "…")');

@@ -159,6 +159,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   const submitAsClient = (line: string, source: string): Promise<ShellResponse[]> =>
     documents.clientCommand(line, source, (direct) => Promise.all(shell.submitLine(direct)));
   agent?.routeCommands((line, source) => submitAsClient(line, source));
+  agent?.readDocumentScripts((channel) => documents.scriptOf(channel));
   const requireAgent = (): WorkbenchAgent => {
     if (!agent) throw new Error('the agent side is not running in this host');
     return agent;
@@ -186,6 +187,11 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     'document.inserted': async (p) => {
       documents.inserted(p.client, p.uri, p.id, { ...(p.line !== undefined ? { line: p.line } : {}), ...(p.refused !== undefined ? { refused: p.refused } : {}) });
+      return null;
+    },
+    'document.fork': (p) => documents.fork(p.client, p.uri, p.line),
+    'document.releaseFork': async (p) => {
+      await documents.releaseFork(p.client, p.uri, p.channel);
       return null;
     },
     'proof.lookUp': async (p) => {

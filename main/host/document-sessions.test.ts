@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { AgentSession } from '../agent/agent-session.ts';
+import { inProcessPort } from '../agent/in-process-port.ts';
 import { Shell } from '../shell/shell.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
@@ -187,4 +189,50 @@ describe('documents owned by the host (real coqidetop)', () => {
       await docs.close('w1', 'c');
     }
   }, 120_000);
+
+  it('forks a scratch copy of the checked state; agents read the script from the document', async () => {
+    const { docs } = sessions();
+    const text = [
+      'DEFINE "Definition double (n : nat) := n + n."',
+      'GOAL double_2 "double 2 = 4"',
+      '    APPLY reflexivity',
+      'END',
+      'GOAL "forall n, double n = n * 2"',
+      '    APPLY intros n',
+      '    APPLY (unfold double; lia)',
+    ];
+    docs.sync('w1', 'f', { version: 1, text: text.join('\n') });
+    const state = await docs.run('w1', 'f', { kind: 'through', line: 6 });
+    const channel = state.channel as number;
+    expect(docs.scriptOf(channel)?.lines).toEqual(text.slice(0, 6).map((l) => l.trim()));
+    expect(docs.scriptOf(channel + 1000)).toBeUndefined();
+
+    // An agent session that starts now (its tracker saw nothing) still has the whole script: the document's.
+    const agent = new AgentSession({ port: inProcessPort(shell), channel, documentScript: () => docs.scriptOf(channel) });
+    try {
+      expect(await agent.script('arbor')).toBe(`${text.slice(0, 6).map((l) => l.trim()).join('\n')}\n`);
+      // Its scratch copy is replayed from the document: `double` is defined there, the document is untouched.
+      const [tried] = await agent.tryCommands([['APPLY (unfold double; lia)']]);
+      expect(tried?.label).toBe('closes_goal');
+      expect(docs.get('w1', 'f')?.check.entries.map((e) => e.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      await agent.close();
+    }
+
+    // A fork through line 5: its own channel at the step after `GOAL`; what runs there leaves the document alone.
+    const fork = await docs.fork('w1', 'f', 5);
+    expect(fork).toMatchObject({ line: 5, step: 5 });
+    expect(fork.channel).not.toBe(channel);
+    const [onFork] = await Promise.all(shell.submitLine(`${fork.channel} APPLY (intro n; unfold double; lia)`));
+    expect(onFork?.ERR).toBe('');
+    expect(shell.engine(fork.channel)?.treeView()).toMatchObject({ status: 'proved' });
+    expect(shell.engine(channel)?.treeView()).not.toMatchObject({ status: 'proved' });
+    await expect(docs.fork('w1', 'f', 7)).rejects.toThrow(/line 7 is not checked \(the document is checked through line 6\)/);
+    await expect(docs.releaseFork('w1', 'f', channel)).rejects.toThrow(/not a fork/);
+    // The document owns its forks: closing it releases them.
+    const second = await docs.fork('w1', 'f');
+    expect(second.line).toBe(6);
+    await docs.close('w1', 'f');
+    await expect.poll(() => shell.channelIds().filter((c) => c === fork.channel || c === second.channel || c === channel), { timeout: 30_000 }).toEqual([]);
+  }, 180_000);
 });

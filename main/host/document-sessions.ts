@@ -49,6 +49,25 @@ interface DocumentSession {
   clientQueue: Promise<unknown>;
   /** The responses of the line checked last (what another client's command gets back). */
   lastLine?: { line: number; text: string; responses: ShellResponse[] };
+  /** The `PRELUDE` request the channel was opened with (a fork is opened with the same). */
+  preludeRequest?: string;
+  /** Scratch copies of the document's state (`fork`): released with the document. */
+  forks: Set<number>;
+}
+
+/** A scratch copy of a document's checked state: its own channel, at `step`, holding lines 1..`line`. */
+export interface DocumentFork {
+  channel: number;
+  step: number;
+  line: number;
+}
+
+/** What rebuilds a document's checked state on another channel: its prelude request and its checked requests. */
+export interface DocumentScript {
+  uri: string;
+  prelude?: string;
+  /** One request per entry, without channel ids, in order (a line with several requests gives several). */
+  lines: string[];
 }
 
 interface PendingInsert {
@@ -79,7 +98,7 @@ export class DocumentSessions {
     const key = keyOf(client, uri);
     let doc = this.docs.get(key);
     if (!doc) {
-      doc = { uri, client, version: params.version, lines: params.text.split(/\r?\n/), check: { ...EMPTY }, queue: Promise.resolve(), generation: 0, closed: false, clientQueue: Promise.resolve() };
+      doc = { uri, client, version: params.version, lines: params.text.split(/\r?\n/), check: { ...EMPTY }, queue: Promise.resolve(), generation: 0, closed: false, clientQueue: Promise.resolve(), forks: new Set() };
       if (params.path !== undefined) doc.path = params.path;
       this.docs.set(key, doc);
       this.publish(doc);
@@ -176,7 +195,9 @@ export class DocumentSessions {
     }
     this.bump(doc);
     this.clearRecheck(doc);
-    if (doc.channel !== undefined) await this.options.submit(`${doc.channel} CANCEL`).catch(() => undefined);
+    const channels = [...(doc.channel !== undefined ? [doc.channel] : []), ...doc.forks];
+    doc.forks.clear();
+    await Promise.all(channels.map((c) => this.options.submit(`${c} CANCEL`).catch(() => undefined)));
   }
 
   /** Every document of a client that went away (a closed tab). */
@@ -213,6 +234,53 @@ export class DocumentSessions {
     if (!pending || pending.doc.client !== client || pending.doc.uri !== uri) throw new Error(`no insertion #${id} is waiting for ${uri}`);
     this.inserts.delete(id);
     pending.resolve(answer);
+  }
+
+  /**
+   * A scratch copy of the document's state after its checked lines through `line` (default: all checked
+   * lines): a new channel with the document's prelude, the checked requests replayed on it. The document
+   * owns it: it is released when the document closes, or by `releaseFork`. Waits for running checks first,
+   * so the copy is of a settled state.
+   */
+  async fork(client: string, uri: string, line?: number): Promise<DocumentFork> {
+    const doc = this.require(client, uri);
+    await this.idle(client, uri);
+    const through = line ?? this.checkedEnd(doc);
+    if (through > this.checkedEnd(doc)) throw new Error(`line ${through} is not checked (the document is checked through line ${this.checkedEnd(doc)})`);
+    const script = this.scriptOfDoc(doc, through);
+    const [opened] = await this.options.submit('NEW_CHANNEL');
+    const id = (opened?.RESPONSE as { ID?: number } | null)?.ID;
+    if (typeof id !== 'number') throw new Error(`cannot open a channel: ${opened?.ERR || 'no response'}`);
+    doc.forks.add(id);
+    try {
+      let step = 0;
+      for (const request of [...(script.prelude !== undefined ? [script.prelude] : []), ...script.lines]) {
+        const [r] = await this.options.submit(`${id} ${request}`);
+        if (!r || r.ERR) throw new Error(`replaying "${request.slice(0, 200)}" on the fork: ${r?.ERR || 'no response'}`);
+        if (r.STEP !== undefined) step = r.STEP;
+        if (doc.closed) throw new Error('the document was closed');
+      }
+      return { channel: id, step, line: through };
+    } catch (e) {
+      await this.releaseFork(client, uri, id);
+      throw e;
+    }
+  }
+
+  /** Stops and releases one of the document's forks. */
+  async releaseFork(client: string, uri: string, channel: number): Promise<void> {
+    const doc = this.docs.get(keyOf(client, uri));
+    if (!doc?.forks.delete(channel)) throw new Error(`channel ${channel} is not a fork of ${uri}`);
+    await this.options.submit(`${channel} CANCEL`).catch(() => undefined);
+  }
+
+  /**
+   * The script of the document whose channel is `channel`: what agents' `get_script` and scratch copies
+   * read, so the document is the one place its script lives. Undefined for a channel no document owns.
+   */
+  scriptOf(channel: number): DocumentScript | undefined {
+    const doc = [...this.docs.values()].find((d) => d.channel === channel && !d.closed);
+    return doc ? this.scriptOfDoc(doc, this.checkedEnd(doc)) : undefined;
   }
 
   get(client: string, uri: string): DocumentState | undefined {
@@ -315,6 +383,12 @@ export class DocumentSessions {
     this.publish(doc);
   }
 
+  private scriptOfDoc(doc: DocumentSession, through: number): DocumentScript {
+    const lines = doc.check.entries.filter((e) => e.line <= through)
+      .flatMap((e) => splitRequests(e.text).map((r) => r.text.trim()).filter((r) => r !== ''));
+    return { uri: doc.uri, lines, ...(doc.preludeRequest !== undefined ? { prelude: doc.preludeRequest } : {}) };
+  }
+
   private checkedEnd(doc: DocumentSession): number {
     return doc.check.entries.at(-1)?.line ?? 0;
   }
@@ -386,12 +460,15 @@ export class DocumentSessions {
     const id = (response?.RESPONSE as { ID?: number } | null)?.ID;
     if (typeof id !== 'number') throw new Error(`cannot open a channel: ${response?.ERR ?? 'no response'}`);
     this.options.onChannel?.(id);
+    delete doc.preludeRequest;
     if (prelude !== undefined) {
-      const [set] = await this.options.submit(`${id} PRELUDE ${quoteArgument(prelude)}`);
+      const request = `PRELUDE ${quoteArgument(prelude)}`;
+      const [set] = await this.options.submit(`${id} ${request}`);
       if (set?.ERR) {
         await this.options.submit(`${id} RELEASE_CHANNEL`);
         throw new Error(`the project's prelude was refused: ${set.ERR}`);
       }
+      doc.preludeRequest = request;
     }
     if (doc.closed) {
       await this.options.submit(`${id} CANCEL`);

@@ -12,6 +12,7 @@ import { hammerPortfolio } from '../agent/sources/hammer-portfolio.ts';
 import { quickTactics } from '../agent/sources/quick-tactics.ts';
 import type { SuggestionSource } from '../agent/sources/suggestion-source.ts';
 import { ToolError } from '../agent/tool-error.ts';
+import type { ReplayPlan } from '../agent/script-tracker.ts';
 import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import type { Shell } from '../shell/shell.ts';
@@ -59,6 +60,7 @@ export class WorkbenchAgent {
   private mcpToken = '';
   private readonly listeners = new Set<(event: AgentEvent) => void>();
   private route: ((line: string, source: string) => Promise<ShellResponse[]>) | undefined;
+  private documentScript: ((channel: number) => ReplayPlan | undefined) | undefined;
   readonly sources: readonly SuggestionSource[];
 
   constructor(private readonly options: WorkbenchAgentOptions) {
@@ -77,6 +79,11 @@ export class WorkbenchAgent {
    */
   routeCommands(route: (line: string, source: string) => Promise<ShellResponse[]>): void {
     this.route = route;
+  }
+
+  /** Sessions on a document's channel read its script from the document (set once, before any session starts). */
+  readDocumentScripts(scriptOf: (channel: number) => ReplayPlan | undefined): void {
+    this.documentScript = scriptOf;
   }
 
   /** The user undid an accepted suggestion's line: the edit history says so. */
@@ -191,7 +198,12 @@ export class WorkbenchAgent {
     let entry = this.sessions.get(channel);
     if (!entry) {
       const route = this.route;
-      const session = new AgentSession({ port: inProcessPort(this.options.shell, route && ((line) => route(line, 'agent'))), channel });
+      const scriptOf = this.documentScript;
+      const session = new AgentSession({
+        port: inProcessPort(this.options.shell, route && ((line) => route(line, 'agent'))),
+        channel,
+        ...(scriptOf ? { documentScript: () => scriptOf(channel) } : {}),
+      });
       const offQueue = session.queue.onChange((suggestion) => {
         this.emit({ kind: 'suggestion', channel, suggestion });
         // A newly queued suggested goal: check it against the reference (in the background).

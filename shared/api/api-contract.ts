@@ -63,6 +63,13 @@ export const apiParamSchemas = {
     line: z.number().int().min(1).max(10_000_000).optional(),
     refused: z.string().min(1).max(2_000).optional(),
   }).strict(),
+  /**
+   * A scratch copy of the document's checked state through `line` (default: every checked line) on a
+   * channel of its own, for trying things without touching the document; the document owns it and
+   * releases it when it closes (or on `document.releaseFork`).
+   */
+  'document.fork': z.object({ client, uri, line: z.number().int().min(0).max(10_000_000).optional() }).strict(),
+  'document.releaseFork': z.object({ client, uri, channel }).strict(),
   'proof.lookUp': z.object({
     channel: channel.optional(),
     kind: z.enum(['search', 'check', 'about', 'print', 'locate']),
@@ -175,6 +182,8 @@ export interface ApiResults {
   'document.restart': DocumentState;
   'document.close': null;
   'document.inserted': null;
+  'document.fork': { channel: number; step: number; line: number };
+  'document.releaseFork': null;
   'app.info': AppInfo;
   'files.read': { path: string; text: string };
   'files.write': { path: string };

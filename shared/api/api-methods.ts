@@ -13,6 +13,8 @@ export const API_METHODS = [
   'document.restart',
   'document.close',
   'document.inserted',
+  'document.fork',
+  'document.releaseFork',
   'app.info',
   'files.read',
   'files.write',
