@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { CoqideTopClient } from '../main/provers/coq/coqidetop-client.ts';
+import { fileURLToPath } from 'node:url';
+import { CoqideTopClient, resolveCoqidetop } from '../main/provers/coq/coqidetop-client.ts';
 import { splitSentences } from '../main/provers/coq/coq-sentence.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from '../main/provers/coq/prelude.ts';
 import { ShellProcess } from '../main/cli/shell-process.ts';
@@ -17,12 +18,15 @@ import { median } from './bench-table.ts';
 const VARS = Array.from({ length: 20 }, (_, i) => `x${i + 1}`);
 const STEP_GOAL = `forall ${VARS.join(' ')} : nat, ${VARS.map((v) => `${v} = ${v}`).join(' /\\ ')}`;
 const ROUNDS = 25;
+/** A process that only passes bytes between the raw client and coqidetop (see the file). */
+const RELAY = fileURLToPath(new URL('./stdio-relay.mjs', import.meta.url));
 
 /** One way of running the steps: a round is 20 steps and a step back; `close` ends its processes. */
 interface StepRunner { round(): Promise<unknown>; close(): Promise<unknown> }
 
-async function rawRunner(): Promise<StepRunner> {
-  const client = await CoqideTopClient.start();
+/** Raw coqidetop; with `binary`, through that program (the byte relay: coqidetop one process further away). */
+async function rawRunner(binary?: string): Promise<StepRunner> {
+  const client = await CoqideTopClient.start(binary !== undefined ? { binary } : {});
   // The same environment and the same sentences as the Coq session sends, Add and Goal pipelined as
   // the session pipelines them: the strictest baseline.
   for (const sentence of [...SESSION_ONLY_PRELUDE, ...splitSentences(arborPrelude())]) await client.add(sentence);
@@ -83,11 +87,14 @@ async function inProcessRunner(): Promise<StepRunner> {
  * their rounds alternate (raw, in-process, stdio, raw, …), so a burst of load elsewhere on the machine hits
  * all three alike; each figure is the median round, per step.
  */
-export async function stepOverheadMs(): Promise<{ raw: number; inProcess: number; stdio: number; rawCpu: number; inProcessCpu: number }> {
-  const runners = { raw: await rawRunner(), inProcess: await inProcessRunner(), stdio: await stdioRunner() };
-  const times: Record<keyof typeof runners, number[]> = { raw: [], inProcess: [], stdio: [] };
+export async function stepOverheadMs(): Promise<{ raw: number; relay: number; inProcess: number; stdio: number; rawCpu: number; inProcessCpu: number }> {
+  const coqidetop = resolveCoqidetop();
+  if (!coqidetop) throw new Error('coqidetop not found on PATH');
+  process.env.ARBOR_RELAY_TARGET = coqidetop;
+  const runners = { raw: await rawRunner(), relay: await rawRunner(RELAY), inProcess: await inProcessRunner(), stdio: await stdioRunner() };
+  const times: Record<keyof typeof runners, number[]> = { raw: [], relay: [], inProcess: [], stdio: [] };
   // CPU time of this process per step: what the shell's own code costs, whatever the machine's load.
-  const cpu: Record<keyof typeof runners, number[]> = { raw: [], inProcess: [], stdio: [] };
+  const cpu: Record<keyof typeof runners, number[]> = { raw: [], relay: [], inProcess: [], stdio: [] };
   try {
     for (const r of Object.values(runners)) await r.round(); // warm-up
     for (let i = 0; i < ROUNDS; i++) {
@@ -103,7 +110,7 @@ export async function stepOverheadMs(): Promise<{ raw: number; inProcess: number
   } finally {
     for (const r of Object.values(runners)) await r.close();
   }
-  return { raw: median(times.raw), inProcess: median(times.inProcess), stdio: median(times.stdio), rawCpu: median(cpu.raw), inProcessCpu: median(cpu.inProcess) };
+  return { raw: median(times.raw), relay: median(times.relay), inProcess: median(times.inProcess), stdio: median(times.stdio), rawCpu: median(cpu.raw), inProcessCpu: median(cpu.inProcess) };
 }
 
 async function throughput(count: number): Promise<number> {
@@ -197,7 +204,7 @@ function sleep(ms: number): Promise<void> {
 
 export async function runShellBench(log: (s: string) => void): Promise<{ rows: BenchRow[]; raw: unknown }> {
   log('step overhead: raw coqidetop, the shell in-process and arbor-shell over stdio, rounds alternating…');
-  const { raw, inProcess, stdio: shell, rawCpu, inProcessCpu } = await stepOverheadMs();
+  const { raw, relay, inProcess, stdio: shell, rawCpu, inProcessCpu } = await stepOverheadMs();
   log('throughput…');
   const rps = await throughput(50_000);
   log('NEW_CHANNEL warm…');
@@ -217,6 +224,9 @@ export async function runShellBench(log: (s: string) => void): Promise<{ rows: B
     { what: 'CPU per step in Node: raw client (XML parsing)', value: rawCpu, unit: 'ms' },
     { what: 'CPU per step in Node: the shell in-process', value: inProcessCpu, unit: 'ms', detail: `the shell's own code: ${((inProcessCpu - rawCpu) * 1000).toFixed(0)} µs per step` },
     { what: 'step overhead ratio, arbor-shell over stdio', value: ratio, unit: 'x', target: '<= 1.15', ok: ratio <= 1.15 },
+    { what: 'step: raw coqidetop through a byte relay process', value: relay, unit: 'ms', detail: 'one extra process that only passes bytes' },
+    { what: 'step overhead ratio, byte relay alone (the floor of any extra process)', value: relay / raw, unit: 'x' },
+    { what: 'arbor-shell over stdio against the byte relay', value: shell / relay, unit: 'x', detail: `what the shell adds beyond the hop: ${((shell - relay) * 1000).toFixed(0)} µs per step` },
     { what: 'trivial requests (STATE), warm channel', value: rps, unit: 'resp/s', target: '>= 10000', ok: rps >= 10_000 },
     { what: 'NEW_CHANNEL + GOAL, warm pool (median)', value: median(warm), unit: 'ms', target: '<= 50', ok: median(warm) <= 50 },
     { what: 'NEW_CHANNEL + GOAL, cold (median)', value: median(cold), unit: 'ms' },
@@ -225,5 +235,5 @@ export async function runShellBench(log: (s: string) => void): Promise<{ rows: B
     { what: 'parallel wall ratio (two / one)', value: par.two / par.one, unit: 'x', target: '<= 1.25', ok: par.two / par.one <= 1.25 },
     { what: 'arbor-shell RSS, 8 open channels', value: rss, unit: 'MB', target: '<= 120', ok: rss <= 120 },
   ];
-  return { rows, raw: { rawStepMs: raw, inProcessStepMs: inProcess, rawCpuMs: rawCpu, inProcessCpuMs: inProcessCpu, shellStepMs: shell, throughput: rps, warm, cold, parallel: par, rssMb: rss } };
+  return { rows, raw: { rawStepMs: raw, relayStepMs: relay, inProcessStepMs: inProcess, rawCpuMs: rawCpu, inProcessCpuMs: inProcessCpu, shellStepMs: shell, throughput: rps, warm, cold, parallel: par, rssMb: rss } };
 }
