@@ -21,9 +21,10 @@ import type { Grade, HammerStatement } from './hammer-statements.ts';
  *   --limit N      the first N statements of each grade (--spread: N spread evenly over the grade, so every
  *                  family is sampled; --complement: the statements that sample leaves out, so two runs cover
  *                  the whole set)   --grade easy|medium|hard   --budget SECONDS (20)
+ *   --only ID,ID,…  exactly these statements (by id; an unknown id is an error), whatever the sampling flags
  *   --summarize A.json [B.json …]   the figures of saved reports together, running nothing
  */
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' } } });
 const BUDGET_S = Number(values.budget ?? 20);
 const IMPORTS = 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
 const CLOSED = /Closed under the global context/;
@@ -180,7 +181,11 @@ async function main(): Promise<void> {
   };
   // The grades take turns, so a run stopped early (its results are written after each statement) still covers each.
   const perGrade = grades.map((g) => pick(HAMMER_STATEMENTS.filter((s) => s.grade === g)));
-  const chosen = Array.from({ length: Math.max(...perGrade.map((l) => l.length)) }, (_, i) => perGrade.flatMap((l) => l[i] ?? [])).flat();
+  const only = values.only?.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const unknown = only?.filter((id) => !HAMMER_STATEMENTS.some((s) => s.id === id)) ?? [];
+  if (unknown.length > 0) throw new Error(`--only: no statement ${unknown.join(', ')}`);
+  const chosen = only ? HAMMER_STATEMENTS.filter((s) => only.includes(s.id))
+    : Array.from({ length: Math.max(...perGrade.map((l) => l.length)) }, (_, i) => perGrade.flatMap((l) => l[i] ?? [])).flat();
   log(`${chosen.length} statements (${HAMMER_STATEMENTS.length} in the set), ${BUDGET_S} s each`);
   if (values.check || values['check-only']) {
     const problems = await checkReferenceProofs(HAMMER_STATEMENTS);
