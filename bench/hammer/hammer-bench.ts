@@ -217,7 +217,7 @@ async function main(): Promise<void> {
   } finally {
     await shell.end();
   }
-  const rows = summarize(results, grades);
+  const rows = summarize(results, only ? grades.filter((g) => chosen.some((s) => s.grade === g)) : grades);
   printTable(`HAMMER vs CoqHammer, ${BUDGET_S} s each, alternately, side by side in one run`, rows);
   log(`results: ${await save({ finished: true, loadavgAfter: loadavg(), rows })}`);
 }

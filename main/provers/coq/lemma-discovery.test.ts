@@ -103,6 +103,22 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
     await factory?.dispose();
   });
 
+  it('a lemma proved but not enough to close the goal is still reported and offered, as not used', async () => {
+    // First in the document: a finished theorem of the document would be a premise HAMMER tries before all else.
+    expect((await run(`DEFINE ${quoteArgument(TOTAL.replace(/total/g, 'tot'))}`)).ERR).toBe('');
+    expect((await run('GOAL "forall l, tot l = 3 -> tot (rev l) = 3"')).ERR).toBe('');
+    const h = await run('HAMMER 8');
+    expect(h.HAMMER_REPORT?.closedWith).toBeUndefined();
+    expect(h.ERR).toMatch(/^(fail|timeout)/);
+    expect(h.HAMMER_REPORT?.stages).toContainEqual(expect.objectContaining({ stage: 'discovery', outcome: 'progress', tactic: 'assert (tot_app : forall (l1 : list nat) (l2 : list nat), tot (l1 ++ l2) = tot l1 + tot l2)' }));
+    expect(h.HAMMER_REPORT?.discovered).toEqual([expect.objectContaining({ name: 'tot_app', used: false })]);
+    // The goal is unchanged, and the lemma waits in the panel as a HAVE step.
+    expect((await run('STATE')).RESPONSE).toMatchObject({ goal: 'forall l : list nat, tot l = 3 -> tot (rev l) = 3' });
+    const offered = session.queue.list({ from: HAMMER_SOURCE, status: 'pending' }).find((s) => s.reason?.includes('did not close'));
+    expect(offered?.apply[0]).toBe('HAVE tot_app "forall (l1 : list nat) (l2 : list nat), tot (l1 ++ l2) = tot l1 + tot l2"');
+    expect(offered?.step).toBe(h.STEP);
+  }, 180_000);
+
   it('sum over a reversed list: closed with `total (l1 ++ l2) = total l1 + total l2`; offered as a HAVE', async () => {
     expect((await run(`DEFINE ${quoteArgument(TOTAL)}`)).ERR).toBe('');
     expect((await run('GOAL "forall l, total (rev l) = total l"')).ERR).toBe('');
@@ -123,7 +139,7 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
     expect(await checkedByCoqc(end.SCRIPT ?? '')).toBe(true);
 
     // The lemma is in the suggestion panel's queue, from HAMMER, as a HAVE with its proof.
-    const offered = session.queue.list({ from: HAMMER_SOURCE });
+    const offered = session.queue.list({ from: HAMMER_SOURCE }).filter((s) => s.apply[0]?.startsWith('HAVE total_app '));
     expect(offered).toHaveLength(1);
     expect(offered[0]?.apply[0]).toBe('HAVE total_app "forall (l1 : list nat) (l2 : list nat), total (l1 ++ l2) = total l1 + total l2"');
     // Accepted on the same statement stated again, it is a named step the user keeps: the goal then has it.
