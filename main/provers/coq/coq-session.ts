@@ -704,7 +704,10 @@ export class CoqSession implements ProverSession {
         stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: 'failed', detail: `not a statement Coq accepts: ${firstLine(asserted.error)}` });
         continue;
       }
-      const proof = await this.firstClosing(c.proofs.map((p) => ({ stage: 'discovery' as const, tactic: p, secs: 2 })), until, []);
+      // The conjecture's own induction first, then HAMMER's induction stage on it (each variable, the others generalised or not).
+      const inductive = c.binders.filter((b) => /^(nat|list-)/.test(b.sort)).map((b) => b.name);
+      const proofs = [...c.proofs, ...inductionTactics(inductive, c.binders.map((b) => b.name))];
+      const proof = await this.firstClosing(proofs.map((p) => ({ stage: 'discovery' as const, tactic: p, secs: 2 })), until, []);
       if (proof === undefined) {
         await this.rewind(len);
         stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: Date.now() >= until ? 'timeout' : 'failed', detail: 'not proved' });
