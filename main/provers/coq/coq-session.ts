@@ -677,7 +677,9 @@ export class CoqSession implements ProverSession {
     await this.rewind(len);
     if (!goal) return undefined;
     const view = { vars: goal.context.filter((e) => e.kind === 'var').map((e) => ({ name: e.name, type: e.text })), goal: goal.goal };
-    const candidates = conjectures(view, fns, new Set(goal.context.map((e) => e.name)));
+    // Built from printed goals and declarations: each piece must still be one sentence fragment (the injection guard).
+    const candidates = conjectures(view, fns, new Set(goal.context.map((e) => e.name)))
+      .filter((c) => [c.statement, ...c.proofs, ...c.closers].every((t) => fragmentProblem(t) === undefined));
     if (candidates.length === 0) {
       stages.push({ stage: 'discovery', ms: 0, outcome: 'skipped', detail: 'no conjecture about the document\'s functions fits this goal' });
       return undefined;
