@@ -21,6 +21,7 @@ import { currentGoalPlan } from './current-goal-plan.ts';
 import type { PortEvent, ShellPort } from './shell-port.ts';
 import type { SourceContext, SuggestionSource } from './sources/suggestion-source.ts';
 import { SuggestionQueue } from './suggestion-queue.ts';
+import { hammerLemmaSuggestions } from './hammer-lemma-suggestions.ts';
 import type { Suggestion } from './suggestion-queue.ts';
 import { formatQuery, queryCommand, type QueryKind } from '../../shared/protocol/format-query.ts';
 import type { QueryAnswer } from '../../shared/protocol/query-answer.ts';
@@ -409,6 +410,10 @@ export class AgentSession {
     const channel = event.kind === 'request' ? event.channel : event.response.CHANNEL;
     const scratch = this.scratchIds.has(channel);
     if (channel !== this.channel && !scratch) return;
+    if (!scratch && event.kind === 'response') {
+      // A lemma the session's HAMMER discovered is offered as a HAVE step, with its proof.
+      for (const s of hammerLemmaSuggestions(event.response)) if (!this.queue.findPendingDuplicate(s.edit)) this.queue.add(s);
+    }
     const entry: TranscriptEntry = event.kind === 'request'
       ? { time: event.time, channel, request: event.text }
       : { time: event.time, response: event.response };

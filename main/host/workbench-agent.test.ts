@@ -23,7 +23,43 @@ class NoProverEngineDouble implements ChannelEngine {
   async dispose(): Promise<void> {}
 }
 
+/**
+ * A unit-test double of a Coq channel engine whose HAMMER fails with a discovered lemma in its report (never
+ * used by the product); the report's shape is the one real coqidetop produces in lemma-discovery.test.ts.
+ */
+class DiscoveringHammerEngineDouble extends NoProverEngineDouble {
+  override async execute(): Promise<EngineResult> {
+    const lemma = { name: 'total_app', statement: 'forall (l1 : list nat) (l2 : list nat), total (l1 ++ l2) = total l1 + total l2', proof: 'solve [intros; induction l1; simpl; lia]', used: false };
+    return { response: null, error: 'fail', step: 2, hammerReport: { stages: [{ stage: 'discovery', tactic: `assert (total_app : ${lemma.statement})`, ms: 9, outcome: 'progress' }], ms: 40, discovered: [lemma] } };
+  }
+}
+
 describe('workbench agent: sessions per editor channel, events, edit history next to the proof', () => {
+  it('a lemma the editor\'s HAMMER discovered reaches the suggestion panel as a HAVE from HAMMER', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'arbor-agent-'));
+    const shell = new Shell({ createEngine: () => new DiscoveringHammerEngineDouble() });
+    const agent = new WorkbenchAgent({ shell, workspace: new Workspace({ root, userDir: join(root, '.user') }), sources: [] });
+    const events: AgentEvent[] = [];
+    agent.onEvent((e) => events.push(e));
+    try {
+      await agent.focus(0);
+      await Promise.all(shell.submitLine('HAMMER'));
+      const offered = events.flatMap((e) => (e.kind === 'suggestion' ? [e.suggestion] : []));
+      expect(offered).toHaveLength(1);
+      expect(offered[0]).toMatchObject({
+        from: 'source:HAMMER', label: 'progress', status: 'pending', step: 2,
+        apply: ['HAVE total_app "forall (l1 : list nat) (l2 : list nat), total (l1 ++ l2) = total l1 + total l2"', 'APPLY (solve [intros; induction l1; simpl; lia])', 'END'],
+      });
+      expect(agent.snapshot().suggestions.map((s) => s.from)).toEqual(['source:HAMMER']);
+      // The same lemma again (a second HAMMER) is not queued twice while the first is pending.
+      await Promise.all(shell.submitLine('HAMMER'));
+      expect(agent.snapshot().suggestions).toHaveLength(1);
+    } finally {
+      await agent.close();
+      await shell.close();
+    }
+  });
+
   it('focuses a channel, forwards queue and history changes, saves and reloads FILE.arbor.edits.json', async () => {
     const root = await mkdtemp(join(tmpdir(), 'arbor-agent-'));
     const shell = new Shell({ createEngine: () => new NoProverEngineDouble() });

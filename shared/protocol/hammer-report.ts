@@ -4,15 +4,16 @@
  * and a success says which tactic closed the goal (the derivation view shows it on the closed branch).
  */
 /** Every stage and outcome a report may name (transcript readers validate against these). */
-export const HAMMER_STAGES = ['refutation', 'decision', 'rewrite', 'sauto', 'induction', 'crush', 'quick', 'coqhammer', 'reconstruction'] as const;
+export const HAMMER_STAGES = ['refutation', 'decision', 'rewrite', 'sauto', 'induction', 'discovery', 'crush', 'quick', 'coqhammer', 'reconstruction'] as const;
 export const HAMMER_OUTCOMES = ['closed', 'progress', 'failed', 'timeout', 'skipped', 'refuted'] as const;
 
 export interface HammerStage {
   /**
    * `refutation` (the counterexample search, first), on the whole goal `decision` (lia, ring, congruence, …),
    * `rewrite` (simplification with the library's rewrite databases and local equations), `sauto` (its family),
-   * `induction` (on each candidate variable); then `crush` and, per subgoal it left, `quick`, `coqhammer` (ATPs)
-   * and `reconstruction`.
+   * `induction` (on each candidate variable), `discovery` (an auxiliary lemma conjectured, refuted or proved,
+   * and used: one entry per conjecture, its `tactic` the `assert`); then `crush` and, per subgoal it left,
+   * `quick`, `coqhammer` (ATPs) and `reconstruction`.
    */
   stage: (typeof HAMMER_STAGES)[number];
   /** The tactic tried, when the stage is one tactic. */
@@ -23,15 +24,27 @@ export interface HammerStage {
   detail?: string;
 }
 
+/** A lemma HAMMER's discovery stage conjectured and Coq proved (offered to the user as a `HAVE` with its proof). */
+export interface DiscoveredLemma {
+  name: string;
+  statement: string;
+  /** The tactic that proved it. */
+  proof: string;
+  /** Whether the goal was closed with it (else it was proved but not enough). */
+  used: boolean;
+}
+
 export interface HammerReport {
   /** The tactics that closed the goal, as they go into the reproduction script (success only). */
   closedWith?: string;
+  /** Lemmas the discovery stage proved, used or not. */
+  discovered?: DiscoveredLemma[];
   stages: HammerStage[];
   ms: number;
 }
 
 const STAGE_NAMES: Record<HammerStage['stage'], string> = {
-  refutation: 'counterexample search', decision: 'decision procedures', rewrite: 'rewriting', sauto: 'sauto', induction: 'induction',
+  refutation: 'counterexample search', decision: 'decision procedures', rewrite: 'rewriting', sauto: 'sauto', induction: 'induction', discovery: 'lemma discovery',
   crush: 'CRUSH', quick: 'quick', coqhammer: 'CoqHammer', reconstruction: 'reconstruction',
 };
 

@@ -24,4 +24,14 @@ describe('transcripts', () => {
     expect(t.entries.map((e) => e.kind === 'response' && e.response.HAMMER_REPORT)).toEqual([report, undefined]);
   });
 
+  it('keeps the discovery stage and the lemmas it discovered', () => {
+    const report = {
+      ms: 30, closedWith: 'assert (f_app : forall l1 l2, f (l1 ++ l2) = f l1 + f l2) by (solve [induction l1; simpl; lia]). solve [intros; induction l; simpl; rewrite ?f_app; simpl; lia].',
+      stages: [{ stage: 'discovery', tactic: 'assert (f_app : forall l1 l2, f (l1 ++ l2) = f l1 + f l2)', ms: 20, outcome: 'closed' }],
+      discovered: [{ name: 'f_app', statement: 'forall l1 l2, f (l1 ++ l2) = f l1 + f l2', proof: 'solve [induction l1; simpl; lia]', used: true }],
+    };
+    const t = parseTranscript(JSON.stringify({ time: 1, response: { CHANNEL: 0, RESPONSE: null, ERR: '', HAMMER_REPORT: report } }));
+    expect(t.entries[0]?.kind === 'response' && t.entries[0].response.HAMMER_REPORT).toEqual(report);
+  });
+
 });

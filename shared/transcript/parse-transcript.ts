@@ -22,6 +22,7 @@ const responseLine = z.object({
       closedWith: z.string().optional(),
       stages: z.array(z.object({ stage: z.enum(HAMMER_STAGES), tactic: z.string().optional(), ms: z.number(), outcome: z.enum(HAMMER_OUTCOMES), detail: z.string().optional() })),
       ms: z.number(),
+      discovered: z.array(z.object({ name: z.string(), statement: z.string(), proof: z.string(), used: z.boolean() })).optional(),
     }).optional().catch(undefined),
   }),
 });
@@ -56,10 +57,10 @@ export function parseTranscript(text: string): ParsedTranscript {
       if (r.SCRIPT !== undefined) response.SCRIPT = r.SCRIPT;
       if (r.ASSUMPTIONS !== undefined) response.ASSUMPTIONS = r.ASSUMPTIONS;
       if (r.HAMMER_REPORT !== undefined) {
-        const { closedWith, stages, ms } = r.HAMMER_REPORT;
+        const { closedWith, stages, ms, discovered } = r.HAMMER_REPORT;
         response.HAMMER_REPORT = {
           stages: stages.map((s) => ({ stage: s.stage, ms: s.ms, outcome: s.outcome, ...(s.tactic !== undefined ? { tactic: s.tactic } : {}), ...(s.detail !== undefined ? { detail: s.detail } : {}) })),
-          ms, ...(closedWith !== undefined ? { closedWith } : {}),
+          ms, ...(closedWith !== undefined ? { closedWith } : {}), ...(discovered !== undefined ? { discovered } : {}),
         };
       }
       entries.push({ kind: 'response', time: res.data.time, response });

@@ -1,4 +1,4 @@
-import type { HammerReport, HammerStage } from '../../../shared/protocol/hammer-report.ts';
+import type { DiscoveredLemma, HammerReport, HammerStage } from '../../../shared/protocol/hammer-report.ts';
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
 import type { Checkpoint, DefineOutcome, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
 import type { QueryCommand } from '../../../shared/protocol/shell-command.ts';
@@ -16,6 +16,7 @@ import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
 import { inductionTactics, sliceSeconds, WHOLE_GOAL_PORTFOLIO } from './hammer-portfolio.ts';
+import { conjectures, fixpointSignatures, refutationTactic, type FixpointSignature } from './lemma-discovery.ts';
 import { availableParallelism, loadavg } from 'node:os';
 import { declaredAssumptions, fullNameFromAbout, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
@@ -570,7 +571,8 @@ export class CoqSession implements ProverSession {
     const script: string[] = [];
     const messages: string[] = [];
     const stages: HammerStage[] = [];
-    const report = (): HammerReport => ({ stages, ms: Date.now() - started });
+    const discovered: DiscoveredLemma[] = [];
+    const report = (): HammerReport => ({ stages, ms: Date.now() - started, ...(discovered.length > 0 ? { discovered } : {}) });
     const refuted = await this.refuteFirst(stages, left);
     if (refuted) throw new ProverError('fail', `the goal is false: ${refuted} (a counterexample Coq checked)`, report());
     // The whole goal through the portfolio, then induction, within their shares of the budget.
@@ -578,6 +580,9 @@ export class CoqSession implements ProverSession {
     if (whole !== undefined) return { script: [`${whole}.`], messages, report: { ...report(), closedWith: whole } };
     const inducted = await this.byInduction(started + budgetMs * 0.7, stages);
     if (inducted !== undefined) return { script: [`${inducted}.`], messages, report: { ...report(), closedWith: inducted } };
+    // Lemma discovery: its own slice (at most a quarter of the budget), never what CRUSH and CoqHammer need last.
+    const withLemma = await this.discover(Math.min(started + budgetMs * 0.9, Date.now() + budgetMs * 0.25), stages, discovered);
+    if (withLemma !== undefined) return { script: withLemma, messages, report: { ...report(), closedWith: withLemma.join(' ') } };
     const crushStart = Date.now();
     try {
       script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4))));
@@ -647,6 +652,80 @@ export class CoqSession implements ProverSession {
       return undefined;
     }
     return this.firstClosing(inductionTactics(candidates, introduced.map((e) => e.name)).map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
+  }
+
+  /** The `Fixpoint`s of the document (its DEFINEs) and of the preludes: what lemma discovery conjectures about. */
+  private documentFixpoints(): FixpointSignature[] {
+    const defined = this.items.filter((i) => i.kind === 'define').flatMap((i) => this.log.slice(i.start, i.end).map((e) => e.sentence));
+    return [...this.channelSentences, ...this.untrustedSentences, ...defined].flatMap(fixpointSignatures);
+  }
+
+  /**
+   * Lemma discovery (see lemma-discovery.ts): each conjecture about the document's functions the goal
+   * mentions is first refuted on small instances (Coq proves its negation: cheap, and a false lemma is never
+   * used), else asserted and proved by its own induction tactics, and the goal retried with it. Returns the
+   * script (`assert (L : …) by (…).` and the closing tactic) when one closed the goal. Every proved lemma goes
+   * into `found`, used or not, so it can be offered as a `HAVE`.
+   */
+  private async discover(until: number, stages: HammerStage[], found: DiscoveredLemma[]): Promise<string[] | undefined> {
+    const fns = this.documentFixpoints();
+    if (fns.length === 0) return undefined;
+    const len = this.log.length;
+    const intro = await this.attempt(['intros.'], ROUND_TRIP_MS);
+    if (!intro.ok) return undefined;
+    const [goal] = await this.classify(this.current.slice(0, 1));
+    await this.rewind(len);
+    if (!goal) return undefined;
+    const view = { vars: goal.context.filter((e) => e.kind === 'var').map((e) => ({ name: e.name, type: e.text })), goal: goal.goal };
+    // Built from printed goals and declarations: each piece must still be one sentence fragment (the injection guard).
+    const candidates = conjectures(view, fns, new Set(goal.context.map((e) => e.name)))
+      .filter((c) => [c.statement, ...c.proofs, ...c.closers].every((t) => fragmentProblem(t) === undefined));
+    if (candidates.length === 0) {
+      stages.push({ stage: 'discovery', ms: 0, outcome: 'skipped', detail: 'no conjecture about the document\'s functions fits this goal' });
+      return undefined;
+    }
+    const firstLine = (e: unknown): string => toProverError(e).message.split('\n')[0]?.slice(0, 160) ?? '';
+    for (const c of candidates) {
+      const tactic = `assert (${c.name} : ${c.statement})`;
+      if (until - Date.now() < 1000) {
+        stages.push({ stage: 'discovery', tactic, ms: 0, outcome: 'skipped', detail: 'its share of the budget is spent' });
+        continue;
+      }
+      const t0 = Date.now();
+      const refutation = refutationTactic(c);
+      if (refutation !== undefined) {
+        const r = await this.attempt([`Timeout 2 (assert (~ (${c.statement})) by (${refutation})).`], 2000);
+        if (r.ok) {
+          await this.rewind(len);
+          stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: 'refuted', detail: 'false on a small instance (Coq proved its negation): not used' });
+          continue;
+        }
+      }
+      const asserted = await this.attempt([`${tactic}.`], ROUND_TRIP_MS);
+      if (!asserted.ok) {
+        stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: 'failed', detail: `not a statement Coq accepts: ${firstLine(asserted.error)}` });
+        continue;
+      }
+      // The conjecture's own induction first, then HAMMER's induction stage on it (each variable, the others generalised or not).
+      const inductive = c.binders.filter((b) => /^(nat|list-)/.test(b.sort)).map((b) => b.name);
+      const proofs = [...c.proofs, ...inductionTactics(inductive, c.binders.map((b) => b.name))];
+      const proof = await this.firstClosing(proofs.map((p) => ({ stage: 'discovery' as const, tactic: p, secs: 2 })), until, []);
+      if (proof === undefined) {
+        await this.rewind(len);
+        stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: Date.now() >= until ? 'timeout' : 'failed', detail: 'not proved' });
+        continue;
+      }
+      // The goal again, the lemma now a hypothesis: a few more seconds than the slice if need be (it is proved).
+      const closer = await this.firstClosing(c.closers.map((p) => ({ stage: 'discovery' as const, tactic: p, secs: 2 })), Math.max(until, Date.now() + 3000), []);
+      found.push({ name: c.name, statement: c.statement, proof, used: closer !== undefined });
+      if (closer !== undefined) {
+        stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: 'closed', detail: `proved by ${proof}; the goal closed with it by ${closer}` });
+        return [`${tactic} by (${proof}).`, `${closer}.`];
+      }
+      await this.rewind(len);
+      stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: 'progress', detail: `proved by ${proof}, but the goal did not close with it` });
+    }
+    return undefined;
   }
 
   private async firstClosing(tactics: { stage: HammerStage['stage']; tactic: string; secs: number }[], until: number, stages: HammerStage[]): Promise<string | undefined> {
