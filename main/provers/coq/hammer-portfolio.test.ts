@@ -79,6 +79,7 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     // acc generalised, A not (l depends on it: `revert A acc` is refused by Coq).
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/revert acc; induction l/);
     expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
   }, 120_000);
 
   it('nests induction for a two-variable lemma no single induction proves (commutativity of an add recursing on its second argument)', async () => {
@@ -94,6 +95,7 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(single.map((s) => s.outcome)).not.toContain('closed');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/induction (n|m); intros (m|n); induction (m|n)/);
     expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
   }, 120_000);
 
   it('inducts the way a two-step recursive function recurses (strong induction, cases 0, 1, S (S k)) where structural induction fails', async () => {
@@ -108,6 +110,7 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(end.ASSUMPTIONS).toEqual([]);
     // The script that goes into the document is ordinary tactics, re-checked at Qed.
     expect(end.SCRIPT).toMatch(/lt_wf_ind/);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
   }, 120_000);
 
   it('finds a witness built from the goal\'s variables for divisibility (bench div-*: exists (n + 1); lia)', async () => {
@@ -118,6 +121,7 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('witness');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/exists \(n \+ 1\); lia/);
     expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
   }, 120_000);
 
   it('uses the document\'s own earlier theorems first', async () => {
