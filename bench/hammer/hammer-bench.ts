@@ -21,9 +21,10 @@ import type { Grade, HammerStatement } from './hammer-statements.ts';
  *   --limit N      the first N statements of each grade (--spread: N spread evenly over the grade, so every
  *                  family is sampled; --complement: the statements that sample leaves out, so two runs cover
  *                  the whole set)   --grade easy|medium|hard   --budget SECONDS (20)
+ *   --only ID,ID,…  only the statements with these ids (after the other filters); an unknown id is an error
  *   --summarize A.json [B.json …]   the figures of saved reports together, running nothing
  */
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' } } });
 const BUDGET_S = Number(values.budget ?? 20);
 const IMPORTS = 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
 const CLOSED = /Closed under the global context/;
@@ -85,7 +86,7 @@ async function checkNotInLibrary(statements: readonly HammerStatement[]): Promis
   return problems;
 }
 
-interface Outcome { solved: boolean; ms: number; stage?: string; detail?: string }
+interface Outcome { solved: boolean; ms: number; stage?: string; detail?: string; /** Arbor: HAMMER's closing tactic. */ closedWith?: string }
 
 async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcome> {
   const created = await shell.request('NEW_CHANNEL', 0);
@@ -114,13 +115,14 @@ async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcom
     }
     if (h.ERR) return { solved: false, ms, detail: h.ERR.slice(0, 120) };
     const stage = h.HAMMER_REPORT?.stages.find((x) => x.outcome === 'closed')?.stage;
+    const closedWith = h.HAMMER_REPORT?.closedWith;
     const end = await shell.request(`${c} END`, c);
     if (end.ERR || end.SCRIPT === undefined) return { solved: false, ms, detail: `END: ${end.ERR}` };
     // The script must prove the statement as given, not some other one.
     if (!end.SCRIPT.includes(`Theorem ${lemmaName(s)} : (${s.statement}).`)) return { solved: false, ms, detail: 'the script states something else' };
     // The reproduction script, checked by coqc alone.
     const checked = await runCoqc(`${end.SCRIPT}\nPrint Assumptions ${lemmaName(s)}.\n`, { killAfterMs: 120_000 });
-    return { solved: checked.ok && CLOSED.test(checked.output), ms, ...(stage ? { stage } : {}) };
+    return { solved: checked.ok && CLOSED.test(checked.output), ms, ...(stage ? { stage } : {}), ...(closedWith ? { closedWith } : {}) };
   } finally {
     // Answered once the channel's prover group is dead: nothing of this run is left when the next starts.
     if (!cancelled) await shell.request(`${c} RELEASE_CHANNEL`, c);
@@ -180,7 +182,11 @@ async function main(): Promise<void> {
   };
   // The grades take turns, so a run stopped early (its results are written after each statement) still covers each.
   const perGrade = grades.map((g) => pick(HAMMER_STATEMENTS.filter((s) => s.grade === g)));
-  const chosen = Array.from({ length: Math.max(...perGrade.map((l) => l.length)) }, (_, i) => perGrade.flatMap((l) => l[i] ?? [])).flat();
+  const interleaved = Array.from({ length: Math.max(...perGrade.map((l) => l.length)) }, (_, i) => perGrade.flatMap((l) => l[i] ?? [])).flat();
+  const only = values.only?.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const unknown = only?.filter((id) => !HAMMER_STATEMENTS.some((s) => s.id === id)) ?? [];
+  if (unknown.length > 0) throw new Error(`--only: no statement has the id ${unknown.join(', ')}`);
+  const chosen = only ? interleaved.filter((s) => only.includes(s.id)) : interleaved;
   log(`${chosen.length} statements (${HAMMER_STATEMENTS.length} in the set), ${BUDGET_S} s each`);
   if (values.check || values['check-only']) {
     const problems = await checkReferenceProofs(HAMMER_STATEMENTS);
