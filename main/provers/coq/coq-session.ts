@@ -15,8 +15,8 @@ import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } f
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
-import { inductionTactics, sliceSeconds, WHOLE_GOAL_PORTFOLIO } from './hammer-portfolio.ts';
-import { conjectures, fixpointSignatures, refutationTactic, type FixpointSignature } from './lemma-discovery.ts';
+import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, sliceSeconds, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
+import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { availableParallelism, loadavg } from 'node:os';
 import { declaredAssumptions, fullNameFromAbout, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
@@ -634,30 +634,56 @@ export class CoqSession implements ProverSession {
       { stage: 'rewrite' as const, tactic: `solve [intros; simpl in *; rewrite ?${own.join(', ?')} in *; simpl in *; (lia || congruence || reflexivity || auto)]`, secs: 2 },
       { stage: 'sauto' as const, tactic: `solve [hauto use: ${own.join(', ')}]`, secs: 2 },
     ];
-    return this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
+    // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
+    const shape = await this.afterIntros();
+    const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name)) : [];
+    return this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
   }
 
-  /** Structural induction on each variable of an inductive type the goal quantifies over (see hammer-portfolio.ts). */
-  private async byInduction(until: number, stages: HammerStage[]): Promise<string | undefined> {
+  /** The variables `intros` introduces (names and types) and the goal it leaves; the document and goals stay as they were. */
+  private async afterIntros(): Promise<{ vars: ContextEntry[]; context: ContextEntry[]; goal: string } | undefined> {
     const before = new Set((this.current[0]?.hyps ?? []).flatMap(splitHyp).map((h) => h.name));
+    const saved = { current: this.current, shelved: this.shelved };
     const len = this.log.length;
     const intro = await this.attempt(['intros.'], ROUND_TRIP_MS);
     if (!intro.ok) return undefined;
     const [goal] = await this.classify(this.current.slice(0, 1));
     await this.rewind(len);
-    const introduced = (goal?.context ?? []).filter((e) => e.kind === 'var' && !before.has(e.name));
+    this.current = saved.current;
+    this.shelved = saved.shelved;
+    const context = goal?.context ?? [];
+    return { vars: context.filter((e) => e.kind === 'var' && !before.has(e.name)), context, goal: goal?.goal ?? '' };
+  }
+
+  /**
+   * Induction (see hammer-portfolio.ts): structural on each variable of an inductive type the goal
+   * quantifies over; then, when the goal mentions one of the document's functions that recurses two steps
+   * at a time, strong induction shaped like it; then nested induction on two variables.
+   */
+  private async byInduction(until: number, stages: HammerStage[]): Promise<string | undefined> {
+    const shape = await this.afterIntros();
+    if (shape === undefined) return undefined;
+    const introduced = shape.vars;
     const candidates = introduced.filter((e) => !/->|^(Type|Set|Prop)\b/.test(e.text)).map((e) => e.name);
     if (candidates.length === 0) {
       stages.push({ stage: 'induction', ms: 0, outcome: 'skipped', detail: 'no variable of an inductive type to induct on' });
       return undefined;
     }
-    return this.firstClosing(inductionTactics(candidates, introduced.map((e) => e.name)).map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
+    const all = introduced.map((e) => e.name);
+    const natVars = introduced.filter((e) => e.text === 'nat').map((e) => e.name);
+    const deep = deepRecursors(this.declarationSentences()).filter((f) => new RegExp(`(^|[^\\w'.])${f}($|[^\\w'])`).test(this.current[0]?.goal ?? ''));
+    const tactics = [
+      ...inductionTactics(candidates, all),
+      ...(deep.length > 0 ? recursionInductionTactics(natVars, candidates, all, deep) : []),
+      ...(candidates.length >= 2 ? nestedInductionTactics(candidates, all) : []),
+    ];
+    return this.firstClosing(tactics.map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
   }
 
-  /** The `Fixpoint`s of the document (its DEFINEs) and of the preludes: what lemma discovery conjectures about. */
-  private documentFixpoints(): FixpointSignature[] {
+  /** The sentences of the preludes and of the document's DEFINEs: its functions, for induction and lemma discovery. */
+  private declarationSentences(): string[] {
     const defined = this.items.filter((i) => i.kind === 'define').flatMap((i) => this.log.slice(i.start, i.end).map((e) => e.sentence));
-    return [...this.channelSentences, ...this.untrustedSentences, ...defined].flatMap(fixpointSignatures);
+    return [...this.channelSentences, ...this.untrustedSentences, ...defined];
   }
 
   /**
@@ -668,14 +694,11 @@ export class CoqSession implements ProverSession {
    * into `found`, used or not, so it can be offered as a `HAVE`.
    */
   private async discover(until: number, stages: HammerStage[], found: DiscoveredLemma[]): Promise<string[] | undefined> {
-    const fns = this.documentFixpoints();
+    const fns = this.declarationSentences().flatMap(fixpointSignatures);
     if (fns.length === 0) return undefined;
     const len = this.log.length;
-    const intro = await this.attempt(['intros.'], ROUND_TRIP_MS);
-    if (!intro.ok) return undefined;
-    const [goal] = await this.classify(this.current.slice(0, 1));
-    await this.rewind(len);
-    if (!goal) return undefined;
+    const goal = await this.afterIntros();
+    if (!goal || goal.goal === '') return undefined;
     const view = { vars: goal.context.filter((e) => e.kind === 'var').map((e) => ({ name: e.name, type: e.text })), goal: goal.goal };
     // Built from printed goals and declarations: each piece must still be one sentence fragment (the injection guard).
     const candidates = conjectures(view, fns, new Set(goal.context.map((e) => e.name)))

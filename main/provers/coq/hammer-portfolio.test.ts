@@ -1,5 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShellProcess } from '../../cli/shell-process.ts';
+import { deepRecursors, wantsWitness } from './hammer-portfolio.ts';
+
+describe('what HAMMER\'s induction and witness stages look for', () => {
+  it('finds functions that recurse two steps at a time, not one', () => {
+    expect(deepRecursors([
+      'Fixpoint evenb (n : nat) : bool := match n with 0 => true | 1 => false | S (S k) => evenb k end.',
+      'Fixpoint dbl (n : nat) : nat := match n with 0 => 0 | S k => S (S (dbl k)) end.',
+      'Fixpoint pairs (l : list nat) : nat := match l with x :: y :: t => 1 + pairs t | _ => 0 end.',
+    ])).toEqual(['evenb', 'pairs']);
+  });
+  it('asks for witnesses on existential and divisibility goals only', () => {
+    expect(wantsWitness('exists m : nat, m > n')).toBe(true);
+    expect(wantsWitness('(2 | 2 * n + 2)')).toBe(true);
+    expect(wantsWitness('Nat.divide 2 (2 * n)')).toBe(true);
+    expect(wantsWitness('n + 0 = n')).toBe(false);
+    expect(wantsWitness('(exists m, m > n) \\/ n = 0')).toBe(false);
+  });
+});
 
 /** HAMMER's portfolio, induction and refutation through the real arbor-shell and coqidetop (issue 13). */
 describe('HAMMER portfolio (real coqidetop)', () => {
@@ -49,6 +67,61 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('induction');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/induction n/);
     expect(r.ASSUMPTIONS).toEqual([]);
+  }, 120_000);
+
+  it('rewrites with a generalised induction hypothesis (rev-acc-spec: rewrite IHl, <- app_assoc), the type parameter left in place', async () => {
+    const c = await channel();
+    await shell.request(`${c} DEFINE "Fixpoint rev_onto {A : Type} (l acc : list A) : list A := match l with [] => acc | x :: t => rev_onto t (x :: acc) end."`, c);
+    await shell.request(`${c} GOAL "forall (A : Type) (l acc : list A), rev_onto l acc = rev l ++ acc"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('induction');
+    // acc generalised, A not (l depends on it: `revert A acc` is refused by Coq).
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/revert acc; induction l/);
+    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
+  }, 120_000);
+
+  it('nests induction for a two-variable lemma no single induction proves (commutativity of an add recursing on its second argument)', async () => {
+    const c = await channel();
+    await shell.request(`${c} DEFINE "Fixpoint addr (n m : nat) : nat := match m with 0 => n | S p => S (addr n p) end."`, c);
+    await shell.request(`${c} GOAL "forall n m, addr n m = addr m n"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    const stages = r.HAMMER_REPORT?.stages ?? [];
+    // Every single induction was tried first and failed.
+    const single = stages.filter((s) => s.stage === 'induction' && (s.tactic ?? '').split('induction ').length === 2);
+    expect(single.length).toBe(4);
+    expect(single.map((s) => s.outcome)).not.toContain('closed');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/induction (n|m); intros (m|n); induction (m|n)/);
+    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
+  }, 120_000);
+
+  it('inducts the way a two-step recursive function recurses (strong induction, cases 0, 1, S (S k)) where structural induction fails', async () => {
+    const c = await channel();
+    await shell.request(`${c} DEFINE "Fixpoint evb (n : nat) : bool := match n with 0 => true | 1 => false | S (S k) => evb k end."`, c);
+    await shell.request(`${c} GOAL "forall n, evb n = true -> evb (S n) = false"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('induction');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/using lt_wf_ind; intros; destruct n as \[\|\[\|n\]\]/);
+    const end = await shell.request(`${c} END`, c);
+    expect(end.ASSUMPTIONS).toEqual([]);
+    // The script that goes into the document is ordinary tactics, re-checked at Qed.
+    expect(end.SCRIPT).toMatch(/lt_wf_ind/);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
+  }, 120_000);
+
+  it('finds a witness built from the goal\'s variables for divisibility (bench div-*: exists (n + 1); lia)', async () => {
+    const c = await channel();
+    await shell.request(`${c} GOAL "forall n : nat, Nat.divide 3 (3 * n + 3)"`, c);
+    const r = await shell.request(`${c} HAMMER 20`, c);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('witness');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/exists \(n \+ 1\); lia/);
+    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
   }, 120_000);
 
   it('uses the document\'s own earlier theorems first', async () => {

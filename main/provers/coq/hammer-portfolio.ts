@@ -4,7 +4,7 @@
  * (`solve [...]`) within its own slice of the budget; what closes it goes into the script as it is.
  */
 export interface PortfolioTactic {
-  stage: 'decision' | 'rewrite' | 'sauto';
+  stage: 'decision' | 'rewrite' | 'sauto' | 'witness';
   tactic: string;
   /** Its slice of the budget, seconds (stretched when the machine is loaded: see `sliceSeconds`). */
   secs: number;
@@ -32,21 +32,100 @@ export const WHOLE_GOAL_PORTFOLIO: readonly PortfolioTactic[] = [
   { stage: 'sauto', tactic: 'solve [intuition (auto with arith)]', secs: 1 },
 ];
 
-/** Closers for each case of an induction (the induction hypothesis is in the context). */
-const CASE_CLOSER = `(simpl in *; do 3 rewrite ?${LIST_REWRITES.slice(0, 8).join(', ?')} in *; try congruence; try lia; try (sauto limit: 500); try hauto)`;
+/** What finishes a goal once the induction hypothesis has been used: arithmetic, congruence, `++` reassociated either way. */
+const IH_FINISH = 'first [assumption | reflexivity | lia | congruence | rewrite <- app_assoc; reflexivity | rewrite app_assoc; reflexivity | rewrite ?app_length; simpl; lia]';
+
+/**
+ * Uses the induction hypothesis (issue 13): after simplification and `n + S m` → `S (n + m)` (what makes
+ * `evenb (S n + S n)` reduce), rewrite with each hypothesis in turn, left to right or right to left — a
+ * universally quantified one (`IHl : forall acc, …`) is instantiated by `rewrite` — then finish. A
+ * hypothesis that does not fit fails at once and `match` tries the next one.
+ */
+const IH_CLOSER = `(simpl in *; rewrite ?Nat.add_succ_r, ?Nat.add_0_r in *; simpl in *; first [${IH_FINISH} | match goal with IH : _ |- _ => first [rewrite IH; simpl in *; ${IH_FINISH} | rewrite <- IH; simpl in *; ${IH_FINISH}] end])`;
+
+/** Closers for each case of an induction (the induction hypothesis is in the context): its rewrite first, then the searches. */
+const CASE_CLOSER = `(try solve [${IH_CLOSER}]; simpl in *; do 3 rewrite ?${LIST_REWRITES.slice(0, 8).join(', ?')} in *; try congruence; try lia; try (sauto limit: 500); try hauto)`;
 
 /**
  * Structural induction on a variable, with or without the other variables generalised first (what makes
- * the hypothesis strong enough for accumulator lemmas), each case closed by the same closers.
+ * the hypothesis strong enough for accumulator lemmas), each case closed by the same closers. Only the
+ * candidates are reverted: a type parameter (`A : Type`) stays, since the list being inducted on depends on it.
  */
 export function inductionTactics(candidates: readonly string[], all: readonly string[]): string[] {
   const out: string[] = [];
   for (const v of candidates) {
-    const others = all.filter((x) => x !== v);
+    const others = candidates.filter((x) => x !== v);
     out.push(`solve [intros ${all.join(' ')}; induction ${v}; ${CASE_CLOSER}]`);
     if (others.length > 0) out.push(`solve [intros ${all.join(' ')}; revert ${others.join(' ')}; induction ${v}; intros; ${CASE_CLOSER}]`);
   }
   return out;
+}
+
+/**
+ * Nested induction for two-variable lemmas (depth 2, never deeper): induction on one variable (the other
+ * generalised, then re-introduced by name) and in each case on the second. Tried after single induction,
+ * only when the goal has at least two candidates; the first three candidates give at most six orders.
+ */
+export function nestedInductionTactics(candidates: readonly string[], all: readonly string[]): string[] {
+  const out: string[] = [];
+  const some = candidates.slice(0, 3);
+  for (const v of some) {
+    for (const w of some) {
+      if (v === w) continue;
+      const others = candidates.filter((x) => x !== v);
+      out.push(`solve [intros ${all.join(' ')}; revert ${others.join(' ')}; induction ${v}; intros ${others.join(' ')}; induction ${w}; ${CASE_CLOSER}]`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The document's recursive functions whose recursion is not one structural step (`evenb` recurses on
+ * `S (S k)`): `Fixpoint` sentences whose patterns peel two constructors at once.
+ */
+export function deepRecursors(sentences: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const s of sentences) {
+    const m = /^\s*Fixpoint\s+([\p{L}_][\p{L}\p{N}_']*)/u.exec(s);
+    if (!m) continue;
+    // The patterns: what stands between `with` or `|` and `=>` (not the bodies, where `S (S (dbl k))` is one step).
+    const patterns = [...s.matchAll(/(?:\bwith\b|\|)([^|]*?)=>/g)].map((p) => p[1] as string);
+    if (patterns.some((p) => /\bS\s*\(\s*S\b|[\w']+\s*::\s*[\w']+\s*::/.test(p))) out.push(m[1] as string);
+  }
+  return out;
+}
+
+/**
+ * Recursion-shaped induction (the functional induction a function like `evenb` needs), inside the proof so
+ * that coqc re-checks it as it is: strong induction on a nat (`lt_wf_ind`, the library's well-founded
+ * induction on <), then the cases the function's patterns name (0, 1, S (S k)); the hypothesis is
+ * instantiated at k and S k, the function unfolded one step (`simpl f`: only it, so `mod` and `*` stay
+ * readable for lia), and each case closed.
+ */
+export function recursionInductionTactics(natVars: readonly string[], candidates: readonly string[], all: readonly string[], functions: readonly string[]): string[] {
+  const unfold = functions.length === 0 ? 'simpl in *' : `simpl ${functions.join(', ')} in *`;
+  return natVars.map((v) => {
+    const others = candidates.filter((x) => x !== v);
+    const revert = others.length === 0 ? '' : `revert ${others.join(' ')}; `;
+    return `solve [intros ${all.join(' ')}; ${revert}induction ${v} as [${v} IHs] using lt_wf_ind; intros; destruct ${v} as [|[|${v}]]; `
+      + `try pose proof (IHs ${v} ltac:(lia)); try pose proof (IHs (S ${v}) ltac:(lia)); ${unfold}; intros; `
+      + `first [reflexivity | discriminate | assumption | solve [intuition (try lia; try congruence)] | solve [${IH_CLOSER}] | solve [sauto limit: 500]]]`;
+  });
+}
+
+/** Whether a goal (after `intros`) asks for a witness: `exists x, …`, or divisibility (`(a | b)`, `Nat.divide a b`). */
+export const wantsWitness = (goal: string): boolean => /^\s*exists\b|^\s*\(.*\|.*\)\s*$|^\s*Nat\.divide\b/s.test(goal);
+
+/**
+ * Witnesses built from the goal's variables and small constants (`v`, `v + 1`, `v + 2`, `v - 1`, `2 * v`,
+ * `0`, `1`, `2`; at most twelve), each followed by lia, then each by nia: one tactic per witness, so the
+ * script and the report say which witness it was. Divisibility is an existential
+ * (`Nat.divide a b := exists z, b = z * a`), so the same witnesses serve it.
+ */
+export function witnessTactics(natVars: readonly string[], all: readonly string[]): PortfolioTactic[] {
+  const terms = [...natVars.flatMap((v) => [v, `${v} + 1`, `${v} + 2`, `${v} - 1`, `2 * ${v}`]), '0', '1', '2'].slice(0, 12);
+  const intro = all.length === 0 ? 'intros' : `intros ${all.join(' ')}`;
+  return ['lia', 'nia'].flatMap((closer) => terms.map((t) => ({ stage: 'witness' as const, tactic: `solve [${intro}; try unfold Nat.divide; exists (${t}); ${closer}]`, secs: 1 })));
 }
 
 /** A stage's slice in seconds, stretched by the load factor (loaded machine: slower, not failed). */
