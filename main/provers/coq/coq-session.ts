@@ -657,7 +657,7 @@ export class CoqSession implements ProverSession {
 
   /**
    * Induction (see hammer-portfolio.ts): structural on each variable of an inductive type the goal
-   * quantifies over; then, when the goal mentions one of the document's functions that recurses two steps
+   * quantifies over — first, when the goal mentions one of the document's functions that recurses two steps
    * at a time, strong induction shaped like it; then nested induction on two variables.
    */
   private async byInduction(until: number, stages: HammerStage[]): Promise<string | undefined> {
@@ -672,9 +672,11 @@ export class CoqSession implements ProverSession {
     const all = introduced.map((e) => e.name);
     const natVars = introduced.filter((e) => e.text === 'nat').map((e) => e.name);
     const deep = deepRecursors(this.declarationSentences()).filter((f) => new RegExp(`(^|[^\\w'.])${f}($|[^\\w'])`).test(this.current[0]?.goal ?? ''));
+    // A goal about a function that recurses two steps at a time is inducted on the way it recurses first:
+    // that is the likeliest proof, and under load the stage's window may hold only one or two attempts.
     const tactics = [
-      ...inductionTactics(candidates, all),
       ...(deep.length > 0 ? recursionInductionTactics(natVars, candidates, all, deep) : []),
+      ...inductionTactics(candidates, all),
       ...(candidates.length >= 2 ? nestedInductionTactics(candidates, all) : []),
     ];
     return this.firstClosing(tactics.map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
