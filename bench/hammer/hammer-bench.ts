@@ -8,6 +8,7 @@ import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
 import type { BenchRow } from '../bench-table.ts';
 import { median, printTable, writeResults } from '../bench-table.ts';
 import { HAMMER_STATEMENTS } from './hammer-statements.ts';
+import { HELD_OUT_STATEMENTS } from './held-out-statements.ts';
 import type { Grade, HammerStatement } from './hammer-statements.ts';
 
 /**
@@ -22,9 +23,11 @@ import type { Grade, HammerStatement } from './hammer-statements.ts';
  *                  family is sampled; --complement: the statements that sample leaves out, so two runs cover
  *                  the whole set)   --grade easy|medium|hard   --budget SECONDS (20)
  *   --only ID,ID,…  only the statements with these ids (after the other filters); an unknown id is an error
+ *   --held-out     the held-out set (held-out-statements.ts) instead of the main one
  *   --summarize A.json [B.json …]   the figures of saved reports together, running nothing
  */
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean' } } });
+const STATEMENTS = values['held-out'] ? HELD_OUT_STATEMENTS : HAMMER_STATEMENTS;
 const BUDGET_S = Number(values.budget ?? 20);
 const IMPORTS = 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
 const CLOSED = /Closed under the global context/;
@@ -181,18 +184,18 @@ async function main(): Promise<void> {
     return values.complement ? all.filter((s) => !sample.includes(s)) : sample;
   };
   // The grades take turns, so a run stopped early (its results are written after each statement) still covers each.
-  const perGrade = grades.map((g) => pick(HAMMER_STATEMENTS.filter((s) => s.grade === g)));
+  const perGrade = grades.map((g) => pick(STATEMENTS.filter((s) => s.grade === g)));
   const interleaved = Array.from({ length: Math.max(...perGrade.map((l) => l.length)) }, (_, i) => perGrade.flatMap((l) => l[i] ?? [])).flat();
   const only = values.only?.split(',').map((x) => x.trim()).filter((x) => x !== '');
-  const unknown = only?.filter((id) => !HAMMER_STATEMENTS.some((s) => s.id === id)) ?? [];
+  const unknown = only?.filter((id) => !STATEMENTS.some((s) => s.id === id)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: no statement has the id ${unknown.join(', ')}`);
   const chosen = only ? interleaved.filter((s) => only.includes(s.id)) : interleaved;
-  log(`${chosen.length} statements (${HAMMER_STATEMENTS.length} in the set), ${BUDGET_S} s each`);
+  log(`${chosen.length} statements (${STATEMENTS.length} in the set), ${BUDGET_S} s each`);
   if (values.check || values['check-only']) {
-    const problems = await checkReferenceProofs(HAMMER_STATEMENTS);
+    const problems = await checkReferenceProofs(STATEMENTS);
     if (problems.length > 0) throw new Error(`a reference proof does not compile:\n${problems.join('\n')}`);
-    log(`all ${HAMMER_STATEMENTS.length} reference proofs compile with coqc`);
-    const literal = await checkNotInLibrary(HAMMER_STATEMENTS);
+    log(`all ${STATEMENTS.length} reference proofs compile with coqc`);
+    const literal = await checkNotInLibrary(STATEMENTS);
     if (literal.length > 0) throw new Error(`statements the library already has (or definitions that hide a library name):\n${literal.join('\n')}`);
     log(`no statement is in the library (Search), no definition hides a library name (Locate)`);
     if (values['check-only']) return;
@@ -201,7 +204,7 @@ async function main(): Promise<void> {
   const shell = new ShellProcess(['--timeout', String(BUDGET_S), '--max-channels', '4', '--pool', '0']);
   const results: Result[] = [];
   const started = new Date();
-  const run = { date: started.toISOString(), budgetS: BUDGET_S, args: process.argv.slice(2), sample: chosen.length, of: HAMMER_STATEMENTS.length, loadavgBefore: loadavg() };
+  const run = { date: started.toISOString(), budgetS: BUDGET_S, args: process.argv.slice(2), sample: chosen.length, of: STATEMENTS.length, loadavgBefore: loadavg() };
   // The raw report goes with the benchmark (committed), rewritten after each statement.
   const save = (extra: object): Promise<string> => writeResults('hammer', { ...run, ...extra, results }, new URL('./results/', import.meta.url), started);
   try {
