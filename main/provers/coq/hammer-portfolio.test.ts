@@ -29,6 +29,19 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(await shell.end()).toBe(0);
   });
   const channel = async (): Promise<number> => ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+  /** A new channel with the document's declaration (if any) and the goal, then `HAMMER seconds`: the channel and the answer. */
+  const hammerOn = async (define: string | undefined, goal: string, seconds = 20): Promise<{ c: number; r: Awaited<ReturnType<ShellProcess['request']>> }> => {
+    const c = await channel();
+    if (define !== undefined) await shell.request(`${c} DEFINE "${define}"`, c);
+    await shell.request(`${c} GOAL "${goal}"`, c);
+    return { c, r: await shell.request(`${c} HAMMER ${seconds}`, c) };
+  };
+  /** END on the channel (the kernel's check and its assumptions), then the channel is released. */
+  const endAndRelease = async (c: number): Promise<Awaited<ReturnType<ShellProcess['request']>>> => {
+    const end = await shell.request(`${c} END`, c);
+    await shell.request(`${c} RELEASE_CHANNEL`, c);
+    return end;
+  };
 
   it('never does worse than its stages alone: the whole goal goes to sauto, not only CRUSH\'s pieces', async () => {
     const c = await channel();
@@ -70,23 +83,16 @@ describe('HAMMER portfolio (real coqidetop)', () => {
   }, 120_000);
 
   it('rewrites with a generalised induction hypothesis (rev-acc-spec: rewrite IHl, <- app_assoc), the type parameter left in place', async () => {
-    const c = await channel();
-    await shell.request(`${c} DEFINE "Fixpoint rev_onto {A : Type} (l acc : list A) : list A := match l with [] => acc | x :: t => rev_onto t (x :: acc) end."`, c);
-    await shell.request(`${c} GOAL "forall (A : Type) (l acc : list A), rev_onto l acc = rev l ++ acc"`, c);
-    const r = await shell.request(`${c} HAMMER 20`, c);
+    const { c, r } = await hammerOn('Fixpoint rev_onto {A : Type} (l acc : list A) : list A := match l with [] => acc | x :: t => rev_onto t (x :: acc) end.', 'forall (A : Type) (l acc : list A), rev_onto l acc = rev l ++ acc');
     expect(r.ERR).toBe('');
     expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('induction');
     // acc generalised, A not (l depends on it: `revert A acc` is refused by Coq).
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/revert acc; induction l/);
-    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
-    await shell.request(`${c} RELEASE_CHANNEL`, c);
+    expect((await endAndRelease(c)).ASSUMPTIONS).toEqual([]);
   }, 120_000);
 
   it('nests induction for a two-variable lemma no single induction proves (commutativity of an add recursing on its second argument)', async () => {
-    const c = await channel();
-    await shell.request(`${c} DEFINE "Fixpoint addr (n m : nat) : nat := match m with 0 => n | S p => S (addr n p) end."`, c);
-    await shell.request(`${c} GOAL "forall n m, addr n m = addr m n"`, c);
-    const r = await shell.request(`${c} HAMMER 20`, c);
+    const { c, r } = await hammerOn('Fixpoint addr (n m : nat) : nat := match m with 0 => n | S p => S (addr n p) end.', 'forall n m, addr n m = addr m n');
     expect(r.ERR).toBe('');
     const stages = r.HAMMER_REPORT?.stages ?? [];
     // Every single induction was tried first and failed.
@@ -94,35 +100,27 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(single.length).toBe(4);
     expect(single.map((s) => s.outcome)).not.toContain('closed');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/induction (n|m); intros (m|n); induction (m|n)/);
-    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
-    await shell.request(`${c} RELEASE_CHANNEL`, c);
+    expect((await endAndRelease(c)).ASSUMPTIONS).toEqual([]);
   }, 120_000);
 
   it('inducts the way a two-step recursive function recurses (strong induction, cases 0, 1, S (S k)) where structural induction fails', async () => {
-    const c = await channel();
-    await shell.request(`${c} DEFINE "Fixpoint evb (n : nat) : bool := match n with 0 => true | 1 => false | S (S k) => evb k end."`, c);
-    await shell.request(`${c} GOAL "forall n, evb n = true -> evb (S n) = false"`, c);
     // A generous budget: on a loaded machine the whole-goal stages take their (stretched) share first.
-    const r = await shell.request(`${c} HAMMER 40`, c);
+    const { c, r } = await hammerOn('Fixpoint evb (n : nat) : bool := match n with 0 => true | 1 => false | S (S k) => evb k end.', 'forall n, evb n = true -> evb (S n) = false', 40);
     expect(r.ERR).toBe('');
     expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('induction');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/using lt_wf_ind; intros; destruct n as \[\|\[\|n\]\]/);
-    const end = await shell.request(`${c} END`, c);
+    const end = await endAndRelease(c);
     expect(end.ASSUMPTIONS).toEqual([]);
     // The script that goes into the document is ordinary tactics, re-checked at Qed.
     expect(end.SCRIPT).toMatch(/lt_wf_ind/);
-    await shell.request(`${c} RELEASE_CHANNEL`, c);
   }, 240_000);
 
   it('finds a witness built from the goal\'s variables for divisibility (bench div-*: exists (n + 1); lia)', async () => {
-    const c = await channel();
-    await shell.request(`${c} GOAL "forall n : nat, Nat.divide 3 (3 * n + 3)"`, c);
-    const r = await shell.request(`${c} HAMMER 20`, c);
+    const { c, r } = await hammerOn(undefined, 'forall n : nat, Nat.divide 3 (3 * n + 3)');
     expect(r.ERR).toBe('');
     expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('witness');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/exists \(n \+ 1\); lia/);
-    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
-    await shell.request(`${c} RELEASE_CHANNEL`, c);
+    expect((await endAndRelease(c)).ASSUMPTIONS).toEqual([]);
   }, 120_000);
 
   it('uses the document\'s own earlier theorems first', async () => {

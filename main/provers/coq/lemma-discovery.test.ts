@@ -87,6 +87,12 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
     const [r] = await Promise.all(shell.submitLine(line));
     return r as ShellResponse;
   };
+  /** The declaration and the goal on the session's channel, then `HAMMER seconds`'s answer. */
+  const hammered = async (define: string, goal: string, seconds = 20): Promise<ShellResponse> => {
+    expect((await run(`DEFINE ${quoteArgument(define)}`)).ERR).toBe('');
+    expect((await run(`GOAL ${quoteArgument(goal)}`)).ERR).toBe('');
+    return run(`HAMMER ${seconds}`);
+  };
   const checkedByCoqc = async (script: string): Promise<boolean> => {
     const r = await runCoqc(`${script}\nPrint Assumptions arbor_goal.\n`, { killAfterMs: 120_000 });
     return r.ok && /Closed under the global context/.test(r.output);
@@ -105,9 +111,7 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
 
   it('a lemma proved but not enough to close the goal is still reported and offered, as not used', async () => {
     // First in the document: a finished theorem of the document would be a premise HAMMER tries before all else.
-    expect((await run(`DEFINE ${quoteArgument(TOTAL.replace(/total/g, 'tot'))}`)).ERR).toBe('');
-    expect((await run('GOAL "forall l, tot l = 3 -> tot (rev l) = 3"')).ERR).toBe('');
-    const h = await run('HAMMER 8');
+    const h = await hammered(TOTAL.replace(/total/g, 'tot'), 'forall l, tot l = 3 -> tot (rev l) = 3', 8);
     expect(h.HAMMER_REPORT?.closedWith).toBeUndefined();
     expect(h.ERR).toMatch(/^(fail|timeout)/);
     expect(h.HAMMER_REPORT?.stages).toContainEqual(expect.objectContaining({ stage: 'discovery', outcome: 'progress', tactic: 'assert (tot_app : forall (l1 : list nat) (l2 : list nat), tot (l1 ++ l2) = tot l1 + tot l2)' }));
@@ -120,9 +124,7 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
   }, 180_000);
 
   it('sum over a reversed list: closed with `total (l1 ++ l2) = total l1 + total l2`; offered as a HAVE', async () => {
-    expect((await run(`DEFINE ${quoteArgument(TOTAL)}`)).ERR).toBe('');
-    expect((await run('GOAL "forall l, total (rev l) = total l"')).ERR).toBe('');
-    const h = await run('HAMMER 20');
+    const h = await hammered(TOTAL, 'forall l, total (rev l) = total l');
     expect(h.ERR).toBe('');
     const report = h.HAMMER_REPORT!;
     const discovery = report.stages.filter((s) => s.stage === 'discovery');
@@ -154,9 +156,7 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
   }, 180_000);
 
   it('a reversal function twice: the false `f (l1 ++ l2) = f l1 ++ f l2` is refuted and not used, the swapped form closes it', async () => {
-    expect((await run(`DEFINE ${quoteArgument('Fixpoint flip (l : list nat) : list nat := match l with [] => [] | x :: t => flip t ++ [x] end.')}`)).ERR).toBe('');
-    expect((await run('GOAL "forall l, flip (flip l) = l"')).ERR).toBe('');
-    const h = await run('HAMMER 20');
+    const h = await hammered('Fixpoint flip (l : list nat) : list nat := match l with [] => [] | x :: t => flip t ++ [x] end.', 'forall l, flip (flip l) = l');
     expect(h.ERR).toBe('');
     const discovery = h.HAMMER_REPORT!.stages.filter((s) => s.stage === 'discovery');
     expect(discovery.map((s) => [s.tactic, s.outcome])).toEqual([
@@ -170,9 +170,7 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
   }, 180_000);
 
   it('an accumulator function applied to [] : closed with the generalised accumulator lemma', async () => {
-    expect((await run(`DEFINE ${quoteArgument(REV_INTO)}`)).ERR).toBe('');
-    expect((await run('GOAL "forall (A : Type) (l : list A), rev_into l [] = rev l"')).ERR).toBe('');
-    const h = await run('HAMMER 20');
+    const h = await hammered(REV_INTO, 'forall (A : Type) (l : list A), rev_into l [] = rev l');
     expect(h.ERR).toBe('');
     const report = h.HAMMER_REPORT!;
     expect(report.stages.filter((s) => s.stage !== 'discovery').every((s) => s.outcome !== 'closed')).toBe(true);
