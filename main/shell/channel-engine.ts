@@ -3,6 +3,9 @@ import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { BackendId } from './prover-session.ts';
 
+/** What a channel's engine executes: every command but the shell's own channel management. */
+export type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
+
 /** What one proof command produced: the protocol's RESPONSE or ERR, plus the additive keys. */
 export interface EngineResult {
   response: unknown;
@@ -30,7 +33,7 @@ export interface ChannelStatus {
  * protocol itself (Isabelle). Commands arrive one at a time, in order.
  */
 export interface ChannelEngine {
-  execute(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>): Promise<EngineResult>;
+  execute(command: EngineCommand): Promise<EngineResult>;
   /**
    * The tree with ids and statuses after `step` (default: the latest), for the workbench; undefined
    * before the first GOAL, after a declaration, or for a step the history no longer has.

@@ -1,4 +1,3 @@
-import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import type { ProofTree, TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import {
   currentLeaf, initialTree, isFinished, openLeaves, refreshOpenLeaves, removeCurrentLeaf,
@@ -7,7 +6,7 @@ import {
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import { expandAbbreviations, TermTooLarge } from '../../shared/protocol/abbreviations.ts';
 import { isMinilangCommand } from '../../shared/protocol/shell-command.ts';
-import type { ChannelEngine, ChannelStatus, EngineResult } from './channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from './channel-engine.ts';
 import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
 import { ProverError } from './prover-session.ts';
@@ -48,7 +47,6 @@ export interface TacticEngineOptions {
   watchdogGraceMs?: number;
 }
 
-type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
 
 /**
  * The shell's command semantics over a `ProverSession` (BRIEF §3): the tree is Arbor's, the prover only

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
-import { parseRequest } from '../../../shared/protocol/parse-request.ts';
 import { PassThroughEngine } from './pass-through-engine.ts';
 import type { PassThroughOptions } from './pass-through-engine.ts';
+import { engineCommand } from '../../shell/testing/engine-command.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const fixture = fileURLToPath(new URL('./test-fixtures/channel-process-fixture.ts', import.meta.url));
@@ -19,95 +18,88 @@ function engine(extra: Partial<PassThroughOptions> = {}): PassThroughEngine {
   return e;
 }
 
-function cmd(text: string): Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }> {
-  const parsed = parseRequest(text);
-  if ('error' in parsed) throw new Error(parsed.error);
-  if (parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'RELEASE_CHANNEL' || parsed.command.name === 'CANCEL') throw new Error('not an engine command');
-  return parsed.command;
-}
-
 describe('PassThroughEngine against a real channel-protocol process (test fixture)', () => {
   it('passes commands through, numbers steps, keeps STATE, tree view and the reproduction script', async () => {
     const e = engine();
-    expect(await e.execute(cmd('GOAL "A --> A"'))).toMatchObject({ error: '', step: 1, response: { goal: 'A --> A' } });
-    expect(await e.execute(cmd('HAVE h "A"'))).toMatchObject({ error: '', step: 2 });
+    expect(await e.execute(engineCommand('GOAL "A --> A"'))).toMatchObject({ error: '', step: 1, response: { goal: 'A --> A' } });
+    expect(await e.execute(engineCommand('HAVE h "A"'))).toMatchObject({ error: '', step: 2 });
     expect(e.treeView()).toMatchObject({ kind: 'bundle', children: [{ goal: 'A', current: 'goal' }, { goal: 'A --> A', ctxt: { hyps: [{ name: 'h', expr: 'A' }] } }] });
-    expect(await e.execute(cmd('STATE'))).toMatchObject({ error: '', step: 2 });
-    expect((await e.execute(cmd('END'))).step).toBe(3);
-    const done = await e.execute(cmd('END'));
+    expect(await e.execute(engineCommand('STATE'))).toMatchObject({ error: '', step: 2 });
+    expect((await e.execute(engineCommand('END'))).step).toBe(3);
+    const done = await e.execute(engineCommand('END'));
     expect(done).toMatchObject({ error: '', step: 4, response: { ctxt: { vars: [], hyps: [] }, goal: [] } });
     expect(done.script).toContain('lemma "A --> A"');
     expect(e.reproductionScript()).toBe(done.script);
     expect(e.status()).toMatchObject({ backend: 'external', step: 4, finished: true });
     // The process has no SCRIPT command: the saved script answers instead.
-    expect(await e.execute(cmd('SCRIPT'))).toMatchObject({ error: '', response: done.script });
+    expect(await e.execute(engineCommand('SCRIPT'))).toMatchObject({ error: '', response: done.script });
   });
 
   it('passes the process errors through unchanged and keeps the state', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "P"'));
-    await e.execute(cmd('APPLY unprovable'));
-    expect(await e.execute(cmd('END'))).toMatchObject({ error: 'fail', step: 2 });
-    expect(await e.execute(cmd('CRUSH'))).toMatchObject({ error: 'unknown command: CRUSH', step: 2 });
+    await e.execute(engineCommand('GOAL "P"'));
+    await e.execute(engineCommand('APPLY unprovable'));
+    expect(await e.execute(engineCommand('END'))).toMatchObject({ error: 'fail', step: 2 });
+    expect(await e.execute(engineCommand('CRUSH'))).toMatchObject({ error: 'unknown command: CRUSH', step: 2 });
   });
 
   it('REVERT restarts the process and replays steps 1..n when the process has no history', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "G"'));
-    await e.execute(cmd('APPLY one'));
+    await e.execute(engineCommand('GOAL "G"'));
+    await e.execute(engineCommand('APPLY one'));
     const pid = e.status().pid;
-    await e.execute(cmd('APPLY two'));
-    expect(await e.execute(cmd('REVERT 2'))).toMatchObject({ error: '', step: 2, response: { goal: 'one' } });
+    await e.execute(engineCommand('APPLY two'));
+    expect(await e.execute(engineCommand('REVERT 2'))).toMatchObject({ error: '', step: 2, response: { goal: 'one' } });
     expect(e.status().pid).not.toBe(pid);
-    expect(await e.execute(cmd('APPLY three'))).toMatchObject({ error: '', step: 3, response: { goal: 'three' } });
-    expect(await e.execute(cmd('REVERT 9'))).toMatchObject({ error: 'bad step: 9 (1..3)' });
+    expect(await e.execute(engineCommand('APPLY three'))).toMatchObject({ error: '', step: 3, response: { goal: 'three' } });
+    expect(await e.execute(engineCommand('REVERT 9'))).toMatchObject({ error: 'bad step: 9 (1..3)' });
   });
 
   it('a crash of the process: clear error, restart, replay to the last good step', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "G"'));
-    await e.execute(cmd('APPLY one'));
+    await e.execute(engineCommand('GOAL "G"'));
+    await e.execute(engineCommand('APPLY one'));
     const pid = e.status().pid;
-    const r = await e.execute(cmd('APPLY CRASH'));
+    const r = await e.execute(engineCommand('APPLY CRASH'));
     expect(r.error).toMatch(/^crashed: the external process exited with code 3; restarted and replayed to step 2$/);
     expect(r.step).toBe(2);
     expect(e.status().pid).not.toBe(pid);
-    expect(await e.execute(cmd('APPLY two'))).toMatchObject({ error: '', step: 3, response: { goal: 'two' } });
+    expect(await e.execute(engineCommand('APPLY two'))).toMatchObject({ error: '', step: 3, response: { goal: 'two' } });
   });
 
   it('malformed output: clear error, restart, replay', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "G"'));
-    const r = await e.execute(cmd('APPLY GARBAGE'));
+    await e.execute(engineCommand('GOAL "G"'));
+    const r = await e.execute(engineCommand('APPLY GARBAGE'));
     expect(r.error).toBe('malformed response from the external process: *** Isabelle says: this is not JSON; restarted and replayed to step 1');
-    expect(await e.execute(cmd('STATE'))).toMatchObject({ error: '', step: 1, response: { goal: 'G' } });
-    expect(await e.execute(cmd('APPLY x'))).toMatchObject({ error: '', step: 2 });
+    expect(await e.execute(engineCommand('STATE'))).toMatchObject({ error: '', step: 1, response: { goal: 'G' } });
+    expect(await e.execute(engineCommand('APPLY x'))).toMatchObject({ error: '', step: 2 });
   });
 
   it('a slow answer past the limit: timeout, the process is killed and the proof replayed', async () => {
     const e = engine({ timeoutMs: 300, graceMs: 200 });
-    await e.execute(cmd('GOAL "G"'));
+    await e.execute(engineCommand('GOAL "G"'));
     const pid = e.status().pid;
     const started = Date.now();
-    expect(await e.execute(cmd('APPLY SLOW'))).toMatchObject({ error: 'timeout', step: 1 });
+    expect(await e.execute(engineCommand('APPLY SLOW'))).toMatchObject({ error: 'timeout', step: 1 });
     expect(Date.now() - started).toBeLessThan(4000);
     expect(e.status().pid).not.toBe(pid);
-    expect(await e.execute(cmd('APPLY fast'))).toMatchObject({ error: '', step: 2, response: { goal: 'fast' } });
+    expect(await e.execute(engineCommand('APPLY fast'))).toMatchObject({ error: '', step: 2, response: { goal: 'fast' } });
   });
 
   it('a command that does not exist is one clear error, not a hang', async () => {
     const e = engine({ command: '/nonexistent/isabelle-shell', args: [] });
-    const r = await e.execute(cmd('GOAL "G"'));
+    const r = await e.execute(engineCommand('GOAL "G"'));
     expect(r.error).toMatch(/^unavailable: cannot start \/nonexistent\/isabelle-shell/);
-    expect((await e.execute(cmd('GOAL "G"'))).error).toBe(r.error);
+    expect((await e.execute(engineCommand('GOAL "G"'))).error).toBe(r.error);
   });
 
   it('dispose kills the process; later commands answer bad channel', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "G"'));
+    await e.execute(engineCommand('GOAL "G"'));
     const pid = e.status().pid as number;
     await e.dispose();
     expect(() => process.kill(pid, 0)).toThrow();
-    expect((await e.execute(cmd('STATE'))).error).toBe('bad channel');
+    expect((await e.execute(engineCommand('STATE'))).error).toBe('bad channel');
   });
 });

@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
 import type { Goal } from '../../../shared/proof-tree/proof-state.ts';
 import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
 import { isFinishedState, parseStateJson, treeViewFromState } from '../../../shared/proof-tree/from-state-json.ts';
-import type { ChannelEngine, ChannelStatus, EngineResult } from '../../shell/channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from '../../shell/channel-engine.ts';
 import type { PrintMode } from '../../shell/prover-session.ts';
 import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../isabelle/line-process.ts';
 import { printCommand } from './print-command.ts';
 
-type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
 
 export interface PassThroughOptions {
   /** The external process (e.g. another arbor-shell), which speaks the channel protocol on stdio. */

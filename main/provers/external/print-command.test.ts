@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseRequest } from '../../../shared/protocol/parse-request.ts';
 import { splitRequests } from '../../../shared/protocol/split-requests.ts';
+import { engineCommand } from '../../shell/testing/engine-command.ts';
 import { printCommand } from './print-command.ts';
 
 const roundTrip = (line: string): unknown => {
-  const parsed = parseRequest(line);
-  if ('error' in parsed) throw new Error(parsed.error);
-  const { command } = parsed;
-  if (command.name === 'NEW_CHANNEL' || command.name === 'RELEASE_CHANNEL' || command.name === 'CANCEL') throw new Error('not an engine command');
+  const command = engineCommand(line);
   const printed = printCommand(command);
   const split = splitRequests(printed);
   expect(split).toHaveLength(1);

@@ -1,8 +1,7 @@
-import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
 import type { Goal } from '../../../shared/proof-tree/proof-state.ts';
 import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
 import { openGoalCount, treeViewFromState } from '../../../shared/proof-tree/from-state-json.ts';
-import type { ChannelEngine, ChannelStatus, EngineResult } from '../../shell/channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from '../../shell/channel-engine.ts';
 import {
   IsaReplError, IsaReplProtocolError, MINILANG_APP, MINILANG_BASE_LIB, MINILANG_REGISTER_ML, MINILANG_TOP_THEORY,
 } from './isa-repl-client.ts';
@@ -14,7 +13,6 @@ import { checkName, PolicyRefusal, quoteTerm } from './minilang-policy.ts';
 import { toSeedState } from './minilang-tree.ts';
 import { ConnectionClosed, ReadTimeout } from './msgpack-connection.ts';
 
-type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
 
 export interface MinilangEngineOptions {
   /** A new session on the Isa-REPL server (the factory knows where the server is and starts it if needed). */

@@ -1,7 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRequest } from '../../../shared/protocol/parse-request.ts';
-import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
 import { TacticEngine } from '../../shell/tactic-engine.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import type { ProverSession } from '../../shell/prover-session.ts';
@@ -10,6 +8,7 @@ import { pantographProcess } from './lean-config.ts';
 import type { LeanSettings } from './lean-config.ts';
 import type { LeanCheckResult } from './lean-check.ts';
 import { PantographSession } from './pantograph-session.ts';
+import { engineCommand } from '../../shell/testing/engine-command.ts';
 
 /** Provers run in a working directory of their own, where a bare `tsx` would not resolve: import it by URL. */
 const TSX_LOADER = import.meta.resolve('tsx');
@@ -42,13 +41,6 @@ function engine(extra: Partial<LeanSettings> = {}, timeoutMs = 3000): TacticEngi
   return e;
 }
 
-function cmd(text: string): Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }> {
-  const parsed = parseRequest(text);
-  if ('error' in parsed) throw new Error(parsed.error);
-  if (parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'RELEASE_CHANNEL' || parsed.command.name === 'CANCEL') throw new Error('not an engine command');
-  return parsed.command;
-}
-
 /** A session on the double without the backend (and so without its version gate), for what only a session shows. */
 async function rawSession(extra: Partial<LeanSettings> = {}, checkScript?: (script: string, theorem: string) => Promise<LeanCheckResult | undefined>): Promise<PantographSession> {
   const s = settings(extra);
@@ -60,16 +52,16 @@ async function rawSession(extra: Partial<LeanSettings> = {}, checkScript?: (scri
 describe('PantographSession against the Pantograph test double (v0.3.4)', () => {
   it('a structured proof through the shell semantics, and its Lean script', async () => {
     const e = engine();
-    expect(await e.execute(cmd('GOAL "∀ (p q : Prop), p → q → p ∧ q"'))).toMatchObject({ error: '', step: 1 });
-    expect(await e.execute(cmd('APPLY intro p q hp hq'))).toMatchObject({
+    expect(await e.execute(engineCommand('GOAL "∀ (p q : Prop), p → q → p ∧ q"'))).toMatchObject({ error: '', step: 1 });
+    expect(await e.execute(engineCommand('APPLY intro p q hp hq'))).toMatchObject({
       error: '', response: { ctxt: { vars: [{ name: 'p', type: 'Prop' }, { name: 'q', type: 'Prop' }, { name: 'hp', type: 'p' }, { name: 'hq', type: 'q' }], hyps: [] }, goal: 'p ∧ q' },
     });
-    const have = await e.execute(cmd('HAVE h "1 + 1 = 2"'));
+    const have = await e.execute(engineCommand('HAVE h "1 + 1 = 2"'));
     expect(have.response).toMatchObject({ goal: [{ goal: '1 + 1 = 2' }, { goal: 'p ∧ q', ctxt: { hyps: [{ name: 'h', expr: '1 + 1 = 2' }] } }] });
-    expect(await e.execute(cmd('END'))).toMatchObject({ error: '', step: 4 });
-    expect(await e.execute(cmd('APPLY constructor'))).toMatchObject({ error: '', response: { goal: [{ goal: 'p' }, { goal: 'q' }] } });
-    expect(await e.execute(cmd('NEXT'))).toMatchObject({ error: '' });
-    const done = await e.execute(cmd('END'));
+    expect(await e.execute(engineCommand('END'))).toMatchObject({ error: '', step: 4 });
+    expect(await e.execute(engineCommand('APPLY constructor'))).toMatchObject({ error: '', response: { goal: [{ goal: 'p' }, { goal: 'q' }] } });
+    expect(await e.execute(engineCommand('NEXT'))).toMatchObject({ error: '' });
+    const done = await e.execute(engineCommand('END'));
     expect(done).toMatchObject({ error: '', response: { goal: [] } });
     expect(done.script).toBe([
       'theorem arbor_goal : ∀ (p q : Prop), p → q → p ∧ q := by',
@@ -87,34 +79,34 @@ describe('PantographSession against the Pantograph test double (v0.3.4)', () => 
 
   it('a named GOAL names the theorem in the script', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL and_intro "∀ (p : Prop), p → p"'));
-    await e.execute(cmd('APPLY intro p hp'));
-    expect((await e.execute(cmd('END'))).script).toBe('theorem and_intro : ∀ (p : Prop), p → p := by\n  intro p hp\n  assumption\n');
+    await e.execute(engineCommand('GOAL and_intro "∀ (p : Prop), p → p"'));
+    await e.execute(engineCommand('APPLY intro p hp'));
+    expect((await e.execute(engineCommand('END'))).script).toBe('theorem and_intro : ∀ (p : Prop), p → p := by\n  intro p hp\n  assumption\n');
   });
 
   it('OBTAIN: the claim first, then the main goal with the witnesses; one obtain in the script', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "∀ (m : ℕ), m = 4 → m = 4"'));
-    await e.execute(cmd('APPLY intro m hm'));
-    const r = await e.execute(cmd('OBTAIN k :: ℕ where hk: "m = 2 * k"'));
+    await e.execute(engineCommand('GOAL "∀ (m : ℕ), m = 4 → m = 4"'));
+    await e.execute(engineCommand('APPLY intro m hm'));
+    const r = await e.execute(engineCommand('OBTAIN k :: ℕ where hk: "m = 2 * k"'));
     expect(r).toMatchObject({ error: '', response: { goal: [{ goal: '∃ (k : ℕ), (m = 2 * k)' }, { goal: 'm = 4', ctxt: { vars: [{ name: 'k', type: 'ℕ' }], hyps: [{ name: 'hk', expr: 'm = 2 * k' }] } }] } });
-    expect((await e.execute(cmd('SCRIPT'))).response).toContain('  obtain ⟨k, hk⟩ : ∃ (k : ℕ), (m = 2 * k) := by\n    sorry\n  sorry');
+    expect((await e.execute(engineCommand('SCRIPT'))).response).toContain('  obtain ⟨k, hk⟩ : ∃ (k : ℕ), (m = 2 * k) := by\n    sorry\n  sorry');
   });
 
   it('failures, parse errors (by Pantograph\'s error kind), bad rules leave the state unchanged', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "∀ (n : ℕ), n = n"'));
-    expect((await e.execute(cmd('APPLY frobnicate'))).error).toBe('parse error: <Pantograph>:1:0: unknown tactic');
-    expect((await e.execute(cmd('APPLY constructor'))).error).toMatch(/^fail: tactic 'constructor' failed/);
-    expect((await e.execute(cmd('UNFOLD nonexistent'))).error).toBe('bad rule: not an equation');
-    expect((await e.execute(cmd('CRUSH'))).error).toBe('fail: simp_all made no progress');
-    expect(await e.execute(cmd('STATE'))).toMatchObject({ error: '', step: 1, response: { goal: '∀ (n : ℕ), n = n' } });
+    await e.execute(engineCommand('GOAL "∀ (n : ℕ), n = n"'));
+    expect((await e.execute(engineCommand('APPLY frobnicate'))).error).toBe('parse error: <Pantograph>:1:0: unknown tactic');
+    expect((await e.execute(engineCommand('APPLY constructor'))).error).toMatch(/^fail: tactic 'constructor' failed/);
+    expect((await e.execute(engineCommand('UNFOLD nonexistent'))).error).toBe('bad rule: not an equation');
+    expect((await e.execute(engineCommand('CRUSH'))).error).toBe('fail: simp_all made no progress');
+    expect(await e.execute(engineCommand('STATE'))).toMatchObject({ error: '', step: 1, response: { goal: '∀ (n : ℕ), n = n' } });
     // goal.start: `parsing` is a parse error, `elab` is Lean's own message — whatever the wording of `desc`.
-    expect((await e.execute(cmd('GOAL "(1 + "'))).error).toBe('parse error: <stdin>:1:5: unexpected end of input; expected term');
-    expect((await e.execute(cmd('GOAL "undefined_thing = 1"'))).error).toBe("unknown identifier 'undefined_thing'");
+    expect((await e.execute(engineCommand('GOAL "(1 + "'))).error).toBe('parse error: <stdin>:1:5: unexpected end of input; expected term');
+    expect((await e.execute(engineCommand('GOAL "undefined_thing = 1"'))).error).toBe("unknown identifier 'undefined_thing'");
     // An `elab` error whose wording says "expected" is still Lean's message, not a parse error (a regex on
     // `desc` took it for one).
-    const notAType = (await e.execute(cmd('GOAL "Nat.succ"'))).error;
+    const notAType = (await e.execute(engineCommand('GOAL "Nat.succ"'))).error;
     expect(notAType).toMatch(/^type expected, got/);
     expect(notAType).not.toMatch(/^parse error/);
   });
@@ -134,9 +126,9 @@ describe('PantographSession against the Pantograph test double (v0.3.4)', () => 
     expect(await s.stateCount()).toBe(held + 1);
     // Through the protocol: the same refusal, the state unchanged.
     const e = engine();
-    await e.execute(cmd('GOAL "∀ (p : Prop), p → p"'));
-    expect((await e.execute(cmd('APPLY sorry'))).error).toBe('fail: the step uses sorry: it proves nothing');
-    expect(await e.execute(cmd('STATE'))).toMatchObject({ error: '', step: 1, response: { goal: '∀ (p : Prop), p → p' } });
+    await e.execute(engineCommand('GOAL "∀ (p : Prop), p → p"'));
+    expect((await e.execute(engineCommand('APPLY sorry'))).error).toBe('fail: the step uses sorry: it proves nothing');
+    expect(await e.execute(engineCommand('STATE'))).toMatchObject({ error: '', step: 1, response: { goal: '∀ (p : Prop), p → p' } });
   });
 
   it('goal.delete: failed attempts, hammer candidates, reverted steps and earlier proofs are freed', async () => {
@@ -167,10 +159,10 @@ describe('PantographSession against the Pantograph test double (v0.3.4)', () => 
 
   it('HAMMER runs the portfolio and records the tactic that worked (exact? → its suggestion)', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "∀ (p : Prop), p → p"'));
-    await e.execute(cmd('APPLY intro p hp'));
-    expect(await e.execute(cmd('HAMMER 5'))).toMatchObject({ error: '', response: { goal: 'True' } });
-    const done = await e.execute(cmd('END'));
+    await e.execute(engineCommand('GOAL "∀ (p : Prop), p → p"'));
+    await e.execute(engineCommand('APPLY intro p hp'));
+    expect(await e.execute(engineCommand('HAMMER 5'))).toMatchObject({ error: '', response: { goal: 'True' } });
+    const done = await e.execute(engineCommand('END'));
     expect(done.script).toContain('  assumption\n');
     const s = await open();
     await s.start('∀ (n : ℕ), n + 0 = n');
@@ -180,26 +172,26 @@ describe('PantographSession against the Pantograph test double (v0.3.4)', () => 
 
   it('REVERT restores an earlier Pantograph state id', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "∀ (p q : Prop), p → q → p ∧ q"'));
-    await e.execute(cmd('APPLY intro p q hp hq'));
-    await e.execute(cmd('APPLY constructor'));
-    expect(await e.execute(cmd('REVERT 2'))).toMatchObject({ error: '', step: 2, response: { goal: 'p ∧ q' } });
-    expect(await e.execute(cmd('APPLY constructor'))).toMatchObject({ error: '', step: 3 });
+    await e.execute(engineCommand('GOAL "∀ (p q : Prop), p → q → p ∧ q"'));
+    await e.execute(engineCommand('APPLY intro p q hp hq'));
+    await e.execute(engineCommand('APPLY constructor'));
+    expect(await e.execute(engineCommand('REVERT 2'))).toMatchObject({ error: '', step: 2, response: { goal: 'p ∧ q' } });
+    expect(await e.execute(engineCommand('APPLY constructor'))).toMatchObject({ error: '', step: 3 });
   });
 
   it('PRINT_MODE 2: the seed\'s s-expressions with _n de Bruijn indices, not Pantograph\'s raw ones', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "∀ (p q : Prop), p → q → p ∧ q"'));
-    const two = await e.execute(cmd('PRINT_MODE 2'));
+    await e.execute(engineCommand('GOAL "∀ (p q : Prop), p → q → p ∧ q"'));
+    const two = await e.execute(engineCommand('PRINT_MODE 2'));
     expect(two).toMatchObject({ error: '', response: { goal: '(\\<forall> Prop (\\<forall> Prop (\\<forall> _1 (\\<forall> _1 (And _3 _2)))))' } });
-    const intro = await e.execute(cmd('APPLY intro p q hp hq'));
+    const intro = await e.execute(engineCommand('APPLY intro p q hp hq'));
     expect(intro.response).toMatchObject({ ctxt: { vars: [{ name: 'p', type: 'Prop' }, { name: 'q', type: 'Prop' }, { name: 'hp', type: 'p' }, { name: 'hq', type: 'q' }] }, goal: '(And p q)' });
     expect(JSON.stringify(intro.response)).not.toMatch(/:fv|:c |_uniq/);
-    await e.execute(cmd('GOAL "∀ (m : ℕ), m + 1 = 2 → ∃ (k : ℕ), m = k"'));
-    expect((await e.execute(cmd('STATE'))).response).toMatchObject({
+    await e.execute(engineCommand('GOAL "∀ (m : ℕ), m + 1 = 2 → ∃ (k : ℕ), m = k"'));
+    expect((await e.execute(engineCommand('STATE'))).response).toMatchObject({
       goal: '(\\<forall> Nat (\\<forall> (Eq Nat (HAdd.hAdd Nat Nat Nat (instHAdd Nat instAddNat) _0 (OfNat.ofNat Nat 1 (instOfNatNat 1))) (OfNat.ofNat Nat 2 (instOfNatNat 2))) (Exists Nat (\\<lambda> Nat (Eq Nat _2 _0)))))',
     });
-    expect(await e.execute(cmd('PRINT_MODE 1'))).toMatchObject({ response: { goal: '∀ (m : ℕ), m + 1 = 2 → ∃ (k : ℕ), m = k' } });
+    expect(await e.execute(engineCommand('PRINT_MODE 1'))).toMatchObject({ response: { goal: '∀ (m : ℕ), m + 1 = 2 → ∃ (k : ℕ), m = k' } });
   });
 
   it('a tactic\'s own output goes to stderr from v0.3.4: the answers stay in step', async () => {
@@ -235,13 +227,13 @@ describe('PantographSession against the Pantograph test double (v0.3.4)', () => 
 
   it('a crashed REPL: crashed error, new process, replayed to the last good step', async () => {
     const e = engine();
-    await e.execute(cmd('GOAL "∀ (p q : Prop), p → q → p ∧ q"'));
-    await e.execute(cmd('APPLY intro p q hp hq'));
+    await e.execute(engineCommand('GOAL "∀ (p q : Prop), p → q → p ∧ q"'));
+    await e.execute(engineCommand('APPLY intro p q hp hq'));
     const pid = e.status().pid;
-    const r = await e.execute(cmd('APPLY crash!'));
+    const r = await e.execute(engineCommand('APPLY crash!'));
     expect(r.error).toMatch(/^prover crashed: Pantograph exited with code 1; restarted and replayed$/);
     expect(r.step).toBe(2);
-    const after = await e.execute(cmd('APPLY constructor'));
+    const after = await e.execute(engineCommand('APPLY constructor'));
     expect(after).toMatchObject({ error: '', step: 3, response: { goal: [{ goal: 'p' }, { goal: 'q' }] } });
     expect(pid).toBeDefined();
   });

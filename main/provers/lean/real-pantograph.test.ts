@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { TacticEngine } from '../../shell/tactic-engine.ts';
-import { parseRequest } from '../../../shared/protocol/parse-request.ts';
-import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
 import { findExecutable } from './find-executable.ts';
 import { checkLean, createLeanBackend } from './lean-backend.ts';
 import { checkLeanScript } from './lean-check.ts';
 import { leanSettingsFromEnv } from './lean-config.ts';
+import { engineCommand } from '../../shell/testing/engine-command.ts';
 
 // Runs only where Lean and Pantograph ≥ 0.3.4 are installed (ARBOR_PANTOGRAPH or `pantograph-repl` on PATH).
 // Lean cannot be installed on our machines, so here it is skipped, and says so.
@@ -15,12 +14,6 @@ const command = splitCommandLine(settings.pantograph)[0] ?? '';
 const lean = findExecutable('lean');
 const missing = [lean ? undefined : 'lean', findExecutable(command) ? undefined : `Pantograph (${command})`].filter(Boolean);
 const reason = missing.length > 0 ? ` (skipped: ${missing.join(' and ')} not found on PATH; install Lean 4 with elan and build Pantograph v0.3.4's repl)` : '';
-
-function cmd(text: string): Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }> {
-  const parsed = parseRequest(text);
-  if ('error' in parsed || parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'RELEASE_CHANNEL' || parsed.command.name === 'CANCEL') throw new Error('bad test command');
-  return parsed.command;
-}
 
 describe.skipIf(missing.length > 0)(`real Pantograph and Lean${reason}`, () => {
   it('the installed Pantograph passes the version gate', async () => {
@@ -33,20 +26,20 @@ describe.skipIf(missing.length > 0)(`real Pantograph and Lean${reason}`, () => {
     const backend = createLeanBackend(settings);
     const e = new TacticEngine({ backend: 'lean', timeoutMs: 20_000, openSession: () => backend.open({ timeoutMs: 20_000 }) });
     try {
-      expect((await e.execute(cmd('GOAL "∀ (p q : Prop), p → q → p ∧ q"'))).error).toBe('');
-      const intro = await e.execute(cmd('APPLY intro p q hp hq'));
+      expect((await e.execute(engineCommand('GOAL "∀ (p q : Prop), p → q → p ∧ q"'))).error).toBe('');
+      const intro = await e.execute(engineCommand('APPLY intro p q hp hq'));
       expect(intro).toMatchObject({ error: '', response: { goal: 'p ∧ q', ctxt: { vars: [{ name: 'p', type: 'Prop' }, { name: 'q', type: 'Prop' }, { name: 'hp', type: 'p' }, { name: 'hq', type: 'q' }] } } });
       // Print mode 2 from the real s-expressions: the seed's form, names of the context, no Pantograph labels.
-      const two = await e.execute(cmd('PRINT_MODE 2'));
+      const two = await e.execute(engineCommand('PRINT_MODE 2'));
       expect(two.response).toMatchObject({ goal: '(And p q)' });
-      expect((await e.execute(cmd('PRINT_MODE 1'))).error).toBe('');
+      expect((await e.execute(engineCommand('PRINT_MODE 1'))).error).toBe('');
       // sorry is refused (hasSorry), the state unchanged.
-      expect((await e.execute(cmd('APPLY sorry'))).error).toBe('fail: the step uses sorry: it proves nothing');
-      expect((await e.execute(cmd('HAVE h "1 + 1 = 2"'))).error).toBe('');
-      expect((await e.execute(cmd('END'))).error).toBe('');
-      expect((await e.execute(cmd('APPLY constructor'))).error).toBe('');
-      expect((await e.execute(cmd('NEXT'))).error).toBe('');
-      const done = await e.execute(cmd('END'));
+      expect((await e.execute(engineCommand('APPLY sorry'))).error).toBe('fail: the step uses sorry: it proves nothing');
+      expect((await e.execute(engineCommand('HAVE h "1 + 1 = 2"'))).error).toBe('');
+      expect((await e.execute(engineCommand('END'))).error).toBe('');
+      expect((await e.execute(engineCommand('APPLY constructor'))).error).toBe('');
+      expect((await e.execute(engineCommand('NEXT'))).error).toBe('');
+      const done = await e.execute(engineCommand('END'));
       expect(done.error).toBe('');
       expect(done.response).toEqual({ ctxt: { vars: [], hyps: [] }, goal: [] });
       expect(done.script).toBe([
