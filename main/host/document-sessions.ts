@@ -2,6 +2,7 @@ import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
 import { addressLine, commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from '../../shared/checking/checked-lines.ts';
 import type { CheckAction, DocumentCheck, DocumentState } from '../../shared/checking/document-check.ts';
 import type { CommandName, ShellResponse } from '../../shared/protocol/shell-command.ts';
+import type { ReplayPlan } from '../agent/script-tracker.ts';
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
@@ -62,13 +63,6 @@ export interface DocumentFork {
   line: number;
 }
 
-/** What rebuilds a document's checked state on another channel: its prelude request and its checked requests. */
-export interface DocumentScript {
-  uri: string;
-  prelude?: string;
-  /** One request per entry, without channel ids, in order (a line with several requests gives several). */
-  lines: string[];
-}
 
 interface PendingInsert {
   doc: DocumentSession;
@@ -278,7 +272,7 @@ export class DocumentSessions {
    * The script of the document whose channel is `channel`: what agents' `get_script` and scratch copies
    * read, so the document is the one place its script lives. Undefined for a channel no document owns.
    */
-  scriptOf(channel: number): DocumentScript | undefined {
+  scriptOf(channel: number): ReplayPlan | undefined {
     const doc = [...this.docs.values()].find((d) => d.channel === channel && !d.closed);
     return doc ? this.scriptOfDoc(doc, this.checkedEnd(doc)) : undefined;
   }
@@ -383,10 +377,11 @@ export class DocumentSessions {
     this.publish(doc);
   }
 
-  private scriptOfDoc(doc: DocumentSession, through: number): DocumentScript {
+  /** What rebuilds the checked state through `through` elsewhere: the prelude request and one request per line (channel ids left out). */
+  private scriptOfDoc(doc: DocumentSession, through: number): ReplayPlan {
     const lines = doc.check.entries.filter((e) => e.line <= through)
       .flatMap((e) => splitRequests(e.text).map((r) => r.text.trim()).filter((r) => r !== ''));
-    return { uri: doc.uri, lines, ...(doc.preludeRequest !== undefined ? { prelude: doc.preludeRequest } : {}) };
+    return { lines, ...(doc.preludeRequest !== undefined ? { prelude: doc.preludeRequest } : {}) };
   }
 
   private checkedEnd(doc: DocumentSession): number {
