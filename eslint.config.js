@@ -1,47 +1,23 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { layersRule } from './eslint/arbor-layers.js';
 
 // Layering (house style 1): shared/ runs anywhere; main, preload and renderer import shared, never each other;
-// only main/app may import electron.
+// only main/app may import electron. Which folder may import which is the allow-list in eslint/arbor-layers.js.
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'child_process', 'os', 'net', 'http', 'https', 'stream', 'events', 'util', 'crypto', 'url', 'worker_threads', 'readline', 'zlib', 'process', 'buffer'];
 const restrict = (groups, message) => ({ group: groups, message });
 
-// Layers inside main/ and renderer/ (as VS Code's code-layering): a folder imports only the folders below it.
 const mainBase = [
   restrict(['electron'], 'Only main/app may import electron.'),
   restrict(['**/renderer/**', '**/preload/**'], 'main/ never imports renderer/ or preload/.'),
   restrict(['node:child_process', 'child_process'], 'Start processes through main/process/process-manager.ts (one process manager: process groups, temp dirs, death with Arbor).'),
 ];
-// Import specifiers are matched as written: a sibling folder is `../x/…` (from a subfolder `../../x/…`).
-const importsOf = (top) => (folder) => [`../${folder}/**`, `../../${folder}/**`, `**/${top}/${folder}/**`];
-const MAIN_LAYERS = ['process', 'shell', 'provers', 'fidelity', 'supervisor', 'batch', 'agent', 'host', 'cli'];
-const mainLayerRules = MAIN_LAYERS.slice(0, -1).map((layer, i) => ({
-  files: [`main/${layer}/**/*.ts`],
-  ignores: ['main/**/*.test.ts', 'main/process/**'],
-  rules: {
-    'no-restricted-imports': ['error', { patterns: [
-      ...mainBase,
-      restrict([...MAIN_LAYERS.slice(i + 1), 'app'].flatMap(importsOf('main')), `main/${layer} sits below ${MAIN_LAYERS.slice(i + 1).join(', ')}: it never imports them (layers: ${MAIN_LAYERS.join(' < ')}).`),
-    ] }],
-  },
-}));
 const rendererBase = [
   restrict(nodeBuiltins, 'The renderer is sandboxed: no Node built-ins.'),
   restrict(['electron'], 'The renderer never imports electron; use the preload API.'),
   restrict(['**/main/**', '**/preload/**'], 'renderer/ never imports main/ or preload/.'),
 ];
-const RENDERER_LAYERS = { store: ['services', 'editor', 'tree', 'panels', 'app'], services: ['editor', 'tree', 'panels', 'app'], editor: ['tree', 'panels', 'app'], tree: ['editor', 'panels', 'app'], panels: ['app'] };
-const rendererLayerRules = Object.entries(RENDERER_LAYERS).map(([layer, above]) => ({
-  files: [`renderer/${layer}/**/*.{ts,tsx}`],
-  ignores: ['renderer/**/*.test.ts'],
-  rules: {
-    'no-restricted-imports': ['error', { patterns: [
-      ...rendererBase,
-      restrict(above.flatMap(importsOf('renderer')), `renderer/${layer} never imports ${above.join(', ')} (layers: store < services < editor, tree < panels < app).`),
-    ] }],
-  },
-}));
 
 export default tseslint.config(
   { ignores: ['.tmp/**', 'node_modules/**', 'dist/**', 'out/**', 'e2e/artifacts/**', 'bench/results/**', 'renderer/dist/**'] },
@@ -106,6 +82,10 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: rendererBase }],
     },
   },
-  ...mainLayerRules,
-  ...rendererLayerRules,
+  // The allow-list layer map: every file belongs to a unit, every relative import is one its unit allows.
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { arbor: { rules: { layers: layersRule } } },
+    rules: { 'arbor/layers': 'error' },
+  },
 );

@@ -3,7 +3,7 @@ import { SummaryReporter } from './vitest.summary-reporter.ts';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'main/**/*.test.ts', 'preload/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'e2e/**/*.e2e.test.ts'],
+    include: ['eslint/**/*.test.ts', 'shared/**/*.test.ts', 'main/**/*.test.ts', 'preload/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'e2e/**/*.e2e.test.ts'],
     // Integration tests start real coqidetop processes: keep parallelism to the two cores we have.
     maxWorkers: 2,
     reporters: ['default', new SummaryReporter()],

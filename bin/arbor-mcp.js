@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runArborMcp } = await import('../main/agent/arbor-mcp-cli.ts');
+const { runArborMcp } = await import('../main/cli/arbor-mcp.ts');
 process.exitCode = await runArborMcp(process.argv.slice(2));

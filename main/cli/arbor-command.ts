@@ -18,7 +18,7 @@ export async function runArborCommand(argv: string[]): Promise<number> {
   switch (command) {
     case 'shell': return (await import('./arbor-shell.ts')).runArborShell(rest);
     case 'check': return (await import('./arbor-shell.ts')).runArborShell(['--check', ...rest]);
-    case 'mcp': return (await import('../agent/arbor-mcp-cli.ts')).runArborMcp(rest);
+    case 'mcp': return (await import('./arbor-mcp.ts')).runArborMcp(rest);
     case 'fidelity': return (await import('../fidelity/fidelity-command.ts')).runFidelityCommand(rest);
     case 'batch': return (await import('../batch/batch-command.ts')).runBatchCommand(rest);
     case 'worker': return (await import('../batch/worker-command.ts')).runWorkerCommand(rest);

@@ -4,7 +4,7 @@ import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
 import { isFinishedState, parseStateJson, treeViewFromState } from '../../../shared/proof-tree/from-state-json.ts';
 import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from '../../shell/channel-engine.ts';
 import type { PrintMode } from '../../shell/prover-session.ts';
-import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../isabelle/line-process.ts';
+import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../../process/line-process.ts';
 import { printCommand } from './print-command.ts';
 
 

@@ -1,6 +1,6 @@
 import { runProcess } from '../../process/process-manager.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
-import type { LineProcessOptions } from '../isabelle/line-process.ts';
+import type { LineProcessOptions } from '../../process/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { findExecutable } from './find-executable.ts';
 

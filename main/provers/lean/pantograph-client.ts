@@ -1,5 +1,5 @@
-import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../isabelle/line-process.ts';
-import type { LineProcessOptions } from '../isabelle/line-process.ts';
+import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../../process/line-process.ts';
+import type { LineProcessOptions } from '../../process/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 
 /** The message of a timeout Arbor saw itself (the REPL did not answer), as opposed to Pantograph's interrupt. */

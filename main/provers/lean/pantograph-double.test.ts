@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runProcess } from '../../process/process-manager.ts';
-import { LineProcess } from '../isabelle/line-process.ts';
+import { LineProcess } from '../../process/line-process.ts';
 import { goalPrintResultSchema, goalSchema, tacticResultSchema } from './pantograph-protocol.ts';
 
 // The Pantograph TEST DOUBLE checked against what the real program's source and its newest client say.

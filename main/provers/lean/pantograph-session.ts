@@ -1,5 +1,5 @@
 import type { OpenGoal } from '../../../shared/proof-tree/proof-state.ts';
-import type { LineProcessOptions } from '../isabelle/line-process.ts';
+import type { LineProcessOptions } from '../../process/line-process.ts';
 import type { Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, StepOutcome } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { PantographClient, SILENT } from './pantograph-client.ts';

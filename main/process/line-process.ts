@@ -1,4 +1,4 @@
-import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
+import { startProcess, type ManagedProcess } from './process-manager.ts';
 
 /**
  * A child process spoken to one line at a time (the channel protocol, Pantograph's REPL). Lines on stdout

@@ -8,17 +8,17 @@ import { Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
-import { AgentSession } from './agent-session.ts';
-import { EditHistory } from './edit-history.ts';
-import { inProcessPort } from './in-process-port.ts';
-import { createArborMcpHttpServer } from './mcp-http-server.ts';
-import { createArborMcpServer } from './mcp-server.ts';
-import type { ShellPort } from './shell-port.ts';
-import { chatCompletionsSource } from './sources/chat-completions-source.ts';
-import { hammerPortfolio } from './sources/hammer-portfolio.ts';
-import { quickTactics } from './sources/quick-tactics.ts';
-import type { SuggestionSource } from './sources/suggestion-source.ts';
-import { attachPort } from './ws-attach-port.ts';
+import { AgentSession } from '../agent/agent-session.ts';
+import { EditHistory } from '../agent/edit-history.ts';
+import { inProcessPort } from '../agent/in-process-port.ts';
+import { createArborMcpHttpServer } from '../agent/mcp-http-server.ts';
+import { createArborMcpServer } from '../agent/mcp-server.ts';
+import type { ShellPort } from '../agent/shell-port.ts';
+import { chatCompletionsSource } from '../agent/sources/chat-completions-source.ts';
+import { hammerPortfolio } from '../agent/sources/hammer-portfolio.ts';
+import { quickTactics } from '../agent/sources/quick-tactics.ts';
+import type { SuggestionSource } from '../agent/sources/suggestion-source.ts';
+import { attachPort } from '../agent/ws-attach-port.ts';
 
 export const ARBOR_MCP_USAGE = `Usage: arbor-mcp [options]
 An MCP server (stdio) with Arbor's proof tools: seed 003's six tools plus run_command, try_commands,
