@@ -207,14 +207,15 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     await expect.poll(() => page.locator('[data-testid="doc-tab"]').allTextContents()).toContain('my-proof.arbor×');
   });
 
-  it('completion offers what fits and Enter never replaces what was typed', async () => {
+  it('completion offers what fits, Enter accepts it (as in VS Code), Escape keeps what was typed', async () => {
     await page.click('text=New');
     await page.click('.monaco-editor .view-lines');
     await page.keyboard.type('GOAL lemma_a "True');
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
-    // Typing an identifier pops up completion; Enter still ends the line as typed (`APPLY induction l⏎`).
+    // Escape closes a completion list that popped up while typing; Enter then ends the line as typed.
     await page.keyboard.type('APPLY induction l');
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
     await page.keyboard.type('APPLY le');
     await page.keyboard.press('Control+Space');
@@ -223,8 +224,27 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
     await expect.poll(rows).toEqual(expect.arrayContaining([expect.stringContaining('lemma_a')]));
     expect((await rows()).some((r) => /length|let/.test(r))).toBe(false);
     await page.keyboard.press('Escape');
-    const lines = await page.evaluate(() => [...document.querySelectorAll('.monaco-editor .view-line')].map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')));
-    expect(lines.slice(0, 3)).toEqual(['GOAL lemma_a "True"', 'APPLY induction l', 'APPLY le']);
+    const lines = async () => page.evaluate(() => [...document.querySelectorAll('.monaco-editor .view-line')].map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')));
+    expect((await lines()).slice(0, 3)).toEqual(['GOAL lemma_a "True"', 'APPLY induction l', 'APPLY le']);
+    // Enter accepts the completion.
+    await page.keyboard.type('mm');
+    await page.keyboard.press('Control+Space');
+    await expect.poll(rows).toEqual(expect.arrayContaining([expect.stringContaining('lemma_a')]));
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await lines())[2]).toBe('APPLY lemma_a');
+  });
+
+  it('Ctrl+G goes to a line', async () => {
+    await page.click('.monaco-editor .view-lines');
+    await page.keyboard.press('Control+g');
+    await page.waitForSelector('.quick-input-widget input');
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    // The cursor is now at the start of line 1: what is typed lands there.
+    await page.keyboard.type('// top ');
+    const first = () => page.evaluate(() => (document.querySelector('.monaco-editor .view-line')?.textContent ?? '').replace(/\u00a0/g, ' '));
+    await expect.poll(first).toBe('// top GOAL lemma_a "True"');
+    await page.keyboard.press('Control+z');
   });
 
   it('keeps unsaved edits across a reload (autosave to a recovery file)', async () => {

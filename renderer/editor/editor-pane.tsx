@@ -65,9 +65,9 @@ export function EditorPane() {
       wordWrap: 'on',
       wrappingIndent: 'deepIndent',
       // Completion offers what fits here (commands, the goal's names, the document's theorems), never the
-      // words of every open tab, and Enter always starts a new line: Tab accepts a completion.
+      // words of every open tab; Enter and Tab accept a completion, as in VS Code.
       wordBasedSuggestions: 'off',
-      acceptSuggestionOnEnter: 'off',
+      acceptSuggestionOnEnter: 'on',
       tabCompletion: 'on',
       quickSuggestions: { other: true, comments: false, strings: false },
     });

@@ -12,6 +12,8 @@ import 'monaco-editor/editor/contrib/snippet/browser/snippetController2.js';
 import 'monaco-editor/editor/contrib/wordHighlighter/browser/wordHighlighter.js';
 import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations.js';
 import 'monaco-editor/editor/standalone/browser/quickAccess/standaloneCommandsQuickAccess.js';
+// Ctrl+G: go to line, as in VS Code.
+import 'monaco-editor/editor/standalone/browser/quickAccess/standaloneGotoLineQuickAccess.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
 
 declare global {
