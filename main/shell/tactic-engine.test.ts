@@ -138,6 +138,59 @@ describe('TacticEngine', () => {
     expect(session.sent.at(-1)).toContain('(sqrt 2) > 1 /\\\\ ?xy');
   });
 
+  it('REVERT restores the abbreviations of the step it returns to', async () => {
+    const session = new ProverSessionDouble();
+    const engine = engineWith(session);
+    await engine.execute({ name: 'GOAL', expr: 'G' });
+    await engine.execute({ name: 'LET', abbrev: '?x', term: 'a' });
+    const y = await engine.execute({ name: 'LET', abbrev: '?y', term: '?x + b' });
+    await engine.execute({ name: 'LET', abbrev: '?x', term: 'c' });
+    await engine.execute({ name: 'LET', abbrev: '?z', term: 'd' });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?x ?y ?z' });
+    expect(session.sent.at(-1)).toContain('(c) ((a) + b) (d)');
+    await engine.execute({ name: 'REVERT', step: y.step as number });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?x ?y ?z' });
+    expect(session.sent.at(-1)).toContain('(a) ((a) + b) ?z');
+    // A new proof starts with none.
+    await engine.execute({ name: 'GOAL', expr: 'G2' });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?x' });
+    expect(session.sent.at(-1)).toContain('"?x"');
+  });
+
+  it('keeps 20,000 LETs on one channel in memory linear in their number (no copy per LET)', async () => {
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = (): number => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const session = new ProverSessionDouble();
+    const engine = engineWith(session);
+    await engine.execute({ name: 'GOAL', expr: 'G' });
+    const before = heap();
+    const lets = async (from: number, to: number): Promise<void> => {
+      for (let i = from; i < to; i++) {
+        const r = await engine.execute({ name: 'LET', abbrev: `?a${i}`, term: `f ${i}` });
+        if (r.error !== '') throw new Error(r.error);
+      }
+    };
+    await lets(0, 10_000);
+    const half = heap() - before;
+    await lets(10_000, 20_000);
+    const all = heap() - before;
+    // Copying the map per LET held 20,000²/2 entries (gigabytes); shared, each LET is a few hundred bytes.
+    expect(all).toBeLessThan(20_000 * 2048);
+    expect(all).toBeLessThan(3 * Math.max(half, 1 << 20));
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?a0 ?a19999' });
+    expect(session.sent.at(-1)).toContain('(f 0) (f 19999)');
+    await engine.execute({ name: 'REVERT', step: 2 + 5000 });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?a5000 ?a5001' });
+    expect(session.sent.at(-1)).toContain('(f 5000) ?a5001');
+    console.log(`20,000 LETs: heap +${(half / 1048576).toFixed(1)} MiB after 10,000, +${(all / 1048576).toFixed(1)} MiB after 20,000`);
+  });
+
   it('leaves the state unchanged on a failed command and reports the prover\'s message', async () => {
     const engine = engineWith(new ProverSessionDouble());
     await engine.execute({ name: 'GOAL', expr: 'hard' });
