@@ -6,7 +6,7 @@ import { batchJobSchema } from '../../shared/batch/batch-job.ts';
 import { parseCaseLines } from '../../shared/fidelity/fidelity-cases.ts';
 import type { TierId } from '../../shared/fidelity/fidelity-types.ts';
 import { resolveContext } from '../fidelity/fidelity-command.ts';
-import { PathOutsideFolder, reallyInside } from './confined-path.ts';
+import { PathOutsideFolder, reallyInside } from '../fidelity/confined-path.ts';
 import { parseArticle } from '../provers/eq/article.ts';
 import { parseEquation } from '../provers/eq/parse-term.ts';
 import { TermBank } from '../provers/eq/term.ts';

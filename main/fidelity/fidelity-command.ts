@@ -8,7 +8,7 @@ import { tierIds } from '../../shared/fidelity/fidelity-types.ts';
 import type { FidelityInput, FidelityReport, TierId } from '../../shared/fidelity/fidelity-types.ts';
 import { checkFidelity, FidelityInputRefused } from './check-fidelity.ts';
 import { createProgressBar } from './progress-bar.ts';
-import { confinedPath, PathOutsideFolder } from '../batch/confined-path.ts';
+import { confinedPath, PathOutsideFolder } from './confined-path.ts';
 
 function refusedReport(input: FidelityInput, reason: string): FidelityReport {
   return {
