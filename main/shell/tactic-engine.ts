@@ -6,6 +6,7 @@ import {
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import { expandAbbreviations, TermTooLarge } from '../../shared/protocol/abbreviations.ts';
 import { LetScope, LetTable } from '../../shared/protocol/let-scope.ts';
+import { END_SCRIPT_MAX, itemWithDependencies, scriptOverCap } from './item-script.ts';
 import { isMinilangCommand } from '../../shared/protocol/shell-command.ts';
 import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from './channel-engine.ts';
 import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
@@ -380,8 +381,11 @@ export class TacticEngine implements ChannelEngine {
     return this.renderScript();
   }
 
-  /** The document's script: its declarations, finished theorems and the proof in progress (open goals marked). */
-  private renderScript(): string {
+  /**
+   * The document's script: its declarations, finished theorems and the proof in progress (open goals
+   * marked); for a finishing END (`item`), only what the last proof needs (see itemWithDependencies).
+   */
+  private renderScript(scope: 'document' | 'item' = 'document'): string {
     const items: ScriptItem[] = [];
     for (const r of this.history) {
       if (r.define !== undefined) items.push({ kind: 'define', script: r.script });
@@ -395,7 +399,7 @@ export class TacticEngine implements ChannelEngine {
     const current = items.at(-1);
     if (current?.kind === 'proof' && last?.tree) current.openGoals = openLeaves(last.tree).length;
     const session = this.sessionNow();
-    if (session.renderDocument) return session.renderDocument(items);
+    if (session.renderDocument) return session.renderDocument(scope === 'item' ? itemWithDependencies(items) : items);
     // Backends without documents have one proof at a time.
     if (current?.kind !== 'proof') throw new ShellError('no goal');
     return session.renderScript(current.goal, current.steps, current.openGoals);
@@ -413,7 +417,10 @@ export class TacticEngine implements ChannelEngine {
     // After a declaration no proof is open: the state is empty until the next GOAL.
     if (!last.tree) return { response: null, error: '', step: this.history.length };
     const result: EngineResult = { response: toStateJson(last.tree), error: '', step: this.history.length };
-    if (withScript && isFinished(last.tree)) result.script = this.renderScript();
+    if (withScript && isFinished(last.tree)) {
+      const script = this.renderScript('item');
+      result.script = script.length > END_SCRIPT_MAX ? scriptOverCap(script.length) : script;
+    }
     if (assumptions !== undefined) result.assumptions = assumptions;
     return result;
   }
