@@ -212,12 +212,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'files.pickOpen': (p) => options.pickOpen ? options.pickOpen(p.filters) : Promise.resolve(null),
     'files.pickSave': (p) => options.pickSave ? options.pickSave(p.suggested) : Promise.resolve(null),
     'recovery.save': async (p) => {
-      await workspace.saveRecovery(p.path === undefined ? { uri: p.uri, text: p.text } : { uri: p.uri, path: p.path, text: p.text });
+      await workspace.saveRecovery({ uri: p.uri, text: p.text, ...(p.path !== undefined ? { path: p.path } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
       return null;
     },
-    'recovery.list': () => workspace.listRecovery(),
+    'recovery.list': (p) => workspace.listRecovery(p.window),
     'recovery.discard': async (p) => {
-      await workspace.discardRecovery(p.uri);
+      await workspace.discardRecovery(p.uri, p.window);
       return null;
     },
     'settings.get': () => workspace.settings(),
