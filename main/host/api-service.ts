@@ -53,6 +53,8 @@ export interface ApiService {
   emit(event: ApiEvent): void;
   /** A client (window, tab) went away: its documents are closed and their channels stopped. */
   closeClient(client: string): Promise<void>;
+  /** A client that listed `window`'s recovery went away: one claim on it ends (see Workspace.listRecovery). */
+  releaseRecovery(window: string): void;
   dispose(): void;
 }
 
@@ -270,6 +272,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     emit,
     closeClient: (client) => documents.closeClient(client),
+    releaseRecovery: (window) => workspace.releaseRecovery(window),
     dispose() {
       clearInterval(usageTimer);
       unsubscribe();

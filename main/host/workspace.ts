@@ -32,10 +32,8 @@ export class Workspace {
   private readonly readRoots: string[];
   /** Single files the user chose in a native dialog (Electron): allowed wherever they are. */
   private readonly chosen = new Set<string>();
-  /** Editor windows that have listed their recovery in this process (see listRecovery). */
-  private readonly claimedWindows = new Set<string>();
-  /** Recovery files a window has adopted (never adopted twice). */
-  private readonly adopted = new Set<string>();
+  /** Editor windows that have listed their recovery, with how many clients hold each claim (see listRecovery). */
+  private readonly claimedWindows = new Map<string, number>();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.root = resolve(options.root);
@@ -134,10 +132,11 @@ export class Workspace {
   /**
    * The kept buffers: all of them (no `window`), or one window's — its own and the ones no window of this
    * host has claimed yet (from a window that is gone, or a host that was restarted), which become its own.
-   * A claim lasts as long as this host process, so two windows never restore the same buffer.
+   * Each listing is a claim until `releaseRecovery` (its client went away; a reload claims again before or
+   * after its old page lets go), so two open windows never restore the same buffer.
    */
   async listRecovery(window?: string): Promise<RecoveryEntry[]> {
-    if (window !== undefined) this.claimedWindows.add(window);
+    if (window !== undefined) this.claimedWindows.set(window, (this.claimedWindows.get(window) ?? 0) + 1);
     const dir = join(this.options.userDir, 'recovery');
     let names: string[];
     try {
@@ -161,19 +160,30 @@ export class Workspace {
     const uris = new Set(out.map((e) => e.uri));
     for (const { name, e } of entries) {
       if (e.window === window || (e.window !== undefined && this.claimedWindows.has(e.window)) || uris.has(e.uri)) continue;
-      // Adopt it: decided synchronously, so two windows listing at once never both take it.
-      if (this.adopted.has(name)) continue;
-      this.adopted.add(name);
+      // Adopt it. Taking the file is a rename: of two windows listing at once, one gets it.
+      const taken = join(dir, `${name}.${randomBytes(6).toString('hex')}.adopting`);
+      try {
+        await rename(join(dir, name), taken);
+      } catch {
+        continue;
+      }
       uris.add(e.uri);
-      const mine: RecoveryEntry = { ...e, window };
+      const mine: RecoveryEntry = { ...(JSON.parse(await readFile(taken, 'utf8')) as RecoveryEntry), window };
       const file = recoveryFile(dir, e.uri, window);
       const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(temp, JSON.stringify(mine), { encoding: 'utf8', flag: 'wx' });
       await rename(temp, file);
-      await rm(join(dir, name), { force: true });
+      await rm(taken, { force: true });
       out.push(mine);
     }
     return out.sort((a, b) => a.time - b.time);
+  }
+
+  /** One claim on `window`'s recovery ends; with none left its buffers may go to another window. */
+  releaseRecovery(window: string): void {
+    const n = (this.claimedWindows.get(window) ?? 0) - 1;
+    if (n > 0) this.claimedWindows.set(window, n);
+    else this.claimedWindows.delete(window);
   }
 
   async discardRecovery(uri: string, window?: string): Promise<void> {
