@@ -33,9 +33,9 @@ const TOOLS = [
   'get_goal_structure', 'run_command', 'try_commands', 'get_script', 'get_transcript', 'get_suggestions', 'check_statement_fidelity',
 ];
 
-function raw(url: string, headers: Record<string, string>): Promise<number> {
+function raw(url: string, headers: Record<string, string>, payload?: string | Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    const body = payload ?? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
@@ -73,6 +73,14 @@ describe('MCP over streamable HTTP: transport, token, Origin and argument checks
     expect(await raw(server.url, { authorization: `Bearer ${TOKEN}`, origin: 'http://127.0.0.1:5173' })).toBe(200);
     expect(await raw(server.url.replace('/mcp', '/other'), { authorization: `Bearer ${TOKEN}` })).toBe(404);
     await expect(createArborMcpHttpServer({ shell, token: 'short' })).rejects.toThrow(/at least 16/);
+  });
+
+  it('answers huge, binary and malformed bodies with an error and keeps serving', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    expect(await raw(server.url, auth, Buffer.alloc(5 << 20, 0x7b))).toBe(413);
+    expect(await raw(server.url, auth, Buffer.from([0xff, 0xfe, 0x00, 0x01]))).toBeGreaterThanOrEqual(400);
+    expect(await raw(server.url, auth, '{"jsonrpc": "2.0", "id": 1, "method"')).toBeGreaterThanOrEqual(400);
+    expect(text(await client.callTool({ name: 'get_current_proof_state', arguments: {} }))).toBeTruthy();
   });
 
   it('lists every tool with its input schema', async () => {

@@ -167,6 +167,8 @@ export async function createArborMcpHttpServer(options: ArborMcpHttpServerOption
       res.end(`internal error: ${err instanceof Error ? err.message : String(err)}`);
     });
   });
+  // A client that breaks its connection mid-request must not take the server with it.
+  server.on('clientError', (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

@@ -33,6 +33,9 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
       reject(new Error(`cannot attach to ${target.origin}: ${err.message}`));
     });
   });
+  // After the connection, a malformed or oversized frame from the host (or a reset) is an 'error' that
+  // `ws` follows with 'close', which fails the calls under way; without a listener it would kill arbor-mcp.
+  socket.on('error', () => undefined);
   let nextId = 1;
   const calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   const listeners = new Set<(event: PortEvent) => void>();
@@ -63,7 +66,11 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
     const id = nextId++;
     return new Promise((resolve, reject) => {
       calls.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      socket.send(JSON.stringify({ id, method, params }));
+      socket.send(JSON.stringify({ id, method, params }), (err) => {
+        if (!err) return;
+        calls.delete(id);
+        reject(new Error(`cannot send to the workbench: ${err.message}`));
+      });
     });
   };
   return {

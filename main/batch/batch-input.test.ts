@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,5 +64,41 @@ describe('readBatchInput', () => {
     writeFileSync(join(docs, 'sub', 'a.arbor'), 'GOAL "True"\nEND\n');
     const { items } = await readBatchInput('check', docs);
     expect(items.map((i) => i.id)).toEqual(['b.arbor', 'sub/a.arbor']);
+  });
+
+  it('never reads outside the input folder: absolute, .. and escaping links are refused per case, the rest runs', async () => {
+    const outside = join(dir, 'outside');
+    const cases = join(dir, 'cases');
+    mkdirSync(outside, { recursive: true });
+    mkdirSync(join(cases, 'lib'), { recursive: true });
+    writeFileSync(join(outside, 'secret.v'), 'Definition secret := 42.');
+    writeFileSync(join(cases, 'lib', 'ok.v'), 'Definition ok := 1.');
+    symlinkSync(join(outside, 'secret.v'), join(cases, 'link.v'));
+    symlinkSync(join(cases, 'lib', 'ok.v'), join(cases, 'inner.v'));
+    const rows = [
+      ['abs', join(outside, 'secret.v')], ['up', '../outside/secret.v'], ['link', 'link.v'],
+      ['good', 'lib/ok.v'], ['innerlink', 'inner.v'], ['text', 'Definition t := 2.'],
+    ];
+    const path = file('cases/cases.tsv', `id\tcanonical\tcandidate\tcontext\n${rows.map(([id, ctx]) => `${id}\tTrue\tTrue\t${ctx}`).join('\n')}\n`);
+    const { items, bad } = await readBatchInput('fidelity', path);
+    expect(items.map((i) => [i.id, (i.job as { context?: string }).context])).toEqual([
+      ['good', 'Definition ok := 1.'], ['innerlink', 'Definition ok := 1.'], ['text', 'Definition t := 2.'],
+    ]);
+    expect(bad.map((b) => b.id)).toEqual(['abs', 'up', 'link']);
+    expect(bad[0]?.message).toMatch(/absolute paths are not allowed/);
+    expect(bad[1]?.message).toMatch(/'\.\.' is not allowed/);
+    expect(bad[2]?.message).toMatch(/outside the input's folder/);
+    expect(JSON.stringify({ items, bad })).not.toContain('secret := 42');
+  });
+
+  it('check: a document that is a link out of the folder is refused, the others run', async () => {
+    const docs = join(dir, 'docs-links');
+    mkdirSync(docs, { recursive: true });
+    writeFileSync(join(dir, 'elsewhere.arbor'), 'GOAL "secret"\n');
+    writeFileSync(join(docs, 'a.arbor'), 'GOAL "True"\nEND\n');
+    symlinkSync(join(dir, 'elsewhere.arbor'), join(docs, 'b.arbor'));
+    const { items, bad } = await readBatchInput('check', docs);
+    expect(items.map((i) => i.id)).toEqual(['a.arbor']);
+    expect(bad).toMatchObject([{ id: 'b.arbor', message: expect.stringMatching(/outside the input folder/) }]);
   });
 });

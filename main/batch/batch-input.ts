@@ -6,6 +6,7 @@ import { batchJobSchema } from '../../shared/batch/batch-job.ts';
 import { parseCaseLines } from '../../shared/fidelity/fidelity-cases.ts';
 import type { TierId } from '../../shared/fidelity/fidelity-types.ts';
 import { resolveContext } from '../fidelity/fidelity-command.ts';
+import { PathOutsideFolder, reallyInside } from '../fidelity/confined-path.ts';
 import { parseArticle } from '../provers/eq/article.ts';
 import { parseEquation } from '../provers/eq/parse-term.ts';
 import { TermBank } from '../provers/eq/term.ts';
@@ -49,6 +50,8 @@ export class BatchInputError extends Error {}
 
 export const DEFAULT_TIMEOUT_SECONDS: Record<BatchKind, number> = { fidelity: 4, aim: 10, hammer: 10, check: 10 };
 const MAX_DOCUMENT_BYTES = 4 << 20;
+/** A case/problem file: far above any real one, well below what would strain the dispatcher's memory. */
+const MAX_INPUT_BYTES = 64 << 20;
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -87,7 +90,13 @@ export async function readBatchInput(kind: BatchKind, input: string, options: Ba
   };
 
   if (kind === 'check') {
+    const folder = resolve(input);
+    const isFolder = (await stat(folder).catch(() => undefined))?.isDirectory() ?? false;
     for (const f of await arborFiles(input)) {
+      if (isFolder && !(await reallyInside(folder, f.path).catch(() => false))) {
+        bad.push(badInput(kind, f.id, 'refused: a link to a file outside the input folder'));
+        continue;
+      }
       const size = (await stat(f.path)).size;
       if (size > MAX_DOCUMENT_BYTES) bad.push(badInput(kind, f.id, `document too large (${size} bytes; limit ${MAX_DOCUMENT_BYTES})`));
       else add({ kind, id: f.id, document: await readFile(f.path, 'utf8'), timeoutMs: Math.round(seconds * 1000) });
@@ -96,6 +105,9 @@ export async function readBatchInput(kind: BatchKind, input: string, options: Ba
   }
 
   const path = resolve(input);
+  const size = (await stat(path).catch(() => undefined))?.size;
+  if (size === undefined) throw new BatchInputError(`no such file: ${input}`);
+  if (size > MAX_INPUT_BYTES) throw new BatchInputError(`INPUT too large (${size} bytes; limit ${MAX_INPUT_BYTES}): split it into several batches`);
   const text = await readFile(path, 'utf8');
   switch (kind) {
     case 'fidelity': {
@@ -111,7 +123,14 @@ export async function readBatchInput(kind: BatchKind, input: string, options: Ba
           continue;
         }
         const c = l.case;
-        const context = (await resolveContext(c, dirname(path))) ?? options.context;
+        let context: string | undefined;
+        try {
+          context = (await resolveContext(c, dirname(path))) ?? options.context;
+        } catch (err) {
+          if (!(err instanceof PathOutsideFolder)) throw err;
+          bad.push(badInput(kind, c.id, `context: ${err.message}`));
+          continue;
+        }
         add({
           kind, id: c.id, canonical: c.canonical, candidate: c.candidate, ...(context ? { context } : {}), ...(c.truth ? { truth: c.truth } : {}),
           backend: options.fidelityBackend ?? 'coq', ...(options.tiers ? { tiers: options.tiers } : {}), timeoutMs: Math.round(seconds * 1000), classical: options.classical ?? false,

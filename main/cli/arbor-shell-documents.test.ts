@@ -21,7 +21,7 @@ describe('proof documents (real coqidetop)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('keeps finished theorems for later items, declares with DEFINE, and scripts the whole document', async () => {
+  it('keeps finished theorems for later items, declares with DEFINE, and scripts each finished item with what it needs', async () => {
     const def = await shell.request('DEFINE "Fixpoint double (n : nat) : nat := match n with 0 => 0 | S k => S (S (double k)) end."');
     expect(def.ERR).toBe('');
     expect(def.STEP).toBe(1);
@@ -65,7 +65,13 @@ describe('proof documents (real coqidetop)', () => {
     const about = await shell.request('ABOUT forgotten');
     expect(about.ERR).toMatch(/forgotten/);
     expect((await shell.request('GOAL forgotten "triple 1 = 3"')).ERR).toBe('');
-    expect((await shell.request('END')).ERR).toBe('');
+    const end = await shell.request('END');
+    expect(end.ERR).toBe('');
+    // The END's script is this item's (with the declarations), not the whole document's: SCRIPT has that.
+    expect(end.SCRIPT).toContain('Definition triple');
+    expect(end.SCRIPT).toContain('Theorem forgotten');
+    expect(end.SCRIPT).not.toContain('Theorem double_even');
+    expect((await shell.request('SCRIPT')).RESPONSE).toContain('Theorem double_even');
     // A finished theorem's name cannot be reused.
     expect((await shell.request('GOAL forgotten "2 = 2"')).ERR).toMatch(/already exists/);
   }, 120_000);

@@ -1,5 +1,4 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseCases } from '../../shared/fidelity/fidelity-cases.ts';
@@ -9,6 +8,7 @@ import { tierIds } from '../../shared/fidelity/fidelity-types.ts';
 import type { FidelityInput, FidelityReport, TierId } from '../../shared/fidelity/fidelity-types.ts';
 import { checkFidelity, FidelityInputRefused } from './check-fidelity.ts';
 import { createProgressBar } from './progress-bar.ts';
+import { confinedPath, PathOutsideFolder } from './confined-path.ts';
 
 function refusedReport(input: FidelityInput, reason: string): FidelityReport {
   return {
@@ -70,7 +70,15 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
       const bar = createProgressBar(cases.length);
       const reports: FidelityReport[] = [];
       for (const c of cases) {
-        const context = await resolveContext(c, dirname(path)) ?? sharedContext;
+        let context: string | undefined;
+        try {
+          context = await resolveContext(c, dirname(path)) ?? sharedContext;
+        } catch (e) {
+          if (!(e instanceof PathOutsideFolder)) throw e;
+          reports.push(refusedReport({ id: c.id, canonical: c.canonical, candidate: c.candidate, ...common }, `context: ${e.message}`));
+          bar.tick(`${c.id}: refused`);
+          continue;
+        }
         const input: FidelityInput = { id: c.id, canonical: c.canonical, candidate: c.candidate, ...(context ? { context } : {}), ...common };
         reports.push(await checkFidelity(input).catch((e: unknown) => {
           // A refused case (text that could escape its sentence) is reported on its own line; the batch goes on.
@@ -102,12 +110,15 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
   }
 }
 
-/** A `context` cell names a `.v` file (relative to the case file) or holds the vernacular itself. */
+/**
+ * A `context` cell names a `.v` file (relative to the case file, inside its folder) or holds the
+ * vernacular itself. Throws PathOutsideFolder for a path that leads out of the folder.
+ */
 export async function resolveContext(c: FidelityCase, base: string): Promise<string | undefined> {
   if (!c.context) return undefined;
-  const candidate = resolve(base, c.context);
-  if (/\.v$/u.test(c.context) && existsSync(candidate)) return readFile(candidate, 'utf8');
-  return c.context;
+  if (!/\.v$/u.test(c.context)) return c.context;
+  const file = await confinedPath(base, c.context);
+  return file === undefined ? c.context : readFile(file, 'utf8');
 }
 
 export function formatReport(r: FidelityReport): string {

@@ -53,6 +53,8 @@ export interface ApiService {
   emit(event: ApiEvent): void;
   /** A client (window, tab) went away: its documents are closed and their channels stopped. */
   closeClient(client: string): Promise<void>;
+  /** A client that listed `window`'s recovery went away: one claim on it ends (see Workspace.listRecovery). */
+  releaseRecovery(window: string): void;
   dispose(): void;
 }
 
@@ -212,12 +214,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'files.pickOpen': (p) => options.pickOpen ? options.pickOpen(p.filters) : Promise.resolve(null),
     'files.pickSave': (p) => options.pickSave ? options.pickSave(p.suggested) : Promise.resolve(null),
     'recovery.save': async (p) => {
-      await workspace.saveRecovery(p.path === undefined ? { uri: p.uri, text: p.text } : { uri: p.uri, path: p.path, text: p.text });
+      await workspace.saveRecovery({ uri: p.uri, text: p.text, ...(p.path !== undefined ? { path: p.path } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
       return null;
     },
-    'recovery.list': () => workspace.listRecovery(),
+    'recovery.list': (p) => workspace.listRecovery(p.window),
     'recovery.discard': async (p) => {
-      await workspace.discardRecovery(p.uri);
+      await workspace.discardRecovery(p.uri, p.window);
       return null;
     },
     'settings.get': () => workspace.settings(),
@@ -270,6 +272,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     emit,
     closeClient: (client) => documents.closeClient(client),
+    releaseRecovery: (window) => workspace.releaseRecovery(window),
     dispose() {
       clearInterval(usageTimer);
       unsubscribe();

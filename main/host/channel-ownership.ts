@@ -11,9 +11,16 @@ export class ChannelOwnership {
   private readonly owned = new Set<number>();
   /** The editor windows whose documents this client opened in the host. */
   private readonly clients = new Set<string>();
+  /** Recovery claims this client made (`recovery.list` with its window id), released when it goes. */
+  private readonly recoveryClaims: string[] = [];
 
   /** Call with every successful API result: picks out channels created and released by this client. */
   observe(method: unknown, params: unknown, result: unknown): void {
+    if (method === 'recovery.list') {
+      const window = (params as { window?: unknown } | undefined)?.window;
+      if (typeof window === 'string') this.recoveryClaims.push(window);
+      return;
+    }
     if (method === 'document.sync') {
       const client = (params as { client?: unknown } | undefined)?.client;
       if (typeof client === 'string') this.clients.add(client);
@@ -36,6 +43,9 @@ export class ChannelOwnership {
   async releaseAll(service: ApiService): Promise<void> {
     const clients = [...this.clients];
     this.clients.clear();
+    // Its unsaved buffers become adoptable by the next window that lists its recovery (nothing is lost
+    // with a closed tab); a reload claims them again first, with the same window id.
+    for (const window of this.recoveryClaims.splice(0)) service.releaseRecovery(window);
     await Promise.all(clients.map((c) => service.closeClient(c).catch(() => undefined)));
     const ids = [...this.owned];
     this.owned.clear();

@@ -142,3 +142,39 @@ describe('web host', () => {
     sock.close();
   });
 });
+
+describe('web host under malformed frames', () => {
+  /** Opens a socket whose errors are expected (the host closes it); resolves with the close code. */
+  async function closedWith(send: (sock: WebSocket) => void): Promise<number> {
+    const sock = await connect({ query: `?token=${host.token}` });
+    sock.on('error', () => undefined);
+    const closed = new Promise<number>((resolve) => sock.once('close', (code) => resolve(code)));
+    send(sock);
+    return closed;
+  }
+
+  it('closes only the offending socket (1007, 1009, 1008) and keeps serving the other clients', async () => {
+    const other = await connect({ query: `?token=${host.token}` });
+    const text = 'GOAL "A /\\ B"\nAPPLY split';
+    const opened = await call(other, 1, 'document.sync', { client: 'w1', uri: 'untitled:robust', version: 1, text });
+    expect(opened.error).toBeUndefined();
+    // A text frame that is not UTF-8.
+    expect(await closedWith((s) => s.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false }))).toBe(1007);
+    // One frame over the limit (the attack's 33 MiB).
+    expect(await closedWith((s) => s.send(Buffer.alloc(33 << 20, 0x20), { binary: false }))).toBe(1009);
+    // Not JSON, not a call, binary.
+    expect(await closedWith((s) => s.send('{"id": 1, "method"'))).toBe(1008);
+    expect(await closedWith((s) => s.send(JSON.stringify({ id: 'x', method: 7 })))).toBe(1008);
+    expect(await closedWith((s) => s.send(Buffer.from([1, 2, 3]), { binary: true }))).toBe(1008);
+    // The other client's document still checks.
+    const run = await call(other, 2, 'document.run', { client: 'w1', uri: 'untitled:robust', action: { kind: 'all' } });
+    expect(run.error).toBeUndefined();
+    expect(run.result).toMatchObject({ uri: 'untitled:robust' });
+    expect((await call(other, 3, 'shell.channels', {})).error).toBeUndefined();
+    // And new clients still connect.
+    const late = await connect({ query: `?token=${host.token}` });
+    expect((await call(late, 1, 'app.info', {})).result).toMatchObject({ host: 'web' });
+    late.close();
+    other.close();
+  });
+});

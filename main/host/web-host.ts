@@ -33,6 +33,15 @@ export interface WebHost {
 }
 
 const COOKIE = 'arbor_token';
+
+/**
+ * The largest frame a client may send: a whole document (`text` is at most 16 MiB of characters) after
+ * JSON escaping. Past it `ws` closes that socket with 1009; the host and every other client go on.
+ */
+export const WS_MAX_PAYLOAD = 32 << 20;
+
+/** WebSocket close codes the host uses (RFC 6455 §7.4.1). */
+export const WS_CLOSE = { tooBig: 1009, invalidPayload: 1007, policy: 1008 } as const;
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
@@ -47,7 +56,7 @@ const MIME: Record<string, string> = {
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(32).toString('hex');
   const staticDir = resolve(options.staticDir);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 32 << 20 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
   const clients = new Set<WebSocket>();
   let port = 0;
   const origins = (): string[] => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
@@ -101,7 +110,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     else createReadStream(file).pipe(res);
   }
 
+  // A client that breaks its connection mid-request must not take the host with it.
+  server.on('clientError', (_err, socket) => socket.destroy());
+
   server.on('upgrade', (req, socket, head) => {
+    // Node drops its own 'error' listener on upgraded sockets; a reset before `ws` adopts it would throw.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     const ok = hostOk(req) && url.pathname === '/api' && origins().includes(req.headers.origin ?? '') &&
       (tokenOk(cookieToken(req)) || tokenOk(url.searchParams.get('token') ?? undefined));
@@ -117,7 +131,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         clients.delete(ws);
         void ownership.releaseAll(options.service);
       });
-      ws.on('message', (data) => void handleFrame(ws, data.toString(), ownership));
+      // Without an 'error' listener one malformed frame (invalid UTF-8, over WS_MAX_PAYLOAD) throws in
+      // the host and ends every document. With one, `ws` itself closes just this socket (1007, 1009)
+      // and its close timer ends a client that never answers; nothing else to do here.
+      ws.on('error', ignoreSocketError);
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) {
+          ws.close(WS_CLOSE.policy, 'binary frames are not accepted: send JSON text');
+          return;
+        }
+        void handleFrame(ws, data.toString(), ownership).catch(() => ws.close(WS_CLOSE.policy, 'internal error'));
+      });
     });
   });
 
@@ -126,7 +150,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     try {
       frame = wsClientFrame.parse(JSON.parse(raw));
     } catch {
-      ws.close(1008, 'bad frame');
+      ws.close(WS_CLOSE.policy, 'bad frame: expected JSON {id, method, params}');
       return;
     }
     let reply: WsServerFrame;
@@ -137,12 +161,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     } catch (err) {
       reply = { id: frame.id, error: err instanceof Error ? err.message : String(err) };
     }
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply), ignoreSendError);
   }
 
   const unsubscribe = options.service.onEvent((event) => {
     const text = JSON.stringify({ event } satisfies WsServerFrame);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text);
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text, ignoreSendError);
   });
 
   await new Promise<void>((resolveListen, reject) => {
@@ -165,6 +189,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     },
   };
 }
+
+/** A send to a socket that is closing fails; its 'close' handler already cleans up. */
+function ignoreSendError(): void {}
+
+/** See the 'error' listener above: `ws` has already closed the socket with the right code. */
+function ignoreSocketError(): void {}
 
 function deny(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });

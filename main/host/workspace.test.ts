@@ -89,3 +89,34 @@ describe('the recovery store is bounded', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+describe('the recovery store keeps each window\'s buffers apart', () => {
+  it('two windows with the same file keep two recoveries; a gone window\'s buffers go to one window only', async () => {
+    const user = join(base, 'user-windows');
+    const first = new Workspace({ root: join(base, 'work'), userDir: user });
+    await first.saveRecovery({ uri: 'file:///p.arbor', text: 'from A', window: 'winA' });
+    await first.saveRecovery({ uri: 'file:///p.arbor', text: 'from B', window: 'winB' });
+    await first.saveRecovery({ uri: 'untitled:old-1', text: 'legacy' });
+    // winA has its own copy of p.arbor: winB's stays for another window.
+    expect((await first.listRecovery('winA')).map((e) => e.text).sort()).toEqual(['from A', 'legacy']);
+    // A host restart: nothing is claimed. A reloaded window finds its own; the others go to the first that asks.
+    const host = new Workspace({ root: join(base, 'work'), userDir: user });
+    const [a, b] = await Promise.all([host.listRecovery('winA'), host.listRecovery('winC')]);
+    expect([...a, ...b].map((e) => e.text).sort()).toEqual(['from A', 'from B', 'legacy']);
+    expect(a.map((e) => e.text)).toContain('from A');
+    expect(b.map((e) => e.text)).toContain('from B');
+    // Once claimed they stay with their window: a later window gets none of them.
+    expect(await host.listRecovery('winD')).toEqual([]);
+    const again = await host.listRecovery('winA');
+    expect(again.map((e) => e.text).sort()).toEqual(a.map((e) => e.text).sort());
+    // A reload: the new page claims again before the old one lets go; the buffers stay with winA.
+    host.releaseRecovery('winA');
+    expect(await host.listRecovery('winD')).toEqual([]);
+    // The window closed (every claim let go): its buffers go to the next window that asks, none is lost.
+    host.releaseRecovery('winA');
+    host.releaseRecovery('winA');
+    expect((await host.listRecovery('winD')).map((e) => e.text).sort()).toEqual(a.map((e) => e.text).sort());
+    await host.discardRecovery('file:///p.arbor', 'winD');
+    expect((await host.listRecovery('winD')).map((e) => e.text)).not.toContain('from A');
+  });
+});

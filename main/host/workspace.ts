@@ -32,6 +32,8 @@ export class Workspace {
   private readonly readRoots: string[];
   /** Single files the user chose in a native dialog (Electron): allowed wherever they are. */
   private readonly chosen = new Set<string>();
+  /** Editor windows that have listed their recovery, with how many clients hold each claim (see listRecovery). */
+  private readonly claimedWindows = new Map<string, number>();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.root = resolve(options.root);
@@ -87,14 +89,14 @@ export class Workspace {
     return { dir: full, parent: parentAllowed && parent !== full ? parent : null, entries };
   }
 
-  // Recovery: one JSON file per buffer, named by a hash of its URI.
+  // Recovery: one JSON file per buffer and window, named by a hash of both.
   async saveRecovery(entry: Omit<RecoveryEntry, 'time'>): Promise<void> {
     const dir = join(this.options.userDir, 'recovery');
     await mkdir(dir, { recursive: true });
     const record: RecoveryEntry = { ...entry, time: Date.now() };
     const body = JSON.stringify(record);
     if (Buffer.byteLength(body) > RECOVERY_LIMITS.entryBytes) throw new Error(`recovery: buffer too large to keep (${Buffer.byteLength(body)} bytes; limit ${RECOVERY_LIMITS.entryBytes}) — save it to a file`);
-    const file = join(dir, `${hash(entry.uri)}.json`);
+    const file = recoveryFile(dir, entry.uri, entry.window);
     const others = (await this.recoveryFiles(dir)).filter((f) => f.path !== file);
     if (others.length >= RECOVERY_LIMITS.entries) throw new Error(`recovery: ${others.length} unsaved buffers are kept already (limit ${RECOVERY_LIMITS.entries}) — save or close some`);
     const total = others.reduce((n, f) => n + f.size, 0) + Buffer.byteLength(body);
@@ -127,7 +129,14 @@ export class Workspace {
     return out;
   }
 
-  async listRecovery(): Promise<RecoveryEntry[]> {
+  /**
+   * The kept buffers: all of them (no `window`), or one window's — its own and the ones no window of this
+   * host has claimed yet (from a window that is gone, or a host that was restarted), which become its own.
+   * Each listing is a claim until `releaseRecovery` (its client went away; a reload claims again before or
+   * after its old page lets go), so two open windows never restore the same buffer.
+   */
+  async listRecovery(window?: string): Promise<RecoveryEntry[]> {
+    if (window !== undefined) this.claimedWindows.set(window, (this.claimedWindows.get(window) ?? 0) + 1);
     const dir = join(this.options.userDir, 'recovery');
     let names: string[];
     try {
@@ -135,21 +144,50 @@ export class Workspace {
     } catch {
       return [];
     }
-    const out: RecoveryEntry[] = [];
+    const entries: { name: string; e: RecoveryEntry }[] = [];
     const kept = new Set((await this.recoveryFiles(dir)).map((f) => f.path));
     for (const name of names.filter((n) => n.endsWith('.json') && kept.has(join(dir, n)))) {
       try {
         const e = JSON.parse(await readFile(join(dir, name), 'utf8')) as RecoveryEntry;
-        if (typeof e.uri === 'string' && typeof e.text === 'string') out.push(e);
+        if (typeof e.uri === 'string' && typeof e.text === 'string') entries.push({ name, e });
       } catch {
         // A corrupt recovery file is skipped, not fatal.
       }
     }
+    if (window === undefined) return entries.map((x) => x.e).sort((a, b) => a.time - b.time);
+    const out = entries.filter((x) => x.e.window === window).map((x) => x.e);
+    // A buffer of a file this window keeps one of already stays for another window.
+    const uris = new Set(out.map((e) => e.uri));
+    for (const { name, e } of entries) {
+      if (e.window === window || (e.window !== undefined && this.claimedWindows.has(e.window)) || uris.has(e.uri)) continue;
+      // Adopt it. Taking the file is a rename: of two windows listing at once, one gets it.
+      const taken = join(dir, `${name}.${randomBytes(6).toString('hex')}.adopting`);
+      try {
+        await rename(join(dir, name), taken);
+      } catch {
+        continue;
+      }
+      uris.add(e.uri);
+      const mine: RecoveryEntry = { ...(JSON.parse(await readFile(taken, 'utf8')) as RecoveryEntry), window };
+      const file = recoveryFile(dir, e.uri, window);
+      const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(temp, JSON.stringify(mine), { encoding: 'utf8', flag: 'wx' });
+      await rename(temp, file);
+      await rm(taken, { force: true });
+      out.push(mine);
+    }
     return out.sort((a, b) => a.time - b.time);
   }
 
-  async discardRecovery(uri: string): Promise<void> {
-    await rm(join(this.options.userDir, 'recovery', `${hash(uri)}.json`), { force: true });
+  /** One claim on `window`'s recovery ends; with none left its buffers may go to another window. */
+  releaseRecovery(window: string): void {
+    const n = (this.claimedWindows.get(window) ?? 0) - 1;
+    if (n > 0) this.claimedWindows.set(window, n);
+    else this.claimedWindows.delete(window);
+  }
+
+  async discardRecovery(uri: string, window?: string): Promise<void> {
+    await rm(recoveryFile(join(this.options.userDir, 'recovery'), uri, window), { force: true });
   }
 
   /** The user's settings file (prover programs are set here or in the environment, never through the web API). */
@@ -206,6 +244,10 @@ export class Workspace {
     }
     return real;
   }
+}
+
+function recoveryFile(dir: string, uri: string, window: string | undefined): string {
+  return join(dir, `${hash(window === undefined ? uri : `${window}\n${uri}`)}.json`);
 }
 
 function hash(text: string): string {

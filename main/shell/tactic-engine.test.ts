@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ContextEntry, OpenGoal } from '../../shared/proof-tree/proof-state.ts';
-import type { Checkpoint, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
+import type { Checkpoint, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
 import { ProverError } from './prover-session.ts';
+import { END_SCRIPT_MAX, scriptOverCap } from './item-script.ts';
 import { TacticEngine } from './tactic-engine.ts';
 
 /**
@@ -136,6 +137,87 @@ describe('TacticEngine', () => {
     expect(let1.step).toBe(2);
     await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?x > 1 /\\ ?xy' });
     expect(session.sent.at(-1)).toContain('(sqrt 2) > 1 /\\\\ ?xy');
+  });
+
+  it('REVERT restores the abbreviations of the step it returns to', async () => {
+    const session = new ProverSessionDouble();
+    const engine = engineWith(session);
+    await engine.execute({ name: 'GOAL', expr: 'G' });
+    await engine.execute({ name: 'LET', abbrev: '?x', term: 'a' });
+    const y = await engine.execute({ name: 'LET', abbrev: '?y', term: '?x + b' });
+    await engine.execute({ name: 'LET', abbrev: '?x', term: 'c' });
+    await engine.execute({ name: 'LET', abbrev: '?z', term: 'd' });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?x ?y ?z' });
+    expect(session.sent.at(-1)).toContain('(c) ((a) + b) (d)');
+    await engine.execute({ name: 'REVERT', step: y.step as number });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?x ?y ?z' });
+    expect(session.sent.at(-1)).toContain('(a) ((a) + b) ?z');
+    // A new proof starts with none.
+    await engine.execute({ name: 'GOAL', expr: 'G2' });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?x' });
+    expect(session.sent.at(-1)).toContain('"?x"');
+  });
+
+  it('keeps 20,000 LETs on one channel in memory linear in their number (no copy per LET)', async () => {
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = (): number => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const session = new ProverSessionDouble();
+    const engine = engineWith(session);
+    await engine.execute({ name: 'GOAL', expr: 'G' });
+    const before = heap();
+    const lets = async (from: number, to: number): Promise<void> => {
+      for (let i = from; i < to; i++) {
+        const r = await engine.execute({ name: 'LET', abbrev: `?a${i}`, term: `f ${i}` });
+        if (r.error !== '') throw new Error(r.error);
+      }
+    };
+    await lets(0, 10_000);
+    const half = heap() - before;
+    await lets(10_000, 20_000);
+    const all = heap() - before;
+    // Copying the map per LET held 20,000²/2 entries (gigabytes); shared, each LET is a few hundred bytes.
+    expect(all).toBeLessThan(20_000 * 2048);
+    expect(all).toBeLessThan(3 * Math.max(half, 1 << 20));
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?a0 ?a19999' });
+    expect(session.sent.at(-1)).toContain('(f 0) (f 19999)');
+    await engine.execute({ name: 'REVERT', step: 2 + 5000 });
+    await engine.execute({ name: 'HAVE', hypName: 'H', expr: '?a5000 ?a5001' });
+    expect(session.sent.at(-1)).toContain('(f 5000) ?a5001');
+    console.log(`20,000 LETs: heap +${(half / 1048576).toFixed(1)} MiB after 10,000, +${(all / 1048576).toFixed(1)} MiB after 20,000`);
+  });
+
+  it('answers a finishing END with the item\'s own script (and the theorems it names), capped; SCRIPT keeps the whole document', async () => {
+    class DocumentSessionDouble extends ProverSessionDouble {
+      pad = '';
+      renderDocument(items: ScriptItem[]): string {
+        return items.map((i) => (i.kind === 'proof' ? `Theorem ${i.name} : ${i.goal}. ${i.steps.flat().join(' ')}${this.pad} Qed.` : i.script.join(' '))).join('\n');
+      }
+    }
+    const session = new DocumentSessionDouble();
+    const engine = engineWith(session);
+    const prove = async (name: string, goal: string): Promise<string | undefined> => {
+      expect((await engine.execute({ name: 'GOAL', expr: goal, theoremName: name })).error).toBe('');
+      const end = await engine.execute({ name: 'END' });
+      expect(end.error).toBe('');
+      return end.script;
+    };
+    expect(await prove('first', 'A')).toBe('Theorem first : A. Goal A. hammer. Qed.');
+    expect(await prove('second', 'B')).toBe('Theorem second : B. Goal B. hammer. Qed.');
+    // `third` names `first`: it comes along (a script checked alone needs it); `second` does not.
+    expect(await prove('third', 'first -> C')).toBe('Theorem first : A. Goal A. hammer. Qed.\nTheorem third : first -> C. Goal first -> C. hammer. Qed.');
+    const whole = await engine.execute({ name: 'SCRIPT' });
+    expect(whole.response).toMatch(/Theorem first[\s\S]*Theorem second[\s\S]*Theorem third/);
+    // Past the cap the END says so instead of sending it.
+    session.pad = 'x'.repeat(END_SCRIPT_MAX);
+    const big = await prove('fourth', 'D');
+    expect(big).toBe(scriptOverCap(END_SCRIPT_MAX + 'Theorem fourth : D. Goal D. hammer. Qed.'.length));
+    expect(big).toMatch(/send SCRIPT for the whole document's script/);
   });
 
   it('leaves the state unchanged on a failed command and reports the prover\'s message', async () => {

@@ -5,6 +5,8 @@ import {
 } from '../../shared/proof-tree/proof-tree.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import { expandAbbreviations, TermTooLarge } from '../../shared/protocol/abbreviations.ts';
+import { LetScope, LetTable } from '../../shared/protocol/let-scope.ts';
+import { END_SCRIPT_MAX, itemWithDependencies, scriptOverCap } from './item-script.ts';
 import { isMinilangCommand } from '../../shared/protocol/shell-command.ts';
 import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from './channel-engine.ts';
 import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
@@ -30,7 +32,8 @@ interface StepRecord {
   define?: string;
   /** The END after which the prover itself closed the proof (Coq: `Qed`); replayed as such. */
   finished?: boolean;
-  lets: ReadonlyMap<string, string>;
+  /** Shared with the steps before it (a LET adds one node), never copied. */
+  lets: LetScope;
   /** The print mode the tree's terms are printed in. */
   printMode: PrintMode;
 }
@@ -56,6 +59,8 @@ export interface TacticEngineOptions {
 export class TacticEngine implements ChannelEngine {
   private session: Promise<ProverSession>;
   private history: StepRecord[] = [];
+  /** The abbreviations of the step being worked on, as a map (see LetTable). */
+  private readonly letTable = new LetTable();
   private printMode: PrintMode = 1;
   private busy = false;
   private disposed = false;
@@ -152,8 +157,7 @@ export class TacticEngine implements ChannelEngine {
       case 'PRELUDE': throw new ShellError('PRELUDE is handled by the shell');
       case 'LET': {
         const last = this.requireProof();
-        const lets = new Map(last.lets);
-        lets.set(command.abbrev, expandAbbreviations(command.term, last.lets));
+        const lets = last.lets.with(command.abbrev, expandAbbreviations(command.term, this.letTable.view(last.lets)));
         this.history.push({ ...last, script: [], lets, proofStep: undefined, goal: undefined, finished: false });
         return this.stateResult();
       }
@@ -180,7 +184,7 @@ export class TacticEngine implements ChannelEngine {
     // A backend without documents (eq, Lean) proves one theorem at a time: its GOAL starts afresh.
     if (!this.currentSession?.renderDocument) this.history = [];
     const step = this.history.length + 1;
-    this.history.push({ tree: initialTree(first, step), checkpoint: outcome.checkpoint, script: outcome.script, goal: { expr, name }, lets: new Map(), printMode: this.printMode });
+    this.history.push({ tree: initialTree(first, step), checkpoint: outcome.checkpoint, script: outcome.script, goal: { expr, name }, lets: LetScope.empty, printMode: this.printMode });
     return this.stateResult();
   }
 
@@ -189,7 +193,7 @@ export class TacticEngine implements ChannelEngine {
     const session = await this.session;
     if (!session.define) throw new ShellError(`unsupported: DEFINE needs a backend with declarations (the ${this.options.backend} backend has none)`);
     const outcome = await this.newItem(() => this.withWatchdog(undefined, (s) => (s.define as NonNullable<ProverSession['define']>).call(s, text)));
-    this.history.push({ checkpoint: outcome.checkpoint, script: outcome.script, define: text, lets: new Map(), printMode: this.printMode });
+    this.history.push({ checkpoint: outcome.checkpoint, script: outcome.script, define: text, lets: LetScope.empty, printMode: this.printMode });
     return { response: { declared: outcome.declared }, error: '', step: this.history.length };
   }
 
@@ -308,7 +312,8 @@ export class TacticEngine implements ChannelEngine {
   }
 
   private toProofStep(command: EngineCommand, last: ProofRecord): ProofStep {
-    const x = (text: string): string => expandAbbreviations(text, last.lets);
+    const lets = this.letTable.view(last.lets);
+    const x = (text: string): string => expandAbbreviations(text, lets);
     switch (command.name) {
       case 'HAVE': return { kind: 'have', name: command.hypName ?? this.freshName(last), expr: x(command.expr) };
       case 'OBTAIN': {
@@ -376,8 +381,11 @@ export class TacticEngine implements ChannelEngine {
     return this.renderScript();
   }
 
-  /** The document's script: its declarations, finished theorems and the proof in progress (open goals marked). */
-  private renderScript(): string {
+  /**
+   * The document's script: its declarations, finished theorems and the proof in progress (open goals
+   * marked); for a finishing END (`item`), only what the last proof needs (see itemWithDependencies).
+   */
+  private renderScript(scope: 'document' | 'item' = 'document'): string {
     const items: ScriptItem[] = [];
     for (const r of this.history) {
       if (r.define !== undefined) items.push({ kind: 'define', script: r.script });
@@ -391,7 +399,7 @@ export class TacticEngine implements ChannelEngine {
     const current = items.at(-1);
     if (current?.kind === 'proof' && last?.tree) current.openGoals = openLeaves(last.tree).length;
     const session = this.sessionNow();
-    if (session.renderDocument) return session.renderDocument(items);
+    if (session.renderDocument) return session.renderDocument(scope === 'item' ? itemWithDependencies(items) : items);
     // Backends without documents have one proof at a time.
     if (current?.kind !== 'proof') throw new ShellError('no goal');
     return session.renderScript(current.goal, current.steps, current.openGoals);
@@ -409,7 +417,10 @@ export class TacticEngine implements ChannelEngine {
     // After a declaration no proof is open: the state is empty until the next GOAL.
     if (!last.tree) return { response: null, error: '', step: this.history.length };
     const result: EngineResult = { response: toStateJson(last.tree), error: '', step: this.history.length };
-    if (withScript && isFinished(last.tree)) result.script = this.renderScript();
+    if (withScript && isFinished(last.tree)) {
+      const script = this.renderScript('item');
+      result.script = script.length > END_SCRIPT_MAX ? scriptOverCap(script.length) : script;
+    }
     if (assumptions !== undefined) result.assumptions = assumptions;
     return result;
   }

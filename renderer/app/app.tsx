@@ -6,6 +6,7 @@ import { EditorPane } from '../editor/editor-pane.tsx';
 import { ChannelsPanel } from '../panels/channels-panel.tsx';
 import { FidelityPanel } from '../panels/fidelity-panel.tsx';
 import { FileDialog } from '../panels/file-dialog.tsx';
+import { CloseDialog } from '../panels/close-dialog.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
 import { ProversButton } from '../panels/provers-page.tsx';
@@ -164,7 +165,7 @@ export function App() {
       else if (mod && !e.altKey && e.key.toLowerCase() === 'o') { e.preventDefault(); void runCommand('file.open'); }
       else if (mod && e.altKey && e.key.toLowerCase() === 'n') { e.preventDefault(); void runCommand('file.new'); }
       else if (e.key === 'F1') { e.preventDefault(); void runCommand('help.commands'); }
-      else if (e.key === 'Escape') { useArbor.getState().setShowHelp(false); useArbor.getState().setOpenDialog(null); }
+      else if (e.key === 'Escape') { useArbor.getState().setShowHelp(false); useArbor.getState().setOpenDialog(null); useArbor.getState().setClosing(null); }
       else if (e.key.toLowerCase() === 'f' && !mod && (e.target as HTMLElement).tagName === 'CANVAS') fitTreeKey();
     };
     window.addEventListener('keydown', onKey);
@@ -210,6 +211,7 @@ export function App() {
         <Panel id="pane-dock" defaultSize="28%" minSize={90} className="dock-panel"><BottomPanels /></Panel>
       </Group>
       <FileDialog />
+      <CloseDialog />
       <Help />
     </div>
   );

@@ -46,9 +46,9 @@ export const writeFile = (path: string, text: string) => call('files.write', { p
 export const listDir = (dir?: string) => call('files.list', dir === undefined ? {} : { dir });
 export const pickOpenFile = (extensions?: string[]) => call('files.pickOpen', extensions ? { filters: extensions } : {});
 export const pickSaveFile = (suggested?: string) => call('files.pickSave', suggested === undefined ? {} : { suggested });
-export const saveRecovery = (uri: string, text: string, path?: string) => call('recovery.save', path === undefined ? { uri, text } : { uri, text, path });
-export const listRecovery = () => call('recovery.list', {});
-export const discardRecovery = (uri: string) => call('recovery.discard', { uri });
+export const saveRecovery = (window: string, uri: string, text: string, path?: string) => call('recovery.save', path === undefined ? { window, uri, text } : { window, uri, text, path });
+export const listRecovery = (window: string) => call('recovery.list', { window });
+export const discardRecovery = (window: string, uri: string) => call('recovery.discard', { window, uri });
 export const getSettings = () => call('settings.get', {});
 export const updateSettings = (patch: Record<string, string | number | boolean>) => call('settings.set', { patch });
 export const recentFiles = () => call('recent.list', {});

@@ -11,6 +11,8 @@ import { applyDocumentState, checker, syncDocument } from './document-client.ts'
 import { createModel, disposeModel, getModel } from './monaco-models.ts';
 import { download } from './download.ts';
 import { forgetTreeCopy, receiveTreeChange } from './tree-sync.ts';
+import { rememberTabs, savedTabs } from './open-tabs.ts';
+import type { SavedTabs } from './open-tabs.ts';
 import { followDerivations } from './derivation-sync.ts';
 import { insertClientCommand } from './agent.ts';
 
@@ -53,18 +55,47 @@ export async function startWorkbench(): Promise<void> {
   }
   const info = store().host.info;
   if (info && !info.backendAvailable) store().addMessage('error', `prover backend ${info.backend} not available: ${info.problems.join('; ')}`);
-  const recovered = await api.listRecovery().catch(() => []);
+  // Read before anything changes the store: from now on the tab list follows it.
+  const before = savedTabs();
+  rememberTabs();
+  const recovered = await api.listRecovery(WINDOW_ID).catch(() => []);
   for (const r of recovered) {
     const uri = r.uri;
+    if (getModel(uri)) continue;
     createModel(uri, r.text);
     store().addDocument({ uri, title: r.path ? baseName(r.path) : untitledTitle(uri), dirty: true, ...(r.path ? { path: r.path } : {}) });
     watchModel(uri);
   }
   if (recovered.length > 0) store().addMessage('info', `Recovered ${recovered.length} unsaved buffer(s).`);
+  if (before) await restoreTabs(before);
   const open = params.get('open');
   if (open) await openPath(open);
-  else if (recovered.length === 0 && params.has('new')) newDocument();
-  else if (recovered.length === 0) await openExample(info?.examplesDir);
+  else if (store().documents.order.length === 0 && params.has('new')) newDocument();
+  else if (store().documents.order.length === 0) await openExample(info?.examplesDir);
+}
+
+/**
+ * After a reload: the window's tabs again, in their order — saved files from disk, clean untitled ones
+ * from their text (unsaved ones came back from recovery) — each checked again as far as it was.
+ */
+async function restoreTabs(saved: SavedTabs): Promise<void> {
+  for (const tab of saved.tabs) {
+    if (getModel(tab.uri)) continue;
+    if (tab.path !== undefined) await openPath(tab.path);
+    else if (tab.text !== undefined && tab.uri.startsWith('untitled:')) {
+      createModel(tab.uri, tab.text);
+      store().addDocument({ uri: tab.uri, title: tab.title, dirty: false });
+      watchModel(tab.uri);
+    }
+  }
+  store().reorderDocuments(saved.tabs.map((t) => t.uri));
+  if (saved.active && store().documents.docs[saved.active]) store().setActiveDocument(saved.active);
+  for (const tab of saved.tabs) {
+    if (tab.checkedThrough === undefined || !getModel(tab.uri)) continue;
+    await syncDocument(tab.uri).then(() => checker.checkThrough(tab.uri, tab.checkedThrough as number), (err: unknown) => {
+      store().addMessage('error', `check ${tab.title} again: ${(err as Error).message}`);
+    });
+  }
 }
 
 /** A newcomer's first view: an example proof as an untitled copy (Save asks where it goes). */
@@ -172,24 +203,42 @@ export async function saveTo(uri: string, path: string): Promise<void> {
   try {
     const saved = await api.writeFile(path, model.getValue());
     store().patchDocument(uri, { path: saved.path, title: baseName(saved.path), dirty: false });
-    await api.discardRecovery(uri);
+    await api.discardRecovery(WINDOW_ID, uri);
     store().addMessage('info', `Saved ${saved.path}`);
   } catch (err) {
     store().addMessage('error', `save: ${(err as Error).message}`);
   }
 }
 
-export async function closeDocument(uri: string): Promise<void> {
+/**
+ * Closes a tab. One with unsaved changes is not closed but asked about (Save / Don't save / Cancel, the
+ * close dialog); its recovery stays until the answer. `discard`: the answer was Don't save.
+ */
+export async function closeDocument(uri: string, discard = false): Promise<void> {
   const doc = store().documents.docs[uri];
+  if (doc?.dirty && !discard) {
+    store().setClosing(uri);
+    return;
+  }
   // The host stops the document's channel.
   await checker.close(uri).catch(() => undefined);
   if (doc?.channel !== undefined) {
     forgetTreeCopy(doc.channel);
     store().forgetChannel(doc.channel);
   }
-  await api.discardRecovery(uri).catch(() => undefined);
+  await api.discardRecovery(WINDOW_ID, uri).catch(() => undefined);
+  recoverySaves.delete(uri);
   disposeModel(uri);
   store().closeDocument(uri);
+}
+
+/** The close dialog's Save: saves (a file of its own, or Save as) and closes once nothing is unsaved. */
+export async function saveAndClose(uri: string): Promise<void> {
+  store().setClosing(null);
+  await saveDocument(uri);
+  const doc = store().documents.docs[uri];
+  if (doc && !doc.dirty) await closeDocument(uri);
+  else if (doc) store().addMessage('info', `${doc.title} is still open: save it (Save as), then close it.`);
 }
 
 /** Per document: a recovery save on its way, and whether another change came since it left. */
@@ -211,7 +260,7 @@ function saveRecoveryNow(uri: string): void {
   const model = getModel(uri);
   if (!doc?.dirty || !model) return;
   state.inFlight = true;
-  api.saveRecovery(uri, model.getValue(), doc.path).then(() => {
+  api.saveRecovery(WINDOW_ID, uri, model.getValue(), doc.path).then(() => {
     state.refused = undefined;
   }, (err: Error) => {
     // Say it once per cause: a refused recovery (too large, too many) is the user's to act on.
@@ -230,7 +279,7 @@ function flushRecovery(): void {
   for (const uri of store().documents.order) {
     const doc = store().documents.docs[uri];
     const model = getModel(uri);
-    if (doc?.dirty && model) void api.saveRecovery(uri, model.getValue(), doc.path).catch(() => undefined);
+    if (doc?.dirty && model) void api.saveRecovery(WINDOW_ID, uri, model.getValue(), doc.path).catch(() => undefined);
   }
 }
 

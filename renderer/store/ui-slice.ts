@@ -7,8 +7,13 @@ export type TreeViewMode = 'state' | 'derivation';
 export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions' | 'fidelity' | 'search';
 
 export interface UiSlice {
-  ui: { bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; treeView: TreeViewMode; showHelp: boolean };
+  ui: {
+    bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; treeView: TreeViewMode; showHelp: boolean;
+    /** A document with unsaved changes the user asked to close: the question is open until answered. */
+    closing: string | null;
+  };
   setBottomTab(tab: BottomTab): void;
+  setClosing(uri: string | null): void;
   setOpenDialog(dialog: 'open' | 'save' | null): void;
   setTreeSource(source: 'live' | 'transcript'): void;
   setShowHelp(show: boolean): void;
@@ -16,7 +21,8 @@ export interface UiSlice {
 }
 
 export const createUiSlice: StateCreator<ArborState, [], [], UiSlice> = (set) => ({
-  ui: { bottomTab: 'messages', openDialog: null, treeSource: 'live', treeView: 'state', showHelp: false },
+  ui: { bottomTab: 'messages', openDialog: null, treeSource: 'live', treeView: 'state', showHelp: false, closing: null },
+  setClosing: (closing) => set((s) => ({ ui: { ...s.ui, closing } })),
   setBottomTab: (bottomTab) => set((s) => ({ ui: { ...s.ui, bottomTab } })),
   setOpenDialog: (openDialog) => set((s) => ({ ui: { ...s.ui, openDialog } })),
   setTreeSource: (treeSource) => set((s) => ({ ui: { ...s.ui, treeSource } })),
@@ -29,3 +35,4 @@ export const selectOpenDialog = (s: ArborState) => s.ui.openDialog;
 export const selectTreeSource = (s: ArborState) => s.ui.treeSource;
 export const selectTreeView = (s: ArborState): TreeViewMode => s.ui.treeView;
 export const selectShowHelp = (s: ArborState) => s.ui.showHelp;
+export const selectClosing = (s: ArborState): string | null => s.ui.closing;

@@ -85,9 +85,14 @@ export const apiParamSchemas = {
   /** Electron only: the native open/save dialogs; the web host answers `null` and the renderer falls back. */
   'files.pickOpen': z.object({ filters: z.array(z.string().max(16)).max(8).optional() }).strict(),
   'files.pickSave': z.object({ suggested: z.string().max(256).optional() }).strict(),
-  'recovery.save': z.object({ uri, path: filePath.optional(), text }).strict(),
-  'recovery.list': z.object({}).strict(),
-  'recovery.discard': z.object({ uri }).strict(),
+  /**
+   * Unsaved buffers, kept per editor window (`window`: its id, which survives a reload of that window):
+   * two windows with the same file open keep two recoveries. `recovery.list` answers this window's own
+   * and adopts those no open window claims (left by a window that is gone), so no two windows restore one.
+   */
+  'recovery.save': z.object({ uri, path: filePath.optional(), text, window: client.optional() }).strict(),
+  'recovery.list': z.object({ window: client.optional() }).strict(),
+  'recovery.discard': z.object({ uri, window: client.optional() }).strict(),
   'settings.get': z.object({}).strict(),
   'settings.set': z.object({ patch: z.record(z.string().max(64), z.union([z.string().max(4096), z.number(), z.boolean()])) }).strict(),
   'recent.list': z.object({}).strict(),
@@ -151,6 +156,8 @@ export interface DirEntry {
 
 export interface RecoveryEntry {
   uri: string;
+  /** The editor window that owns it (absent: written before windows had ids; any window may adopt it). */
+  window?: string;
   path?: string;
   text: string;
   time: number;
