@@ -33,10 +33,10 @@
  * TEXT the way a tactic that writes to stdout would; `sleep N` runs for N ms (interrupted by the
  * `timeout` option); `spin N` runs for N ms ignoring it, like a tactic that never checks for cancellation.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { runProcess } from '../../../process/process-manager.ts';
 
 const VERSIONS = ['0.2.25', '0.3.0', '0.3.1', '0.3.2', '0.3.3', '0.3.4'] as const;
 const version = process.env.PANTOGRAPH_DOUBLE_VERSION ?? '0.3.4';
@@ -89,17 +89,17 @@ if (args.length === 1 && args[0] === '--version') {
 // non-zero; a `lean` that cannot be executed is the child's failure, exit 255 with "could not execute
 // external process 'lean'" on its stderr (`src/runtime/process.cpp`). Lean's own library is
 // `<sysroot>/lib/lean` (`getBuiltinSearchPath`), read only by `importModules`.
-const sysroot = findSysroot();
+const sysroot = await findSysroot();
 /** The Lean this double claims to be built with: an `.olean` written by another Lean is refused. */
 const toolchain = process.env.PANTOGRAPH_DOUBLE_TOOLCHAIN ?? 'v4.21.0';
-function findSysroot(): string {
+async function findSysroot(): Promise<string> {
   const fromEnv = process.env.LEAN_SYSROOT;
   if (fromEnv !== undefined) return fromEnv;
-  const r = spawnSync('lean', ['--print-prefix'], { encoding: 'utf8' });
-  if (r.error !== undefined || r.status !== 0) {
-    const code = r.error !== undefined ? 255 : (r.status ?? 255);
-    const stderr = r.error !== undefined ? "could not execute external process 'lean'\n" : r.stderr;
-    uncaught(`process 'lean' exited with code ${code}\nstderr:\n${stderr}`);
+  const r = await runProcess({ program: 'lean', args: ['--print-prefix'], timeoutMs: 60_000 });
+  if (r.exitCode !== 0) {
+    // No exit code: the program could not be started (what Lean's child reports as exit 255).
+    const started = r.exitCode !== null;
+    uncaught(`process 'lean' exited with code ${started ? String(r.exitCode) : '255'}\nstderr:\n${started ? r.stderr : "could not execute external process 'lean'\n"}`);
   }
   return r.stdout.trim();
 }
