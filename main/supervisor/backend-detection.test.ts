@@ -1,6 +1,8 @@
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findExecutable } from '../provers/lean/find-executable.ts';
+import { makeLeanToolchain } from '../provers/lean/test-fixtures/lean-toolchain-double.ts';
 import { detectBackends, detectCoq, detectIsabelle, detectLean, formatDetections } from './backend-detection.ts';
 
 const coqInstalled = findExecutable('coqidetop.opt') !== undefined || findExecutable('coqidetop') !== undefined;
@@ -46,8 +48,27 @@ describe('backend detection (real binaries where present)', () => {
     // The Pantograph TEST DOUBLE (main/provers/lean/test-fixtures): a wrapper command line (node + loader + script).
     const double = fileURLToPath(new URL('../provers/lean/test-fixtures/pantograph-double.ts', import.meta.url));
     const pantograph = `${process.execPath} --import ${import.meta.resolve('tsx')} ${double}`;
-    const ok = await detectLean({ pantograph, imports: ['Init'], leanOptions: [] });
-    expect(ok.tools[2]).toMatchObject({ name: process.execPath, version: '0.3.4' });
+    // Pantograph needs a Lean at start-up: a toolchain double, through LEAN_SYSROOT.
+    const toolchain = await makeLeanToolchain();
+    const saved = { PATH: process.env.PATH, LEAN_SYSROOT: process.env.LEAN_SYSROOT };
+    process.env.LEAN_SYSROOT = toolchain.dir;
+    try {
+      const ok = await detectLean({ pantograph, imports: ['Init'], leanOptions: [] });
+      expect(ok.tools[2]).toMatchObject({ name: process.execPath, version: '0.3.4' });
+      expect(ok.missing.filter((m) => /print-prefix|Lean's library/.test(m))).toEqual([]);
+      // `--version` answers without Lean, the REPL does not start without it: with no `lean` and no
+      // LEAN_SYSROOT, `--check` and the Provers page say Pantograph cannot start, and how to fix it.
+      delete process.env.LEAN_SYSROOT;
+      process.env.PATH = dirname(process.execPath);
+      const noLean = await detectLean({ pantograph, imports: ['Init'], leanOptions: [] });
+      expect(noLean.found).toBe(false);
+      expect(formatDetections([noLean])).toMatch(/fix: Pantograph runs `lean --print-prefix` at start-up to find Lean's library, and `lean` could not be run .*set LEAN_SYSROOT/);
+    } finally {
+      process.env.PATH = saved.PATH;
+      if (saved.LEAN_SYSROOT === undefined) delete process.env.LEAN_SYSROOT;
+      else process.env.LEAN_SYSROOT = saved.LEAN_SYSROOT;
+      await toolchain.remove();
+    }
     process.env.PANTOGRAPH_DOUBLE_VERSION = '0.3.1';
     const old = await detectLean({ pantograph, imports: ['Init'], leanOptions: [] });
     expect(old.found).toBe(false);

@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Shell } from '../shell/shell.ts';
 import type { PassThroughEngine } from '../provers/external/pass-through-engine.ts';
 import { splitCommandLine } from '../process/command-line.ts';
 import { createPassThroughFactory } from './pass-through-factory.ts';
+import { useLeanToolchainDouble } from '../provers/lean/test-fixtures/lean-toolchain-double.ts';
+import type { LeanToolchainDouble } from '../provers/lean/test-fixtures/lean-toolchain-double.ts';
 
 /** Provers run in a working directory of their own, where a bare `tsx` would not resolve: import it by URL. */
 const TSX_LOADER = import.meta.resolve('tsx');
@@ -14,7 +16,14 @@ const arborShell = `${process.execPath} ${root}bin/arbor-shell.js`;
 // Inside the external arbor-shell, the Lean backend runs over the Pantograph TEST DOUBLE, so the
 // pass-through path runs for real here whatever provers are installed.
 const double = fileURLToPath(new URL('../provers/lean/test-fixtures/pantograph-double.ts', import.meta.url));
-const env = { ...process.env, ARBOR_PANTOGRAPH: `${process.execPath} --import ${TSX_LOADER} ${double}` };
+const env: NodeJS.ProcessEnv = { ...process.env, ARBOR_PANTOGRAPH: `${process.execPath} --import ${TSX_LOADER} ${double}` };
+// Pantograph finds its Lean at start-up (LEAN_SYSROOT here: a toolchain double).
+let toolchain: LeanToolchainDouble;
+beforeAll(async () => {
+  toolchain = await useLeanToolchainDouble();
+  env.LEAN_SYSROOT = toolchain.dir;
+});
+afterAll(() => toolchain.remove());
 
 const shells: Shell[] = [];
 afterEach(async () => {

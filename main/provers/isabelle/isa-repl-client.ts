@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConnectionClosed, MsgpackConnection } from './msgpack-connection.ts';
+import { ConnectionClosed, MsgpackConnection, ReadTimeout } from './msgpack-connection.ts';
 
 /**
  * A client of the Isa-REPL server (github.com/xqyww123/Isa-REPL, `library/Server.ML`) and of the
@@ -103,7 +103,7 @@ export class IsaReplClient {
       return new IsaReplClient(connection, pid, id);
     } catch (err) {
       connection.close();
-      throw err;
+      throw err instanceof ReadTimeout ? new ReadTimeout(handshakeStalled(address, timeoutMs)) : err;
     }
   }
 
@@ -113,6 +113,8 @@ export class IsaReplClient {
     try {
       connection.send('heartbeat');
       control(await connection.next(timeoutMs));
+    } catch (err) {
+      throw err instanceof ReadTimeout ? new ReadTimeout(handshakeStalled(address, timeoutMs)) : err;
     } finally {
       connection.close();
     }
@@ -234,6 +236,15 @@ export class IsaReplClient {
     this.connection.send(...values);
     return control(await this.connection.next(timeoutMs));
   }
+}
+
+/**
+ * The server's accept loop reads each new connection's first values itself, one connection at a time, before
+ * it hands the session to a worker (`library/Server.ML`, `startup`): a client that connected and sent nothing
+ * holds every later connection, and the server then accepts but never answers.
+ */
+function handshakeStalled(address: ServerAddress, timeoutMs: number): string {
+  return `the Isa-REPL server at ${formatAddress(address)} accepted the connection but did not answer within ${timeoutMs} ms; it takes new connections one at a time, so a client that connected and sent nothing (or a busy server) holds it: stop that client, or restart the server`;
 }
 
 /** `_parse_control_`: `[value, nil]` is `value`, `[x, message]` is the message. */

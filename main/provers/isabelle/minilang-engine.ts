@@ -38,6 +38,14 @@ const INIT_STATE = 'mini-init';
 /** Short control calls (stamp, rollback, print, …). */
 const CONTROL_MS = 60_000;
 
+/**
+ * Why a session's connection ends under Arbor. The real server answers an interrupt (`kill N`, Isabelle's own
+ * interrupts) by closing the connection, not with an error: the interrupt passes the handlers of Minilang's
+ * REPL and of the server (`\<^try> … catch` passes interrupts through) to the worker's `finally`, which closes
+ * the socket (Isa-REPL `library/Server.ML` at 9b1fe15, lines 816 and 859-863).
+ */
+const SESSION_CLOSED = 'the Isa-REPL server closed the session (it does so when the session is interrupted, by `kill` or by Isabelle, and when it stops)';
+
 interface GoalRecord { name: string; expr: string }
 /** The state after step n (index n-1). `step` is the Minilang command that made it (none for GOAL). */
 interface Entry { step?: MinilangStep; state: Goal; view: TreeView; finished: boolean; theorem?: string }
@@ -69,8 +77,9 @@ export class MinilangEngine implements ChannelEngine {
     return status;
   }
 
-  treeView(): TreeView | undefined {
-    return this.history.at(-1)?.view;
+  /** The tree after `step` (default: the latest); every entry of the history keeps its own view. */
+  treeView(step = this.history.length): TreeView | undefined {
+    return step >= 1 ? this.history[step - 1]?.view : undefined;
   }
 
   async execute(command: EngineCommand): Promise<EngineResult> {
@@ -179,7 +188,7 @@ export class MinilangEngine implements ChannelEngine {
     const n = this.history.length;
     const limit = step.limitMs ?? this.options.timeoutMs;
     const entry = await this.guarded(limit, async (client, deadline) => {
-      const answer = await client.minilang(step.source, { totalMs: limit }, deadline);
+      const answer = await client.minilang(step.source, minilangLimits(limit), deadline);
       if (answer.commands.length !== 1) {
         // Defence in depth: the policy keeps keywords out of arguments, so this means Minilang split the text.
         await client.rollback(stampName(n), CONTROL_MS);
@@ -287,7 +296,7 @@ export class MinilangEngine implements ChannelEngine {
       // with no proof, so bring the proof back before anything is sent, and say so.
       this.client = undefined;
       const note = await this.recover(keep);
-      throw new EngineError(`prover crashed: the Isa-REPL session was lost; ${note}`);
+      throw new EngineError(`prover crashed: ${SESSION_CLOSED}; ${note}`);
     }
     let client: IsaReplClient;
     try {
@@ -307,7 +316,8 @@ export class MinilangEngine implements ChannelEngine {
       client.close();
       this.client = undefined;
       const note = await this.recover(keep);
-      throw new EngineError(timedOut ? 'timeout' : `prover crashed: ${err.message}; ${note}`);
+      if (timedOut) throw new EngineError('timeout');
+      throw new EngineError(`prover crashed: ${err instanceof ConnectionClosed ? SESSION_CLOSED : err.message}; ${note}`);
     }
   }
 
@@ -330,7 +340,7 @@ export class MinilangEngine implements ChannelEngine {
       for (const entry of kept.slice(1)) {
         const step = entry.step as MinilangStep;
         const limit = step.limitMs ?? this.options.timeoutMs;
-        const answer = await client.minilang(step.source, { totalMs: limit }, limit + (this.options.graceMs ?? 30_000));
+        const answer = await client.minilang(step.source, minilangLimits(limit), limit + (this.options.graceMs ?? 30_000));
         await client.stamp(stampName(restored.length + 1), CONTROL_MS);
         restored.push({ ...entry, ...this.entryFrom(answer, step, entry.theorem) });
       }
@@ -340,6 +350,15 @@ export class MinilangEngine implements ChannelEngine {
       return `replay stopped at step ${this.history.length}: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
+}
+
+/**
+ * The step's limit as both of `\eval`'s limits: the whole source, and one command — otherwise Minilang's own
+ * per-command limit, `mini_single_cmd_timeout` (15 s, Isa-Mini v0.6.0 `library/proof.ML` line 1774), cuts an
+ * APPLY short of the limit the user gave.
+ */
+function minilangLimits(limitMs: number): { totalMs: number; perCommandMs: number } {
+  return { totalMs: limitMs, perCommandMs: limitMs };
 }
 
 function stampName(step: number): string {

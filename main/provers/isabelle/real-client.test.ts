@@ -77,6 +77,9 @@ describe('the Isa-REPL test double against the real Python clients (IsaREPL, Isa
       // The clients' own checks ran: Minilang's version handshake and \conclude's (theorem, proof) pair.
       const conclude = report.exchanges.find((e) => e.kind === '\\conclude' && e.ok && e.via === 'IsaMini.REPL.conclude');
       expect(conclude?.detail).toEqual({ theorem: 'A ∧ B ⟶ B ∧ A', proof: '' });
+      // `kill` is answered by the server closing the interrupted session's connection (as Isa-REPL's Server.ML
+      // does), never by an error answer: the client saw the connection end.
+      expect(report.exchanges.find((e) => e.kind === 'kill')?.via).toMatch(/connection closed$/);
       // A finding about the client, not the double: IsaMini v0.6.0 cannot enter at all unpatched.
       if (report.patches.length > 0) expect(report.unpatched_entry).toMatch(/AttributeError/);
     } finally {

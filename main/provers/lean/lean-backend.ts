@@ -7,6 +7,7 @@ import { checkLeanScript } from './lean-check.ts';
 import { PantographSession } from './pantograph-session.ts';
 import { MIN_PANTOGRAPH, PANTOGRAPH_FIX, formatVersion } from './pantograph-version.ts';
 import { describeProbe, probePantograph } from './probe-pantograph.ts';
+import { findLeanSysroot, toolchainProblem } from './lean-sysroot.ts';
 import type { PantographProbe } from './probe-pantograph.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
 
@@ -87,7 +88,7 @@ export async function inspectLean(settings: LeanSettings): Promise<{ check: Back
   const lean = findExecutable('lean');
   const lake = findExecutable('lake');
   if (lean) details.push(`lean: ${lean} (${(await probeVersion(lean, ['--version'])) ?? 'version unknown'}); finished proofs are re-checked with it`);
-  else problems.push(`lean not found on PATH: ${INSTALL_LEAN} (Pantograph needs it, and Arbor checks every finished proof's script with it)`);
+  else problems.push(`lean not found on PATH: ${INSTALL_LEAN} (Pantograph runs it at start-up unless LEAN_SYSROOT is set, and Arbor checks every finished proof's script with it)`);
   if (lake) details.push(`lake: ${lake} (${(await probeVersion(lake, ['--version'])) ?? 'version unknown'})`);
   else problems.push(`lake not found on PATH: ${INSTALL_LEAN}`);
   const command = commandOf(settings) ?? '';
@@ -99,7 +100,14 @@ export async function inspectLean(settings: LeanSettings): Promise<{ check: Back
     if (probe.version) pantograph.version = formatVersion(probe.version);
     details.push(`pantograph: ${path} (${describeProbe(probe)}; Arbor speaks to ${MIN_PANTOGRAPH} … 0.3.x)`);
     if (probe.problem) problems.push(probe.problem);
-    else available = true;
+    else {
+      // `--version` answers without Lean; the REPL itself needs Lean's library at start-up (`lean-sysroot.ts`).
+      const sysroot = await findLeanSysroot(probeOptions(settings, undefined));
+      if (sysroot.sysroot !== undefined) details.push(`Lean library for Pantograph: ${sysroot.sysroot}/lib/lean (from ${sysroot.source}${sysroot.leanVersion ? `, Lean ${sysroot.leanVersion}` : ''})`);
+      const problem = sysroot.problem ?? toolchainProblem(probe.toolchain, sysroot);
+      if (problem) problems.push(problem);
+      else available = true;
+    }
   } else problems.push(`Pantograph not found ('${command}'): ${PANTOGRAPH_FIX}`);
   details.push(`imports: ${settings.imports.join(' ')}${settings.projectDir ? `; project ${settings.projectDir}` : ''}${settings.memoryMb ? `; memory cap ${settings.memoryMb} MB` : ''}`);
   if (settings.projectDir !== undefined && !lake) problems.push('ARBOR_LEAN_PROJECT is set but lake is missing, so LEAN_PATH cannot be computed');

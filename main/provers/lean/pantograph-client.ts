@@ -1,6 +1,7 @@
 import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../../process/line-process.ts';
 import type { LineProcessOptions } from '../../process/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
+import { LEAN_SYSROOT_FIX } from './lean-sysroot.ts';
 
 /** The message of a timeout Arbor saw itself (the REPL did not answer), as opposed to Pantograph's interrupt. */
 export const SILENT = 'Pantograph did not answer in time';
@@ -74,6 +75,21 @@ function startupFailure(command: string, imports: readonly string[], err: LinePr
   const message = stderr.slice(at + 'uncaught exception:'.length).trim();
   const first = message.split('\n')[0] ?? '';
   if (/^Options cannot be parsed/.test(first)) return `Pantograph refused its Lean options (ARBOR_LEAN_OPTIONS, key=value each): ${first}`;
+  // `Main.lean` runs `Lean.findSysroot` (`lean --print-prefix` unless LEAN_SYSROOT) before anything else;
+  // `IO.Process.run` throws "process 'lean' exited with code N" when it fails (255: not executable).
+  if (/^process 'lean' exited with code/.test(first)) {
+    const said = message.split('\n').slice(1).map((l) => l.trim()).filter((l) => l !== '' && l !== 'stderr:')[0];
+    return `Pantograph could not find Lean: at start-up it runs \`lean --print-prefix\` (Lean.findSysroot), which failed (${first}${said ? `: ${said}` : ''}): ${LEAN_SYSROOT_FIX}`;
+  }
+  // Lean's library was written by another Lean than the one Pantograph is built with.
+  if (/^failed to read file '.*', (incompatible|invalid) header/.test(first)) {
+    return `Pantograph and the Lean it found are of different versions (${first}): ${LEAN_SYSROOT_FIX}`;
+  }
+  // Lean's own modules are missing from the system root (a `lean` that is not a toolchain's, a wrong LEAN_SYSROOT).
+  if (/^unknown module prefix '(Init|Lean|Std)'/.test(first) && imports.some((m) => /^(Init|Lean|Std)(\.|$)/.test(m))) {
+    const paths = message.split('\n').slice(1).map((l) => l.trim()).filter((l) => l.startsWith('/')).slice(0, 3);
+    return `Pantograph could not find Lean's own library: ${first} (searched ${paths.join(', ')}): ${LEAN_SYSROOT_FIX}`;
+  }
   const paths = message.split('\n').slice(1).map((l) => l.trim()).filter((l) => l.startsWith('/')).slice(0, 3);
   const where = paths.length > 0 ? ` (searched ${paths.join(', ')})` : '';
   return `Pantograph could not import ${imports.join(' ') || 'its modules'}: ${first}${where}; check the Lean imports (ARBOR_LEAN_IMPORTS, the prelude) and, for a Lake project, set ARBOR_LEAN_PROJECT to it after \`lake build\``;

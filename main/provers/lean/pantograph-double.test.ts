@@ -1,17 +1,26 @@
 import { cp, mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runProcess } from '../../process/process-manager.ts';
 import { LineProcess } from '../../process/line-process.ts';
 import { goalPrintResultSchema, goalSchema, tacticResultSchema } from './pantograph-protocol.ts';
+import { makeLeanToolchain, useLeanToolchainDouble } from './test-fixtures/lean-toolchain-double.ts';
+import type { LeanToolchainDouble } from './test-fixtures/lean-toolchain-double.ts';
 
 // The Pantograph TEST DOUBLE checked against what the real program's source and its newest client say.
 const double = fileURLToPath(new URL('./test-fixtures/pantograph-double.ts', import.meta.url));
 const TSX_LOADER = import.meta.resolve('tsx');
+
+// The real repl needs a Lean at start-up (`Lean.findSysroot`): a toolchain double of the Lean it is built with.
+let toolchain: LeanToolchainDouble;
+beforeAll(async () => {
+  toolchain = await useLeanToolchainDouble();
+});
+afterAll(() => toolchain.remove());
 
 async function session(version: string, lines: string[]): Promise<unknown[]> {
   const proc = new LineProcess({ command: process.execPath, args: ['--import', TSX_LOADER, double, 'Init'], env: { ...process.env, PANTOGRAPH_DOUBLE_VERSION: version } });
@@ -71,6 +80,45 @@ describe('the double follows Pantograph\'s shapes for the version it claims (rea
       expect(print).not.toHaveProperty('rootHasSorry');
       expect(noAction).toMatchObject({ error: 'arguments' });
     }
+  });
+});
+
+describe('the double finds Lean as the real repl does (Main.lean: `Lean.initSearchPath (← Lean.findSysroot)`)', () => {
+  async function start(env: NodeJS.ProcessEnv, args: string[] = ['Init']): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+    return runProcess({ program: process.execPath, args: ['--import', TSX_LOADER, double, ...args], env: { ...env, PANTOGRAPH_DOUBLE_VERSION: '0.3.4' }, input: '\n', timeoutMs: 20_000 });
+  }
+  const { LEAN_SYSROOT: _sysroot, ...withoutSysroot } = process.env;
+  const nodeOnly = { ...withoutSysroot, PATH: dirname(process.execPath) };
+
+  it('without LEAN_SYSROOT and without `lean` on PATH: uncaught exception, exit 1, no `ready.`; `--version` still answers', async () => {
+    const r = await start(nodeOnly);
+    expect(r).toMatchObject({ exitCode: 1, stdout: '' });
+    expect(r.stderr).toBe("uncaught exception: process 'lean' exited with code 255\nstderr:\ncould not execute external process 'lean'\n\n");
+    expect(await start(nodeOnly, ['--version'])).toMatchObject({ exitCode: 0, stdout: '0.3.4\n' });
+  });
+
+  it('`lean --print-prefix` on PATH, or LEAN_SYSROOT; a library of another Lean is refused', async () => {
+    expect((await start({ ...nodeOnly, PATH: `${toolchain.bin}:${nodeOnly.PATH}` })).stdout).toBe('ready.\n');
+    expect((await start({ ...nodeOnly, LEAN_SYSROOT: toolchain.dir })).stdout).toBe('ready.\n');
+    const other = await makeLeanToolchain('v4.19.0');
+    try {
+      const r = await start({ ...nodeOnly, LEAN_SYSROOT: other.dir });
+      expect(r).toMatchObject({ exitCode: 1, stdout: '' });
+      expect(r.stderr).toBe(`uncaught exception: failed to read file '${join(other.dir, 'lib', 'lean', 'Init.olean')}', incompatible header\n`);
+    } finally {
+      await other.remove();
+    }
+  });
+
+  it('a runtime limit in a tactic is a `core` error (Repl.lean v0.3.4 line 76), not a tactic failure', async () => {
+    const [, maxRec, , heartbeats] = await session('0.3.4', [
+      'goal.start {"expr":"100000 + 1 = 100001"}',
+      'goal.tactic {"stateId":0,"tactic":"decide"}',
+      'goal.start {"expr":"loop = loop"}',
+      'goal.tactic {"stateId":1,"tactic":"simp_all"}',
+    ]);
+    expect(maxRec).toEqual({ error: 'core', desc: expect.stringMatching(/^maximum recursion depth has been reached\n/) });
+    expect(heartbeats).toEqual({ error: 'core', desc: expect.stringMatching(/^\(deterministic\) timeout at `whnf`, maximum number of heartbeats \(200000\) has been reached\n/) });
   });
 });
 
@@ -146,7 +194,7 @@ describe.skipIf(pyReason !== '')(`the real PyPantograph client against the doubl
       kinds: [
         '--version', 'ready. and options.set', 'goal.start', 'goal.tactic (goals, vars, fragment)', 'goal.tactic have with goalId',
         'goal.tactic parseError', 'goal.tactic failure (Lean messages)', 'goal.tactic hasSorry, goal.delete', 'goal.tactic hasUnsafe, goal.delete',
-        'goal.tactic goalId and autoResume', 'goal.tactic information message', 'goal.print rootExpr', 'interrupt by the timeout option',
+        'goal.tactic goalId and autoResume', 'goal.tactic information message', 'goal.print rootExpr', 'interrupt by the timeout option', 'core error (runtime limit)',
         'goal.delete (gc)', 'stat', 'goal.start parsing error',
       ],
     });

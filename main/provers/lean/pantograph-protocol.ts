@@ -77,7 +77,8 @@ export const statResultSchema = z.object({ nGoals: z.number().int().nonnegative(
  * - `typing`: `expr.echo` could not infer a type; `expr`: `env.add` could not elaborate;
  * - `invalid`: an action the state does not allow (`TacticResult.invalidAction`);
  * - `structure`: `goal.continue` on unrelated states;
- * - `core`: Lean raised an error outside a tactic; `internal`: an internal exception, `desc` its name —
+ * - `core`: a runtime limit (maxHeartbeats, maxRecDepth): Lean's `Core.tryCatch` re-throws those past
+ *   the handler in `runCoreM` (`Repl.lean` line 76), so they are not `exception`s; `internal`: an internal exception, `desc` its name —
  *   `interrupt` when the `timeout` option cancelled the command (`Test/Integration.lean` `test_tactic_timeout`);
  * - `exception`: any other exception caught around a command (`runCoreM`);
  * - `io`: an IO error; `main`: an exception that reached the main loop.

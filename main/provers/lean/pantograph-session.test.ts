@@ -1,14 +1,18 @@
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TacticEngine } from '../../shell/tactic-engine.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import type { ProverSession } from '../../shell/prover-session.ts';
 import { checkLean, createLeanBackend } from './lean-backend.ts';
+import { findExecutable } from './find-executable.ts';
 import { pantographProcess } from './lean-config.ts';
 import type { LeanSettings } from './lean-config.ts';
 import type { LeanCheckResult } from './lean-check.ts';
 import { PantographSession } from './pantograph-session.ts';
 import { engineCommand } from '../../shell/testing/engine-command.ts';
+import { makeLeanToolchain, useLeanToolchainDouble } from './test-fixtures/lean-toolchain-double.ts';
+import type { LeanToolchainDouble } from './test-fixtures/lean-toolchain-double.ts';
 
 /** Provers run in a working directory of their own, where a bare `tsx` would not resolve: import it by URL. */
 const TSX_LOADER = import.meta.resolve('tsx');
@@ -17,6 +21,13 @@ const TSX_LOADER = import.meta.resolve('tsx');
 // PANTOGRAPH_DOUBLE_VERSION, default 0.3.4): see test-fixtures. Lean cannot be installed on our machines.
 const double = fileURLToPath(new URL('./test-fixtures/pantograph-double.ts', import.meta.url));
 const doubleCommand = `${process.execPath} --import ${TSX_LOADER} ${double}`;
+
+// Pantograph needs a Lean at start-up (LEAN_SYSROOT or `lean` on PATH): a toolchain double of the Lean it is built with.
+let toolchain: LeanToolchainDouble;
+beforeAll(async () => {
+  toolchain = await useLeanToolchainDouble();
+});
+afterAll(() => toolchain.remove());
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -337,7 +348,7 @@ describe('starting Pantograph: the version gate and failures as the real program
     const badImport = createLeanBackend(settings({ imports: ['NoSuchLibrary'] }));
     await expect(badImport.open({ timeoutMs: 1000 })).rejects.toMatchObject({
       code: 'unavailable',
-      message: "Pantograph could not import NoSuchLibrary: unknown module prefix 'NoSuchLibrary' (searched /pantograph-double/lib/lean); check the Lean imports (ARBOR_LEAN_IMPORTS, the prelude) and, for a Lake project, set ARBOR_LEAN_PROJECT to it after `lake build`",
+      message: `Pantograph could not import NoSuchLibrary: unknown module prefix 'NoSuchLibrary' (searched ${toolchain.dir}/lib/lean); check the Lean imports (ARBOR_LEAN_IMPORTS, the prelude) and, for a Lake project, set ARBOR_LEAN_PROJECT to it after \`lake build\``,
     });
     const badOption = createLeanBackend(settings({ leanOptions: ['maxHeartbeats'] }));
     await expect(badOption.open({ timeoutMs: 1000 })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^Pantograph refused its Lean options \(ARBOR_LEAN_OPTIONS, key=value each\): Options cannot be parsed/) });
@@ -350,4 +361,89 @@ describe('starting Pantograph: the version gate and failures as the real program
     expect(check).toMatchObject({ backend: 'lean', available: false });
     expect(check.problems.join('\n')).toMatch(/Pantograph not found/);
   });
+
+  /** Runs `body` with LEAN_SYSROOT and PATH as given (undefined: unset), then puts them back. */
+  async function withLeanEnv(env: { LEAN_SYSROOT?: string; PATH: string }, body: () => Promise<void>): Promise<void> {
+    const saved = { LEAN_SYSROOT: process.env.LEAN_SYSROOT, PATH: process.env.PATH };
+    if (env.LEAN_SYSROOT === undefined) delete process.env.LEAN_SYSROOT;
+    else process.env.LEAN_SYSROOT = env.LEAN_SYSROOT;
+    process.env.PATH = env.PATH;
+    try {
+      await body();
+    } finally {
+      process.env.LEAN_SYSROOT = saved.LEAN_SYSROOT;
+      process.env.PATH = saved.PATH;
+    }
+  }
+
+  it('without a `lean` (no LEAN_SYSROOT, none on PATH) Pantograph dies at start-up; Arbor says so and names the fix', async () => {
+    // PATH keeps only the directory of `node` (the double's interpreter): no `lean` there on our machines.
+    const nodeOnly = dirname(process.execPath);
+    expect(findExecutable('lean', nodeOnly)).toBeUndefined();
+    await withLeanEnv({ PATH: nodeOnly }, async () => {
+      // `--version` still answers (Main.lean answers it before finding Lean): the probe alone cannot tell.
+      await expect(createLeanBackend(settings()).open({ timeoutMs: 1000 })).rejects.toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/^Pantograph could not find Lean: at start-up it runs `lean --print-prefix` \(Lean\.findSysroot\), which failed \(process 'lean' exited with code 255: could not execute external process 'lean'\): put the `lean` of the toolchain Pantograph was built with on PATH .* or set LEAN_SYSROOT/),
+      });
+      const check = await checkLean(settings());
+      expect(check.available).toBe(false);
+      expect(check.problems.join('\n')).toMatch(/Pantograph runs `lean --print-prefix` at start-up to find Lean's library, and `lean` could not be run .*: put the `lean` of the toolchain/);
+    });
+  });
+
+  it('a `lean` on PATH is enough (LEAN_SYSROOT unset): its --print-prefix names the library', async () => {
+    await withLeanEnv({ PATH: `${toolchain.bin}:${dirname(process.execPath)}` }, async () => {
+      const check = await checkLean(settings());
+      expect(check.problems.filter((p) => /print-prefix|Lean's library|different versions/.test(p))).toEqual([]);
+      expect(check.available).toBe(true);
+      expect(check.details.join('\n')).toContain(`Lean library for Pantograph: ${toolchain.dir}/lib/lean (from lean --print-prefix, Lean 4.21.0)`);
+      const s = await open();
+      expect((await s.start('∀ (p : Prop), p → p')).goals).toHaveLength(1);
+    });
+  });
+
+  it('a Lean of another version: Lean refuses its library ("incompatible header"); Arbor names the mismatch', async () => {
+    const other = await makeLeanToolchain('v4.19.0');
+    cleanup.push(() => other.remove());
+    await withLeanEnv({ LEAN_SYSROOT: other.dir, PATH: process.env.PATH ?? '' }, async () => {
+      await expect(createLeanBackend(settings()).open({ timeoutMs: 1000 })).rejects.toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/^Pantograph and the Lean it found are of different versions \(failed to read file '.*\/lib\/lean\/Init\.olean', incompatible header\): put the `lean` of the toolchain/),
+      });
+    });
+    // Where Pantograph names its toolchain (`--version` → `0.3.4/v4.21.0`), `--check` sees the mismatch before any start.
+    process.env.PANTOGRAPH_DOUBLE_VERSION_SUFFIX = '/v4.21.0';
+    try {
+      await withLeanEnv({ PATH: `${other.bin}:${dirname(process.execPath)}` }, async () => {
+        const check = await checkLean(settings());
+        expect(check.available).toBe(false);
+        expect(check.problems.join('\n')).toContain('Pantograph is built with Lean 4.21.0, but the Lean it will use (`lean` on PATH) is 4.19.0');
+      });
+    } finally {
+      delete process.env.PANTOGRAPH_DOUBLE_VERSION_SUFFIX;
+    }
+  });
 });
+
+describe('runtime limits: Lean\'s maxHeartbeats/maxRecDepth come back as `core` errors', () => {
+  it('HAMMER moves past a candidate that exhausts maxRecDepth to the next one', async () => {
+    const e = engine();
+    await e.execute(engineCommand('GOAL "100000 + 1 = 100001"'));
+    // The portfolio: assumption (fails), rfl and decide (maxRecDepth: `core`), omega (proves it).
+    const hammer = await e.execute(engineCommand('HAMMER 5'));
+    expect(hammer).toMatchObject({ error: '', response: { goal: 'True' } });
+    const done = await e.execute(engineCommand('END'));
+    expect(done.script).toContain('  omega\n');
+  });
+
+  it('a tactic that exhausts maxHeartbeats is a failed step: the session stays where it was', async () => {
+    const e = engine();
+    await e.execute(engineCommand('GOAL "∀ (p : Prop), p → loop = loop"'));
+    await e.execute(engineCommand('APPLY intro p hp'));
+    const heavy = await e.execute(engineCommand('APPLY simp_all'));
+    expect(heavy.error).toMatch(/^fail: \(deterministic\) timeout at `whnf`, maximum number of heartbeats \(200000\) has been reached$/);
+    expect(await e.execute(engineCommand('APPLY rfl'))).toMatchObject({ error: '', step: 3 });
+  });
+});
+

@@ -439,7 +439,7 @@ export class PantographSession implements ProverSession {
 /**
  * Pantograph's error kinds (its source, not the wording of `desc`) decide Arbor's error: a term that does
  * not parse is a parse error; one that does not elaborate is Lean's message; an interrupt by the
- * `timeout` option is a timeout; anything else is a protocol or REPL failure, said as such.
+ * `timeout` option is a timeout; a runtime limit (`core`) is a failed tactic; anything else is a protocol or REPL failure, said as such.
  */
 export function asProverError(r: PantographError): ProverError {
   if (isInterrupt(r)) return new ProverError('timeout', 'timeout');
@@ -447,8 +447,11 @@ export function asProverError(r: PantographError): ProverError {
     case 'parsing': return new ProverError('parse', `parse error: ${r.desc}`);
     case 'elab':
     case 'typing':
-    case 'expr':
-    case 'core': return new ProverError('prover', r.desc);
+    case 'expr': return new ProverError('prover', r.desc);
+    // Only runtime limits (maxHeartbeats, maxRecDepth) get here: Lean's `Core.tryCatch` re-throws them past
+    // Pantograph's handler (`Repl.lean` v0.3.4 `runCoreM`, line 76). The state is untouched and the next
+    // alternative may well work: the tactic failed.
+    case 'core': return new ProverError('fail', r.desc.split('\n')[0] ?? r.desc);
     case undefined: return new ProverError('prover', `Pantograph answered an error kind Arbor does not know: ${r.error}: ${r.desc}`);
     default: return new ProverError('prover', `Pantograph ${r.error} error: ${r.desc}`);
   }

@@ -7,6 +7,8 @@ export interface PantographProbe {
   /** The command that was run (for messages). */
   command: string;
   version?: Version;
+  /** The Lean toolchain Pantograph says it was built with (`0.3.7/v4.21.0` → `v4.21.0`), when it says. */
+  toolchain?: string;
   /** Why Arbor will not use it (not found, no version, unsupported version), with the exact fix. */
   problem?: string;
 }
@@ -42,7 +44,8 @@ export async function probePantograph(commandLine: string, options: { env?: Node
     };
   }
   const problem = versionProblem(version);
-  return problem ? { command: shown, version, problem } : { command: shown, version };
+  const toolchain = /^\S+\/(v?\d+\.\d+\.\d+[\w.+-]*)\s*$/m.exec(r.stdout.trim().split('\n')[0] ?? '')?.[1];
+  return { command: shown, version, ...(toolchain ? { toolchain } : {}), ...(problem ? { problem } : {}) };
 }
 
 export const describeProbe = (p: PantographProbe): string => (p.version ? `Pantograph ${formatVersion(p.version)}` : 'Pantograph, version unknown');

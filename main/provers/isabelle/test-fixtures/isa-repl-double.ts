@@ -13,8 +13,12 @@
  *   split at Minilang's command keywords (v0.6.0's list) into commands, all or nothing.
  * - Goals are strings. The "hammer" (END, NEXT, HAMMER, APPLY of an automatic method) proves a goal unless it
  *   contains the word `False` or `unprovable`; on a goal containing `slow` it runs until interrupted (`kill`)
- *   or past its `\eval` limit; on a goal containing `stuck` it ignores that limit too (ML code that Isabelle's
- *   Timeout cannot interrupt: the server answers nothing until `kill`) *   or past its `\eval` limit. `RULE conjI`/`SIMP` split `A ∧ B` (also `&`, `\<and>`); `RULE impI`/`INTRO`
+ *   or past its `\eval` limit (APPLY also past Minilang's per-command limit, `mini_single_cmd_timeout`,
+ *   15 s unless `\eval` sets it: `PROOF FAIL : Timeout`); on a goal containing `stuck` it ignores those
+ *   limits (ML code that Isabelle's Timeout cannot interrupt: the server answers nothing until `kill`).
+ * - `kill N` ends session N's connection without an answer, busy or idle (the real worker's `finally`
+ *   closes the socket); the accept loop takes one handshake at a time, so a silent new connection blocks
+ *   the next ones. `RULE conjI`/`SIMP` split `A ∧ B` (also `&`, `\<and>`); `RULE impI`/`INTRO`
  *   introduce `A ⟶ B` (also `-->`, `\<longrightarrow>`) and `∀x. P` (`ALL`, `\<forall>`); `INDUCT x`,
  *   `CASE_SPLIT x`, `APPLY (induct x)`/`(cases x)` make two cases; `CHOOSE t` instantiates `∃x.` (`EX`,
  *   `\<exists>`); `UNFOLD c_def` rewrites `c`; `DEFINE x where "x = t"` fixes `x`; `STEP "t"` adds a fact;
@@ -47,6 +51,8 @@ export interface IsaReplDouble {
   readonly log: ExchangeRecord[];
   /** Client ids of the sessions open now. */
   openSessions(): number[];
+  /** Client ids of the sessions inside a long-running command now (one only `kill` or a limit ends). */
+  runningSessions(): number[];
   close(): Promise<void>;
 }
 
@@ -61,18 +67,36 @@ class Fail extends Error {}
 class EndOfInput extends Error {}
 class Interrupted extends Error {}
 
-export async function startIsaReplDouble(options: { host?: string; port?: number } = {}): Promise<IsaReplDouble> {
+export interface IsaReplDoubleOptions {
+  host?: string;
+  port?: number;
+  /**
+   * Minilang's `mini_single_cmd_timeout` (Isa-Mini v0.6.0 `library/proof.ML` line 1774: `K 15000`), the
+   * limit of one APPLY when `\eval` gives none (`APPLY_CMD`, line 1785); tests may shorten it.
+   */
+  singleCmdTimeoutMs?: number;
+}
+
+export async function startIsaReplDouble(options: IsaReplDoubleOptions = {}): Promise<IsaReplDouble> {
   const host = options.host ?? '127.0.0.1';
+  const singleCmdTimeoutMs = options.singleCmdTimeoutMs ?? 15_000;
   const log: ExchangeRecord[] = [];
   const sessions = new Map<number, { socket: Socket; interrupt: () => void }>();
+  const running = new Set<number>();
   let nextId = 1;
   let registered = false;
+  // The real server's accept loop (`Server.ML` at 9b1fe15, `startup`, lines 311-350) reads each connection's
+  // first value (and, for a session, its qualifier) itself, one connection at a time, before it forks the
+  // session's worker: a client that connects and sends nothing holds every later connection — heartbeat and
+  // `kill` included — until it sends or goes away.
+  let acceptLoop: Promise<void> = Promise.resolve();
   const server: Server = createServer((socket) => {
     socket.on('error', () => undefined);
-    void serve(socket).catch(() => undefined).finally(() => socket.destroy());
+    acceptLoop = acceptLoop.then(() => accept(socket)).catch(() => undefined);
   });
 
-  async function serve(socket: Socket): Promise<void> {
+  /** The accept loop's part: the first value; for a session, the qualifier, then the worker runs on its own. */
+  async function accept(socket: Socket): Promise<void> {
     const values = decodeMultiStream(socket)[Symbol.asyncIterator]();
     const read = async (): Promise<unknown> => {
       const r = await values.next();
@@ -85,31 +109,59 @@ export async function startIsaReplDouble(options: { host?: string; port?: number
     const record = (kind: string, error?: string): void => {
       log.push(error === undefined ? { kind, ok: true } : { kind, ok: false, error });
     };
-    const first = await read();
-    if (first === 'heartbeat') {
-      send(null);
-      record('heartbeat');
+    const done = (): void => { socket.end(); };
+    let first: unknown;
+    let qualifier: unknown;
+    try {
+      first = await read();
+      if (first === 'heartbeat') {
+        send(null);
+        record('heartbeat');
+        done();
+        return;
+      }
+      if (typeof first === 'string' && first.startsWith('kill ')) {
+        const target = sessions.get(Number(first.slice(5)));
+        target?.interrupt();
+        send(target !== undefined);
+        record('kill');
+        done();
+        return;
+      }
+      if (first !== VERSION) {
+        const message = 'The server is connected with a wrong version of the client.\nPlease run `pip install "IsaREPL==0.14.0" --force-reinstall` to update your client.';
+        send(null, message);
+        record('handshake', message);
+        done();
+        return;
+      }
+      qualifier = await read();
+      if (typeof qualifier !== 'string') throw new Error('qualifier must be a string');
+    } catch {
+      socket.destroy();
       return;
     }
-    if (typeof first === 'string' && first.startsWith('kill ')) {
-      const target = sessions.get(Number(first.slice(5)));
-      target?.interrupt();
-      send(target !== undefined);
-      record('kill');
-      return;
-    }
-    if (first !== VERSION) {
-      const message = 'The server is connected with a wrong version of the client.\nPlease run `pip install "IsaREPL==0.14.0" --force-reinstall` to update your client.';
-      send(null, message);
-      record('handshake', message);
-      return;
-    }
-    const qualifier = await read();
-    if (typeof qualifier !== 'string') throw new Error('qualifier must be a string');
+    // The worker is forked: the accept loop goes on to the next connection.
+    void serve(socket, read, send, record).catch(() => undefined).finally(() => socket.destroy());
+  }
+
+  async function serve(socket: Socket, readValue: Read, send: Send, record: Recorder): Promise<void> {
     const id = nextId++;
     let interrupt: (() => void) | undefined;
-    const interrupted = (): Promise<never> => new Promise((_, reject) => { interrupt = () => reject(new Interrupted('Interrupt')); });
-    sessions.set(id, { socket, interrupt: () => interrupt?.() });
+    const interrupted = (): Promise<never> => {
+      running.add(id);
+      return new Promise((_, reject) => { interrupt = () => reject(new Interrupted('Interrupt')); });
+    };
+    // Waiting for the next value: whatever ran is over.
+    const read: Read = () => {
+      running.delete(id);
+      return readValue();
+    };
+    // `kill N` interrupts the worker thread (`Isabelle_Thread.interrupt_thread`). Busy or waiting for input, the
+    // interrupt passes every handler — `\<^try> … catch` passes interrupts through (Server.ML line 816, Isa-Mini
+    // `REPL/library/toplevel.ML` lines 171-184) — to the worker's `finally` (Server.ML lines 859-863), which
+    // closes the connection: the client sees end of file and no answer.
+    sessions.set(id, { socket, interrupt: () => { interrupt?.(); socket.destroy(); } });
     send([process.pid, id]);
     record('handshake');
     let toplevel: Toplevel = { kind: 'toplevel' };
@@ -155,7 +207,7 @@ export async function startIsaReplDouble(options: { host?: string; port?: number
             send(found);
             record(kind);
             kind = '';
-            if (found) toplevel = await runMinilang(toplevel, read, send, record, interrupted);
+            if (found) toplevel = await runMinilang(toplevel, read, send, record, interrupted, singleCmdTimeoutMs);
           } else if (source.startsWith('\x05')) {
             throw new Fail(`Unknown REPL command${source}`);
           } else {
@@ -165,15 +217,20 @@ export async function startIsaReplDouble(options: { host?: string; port?: number
           if (kind !== '') record(kind);
         } catch (err) {
           if (err instanceof EndOfInput) throw err;
+          if (err instanceof Interrupted) {
+            record(kind || 'app', 'Interrupt: connection closed');
+            throw err;
+          }
           const message = err instanceof Error ? err.message : String(err);
           send(null, message);
           record(kind || 'app', message);
         }
       }
     } catch (err) {
-      if (!(err instanceof EndOfInput)) throw err;
+      if (!(err instanceof EndOfInput || err instanceof Interrupted)) throw err;
     } finally {
       sessions.delete(id);
+      running.delete(id);
     }
   }
 
@@ -189,6 +246,7 @@ export async function startIsaReplDouble(options: { host?: string; port?: number
     address: `${host}:${port}`,
     log,
     openSessions: () => [...sessions.keys()],
+    runningSessions: () => [...running],
     close: () => new Promise((resolve) => {
       for (const s of sessions.values()) s.socket.destroy();
       server.close(() => resolve());
@@ -234,7 +292,7 @@ type Recorder = (kind: string, error?: string) => void;
 /** One command's answer: `(new items, the case entered, the tree after it)`. */
 type Answer = [Items, string | null, Wire];
 
-async function runMinilang(toplevel: Toplevel, read: Read, send: Send, record: Recorder, interrupted: () => Promise<never>): Promise<Toplevel> {
+async function runMinilang(toplevel: Toplevel, read: Read, send: Send, record: Recorder, interrupted: () => Promise<never>, singleCmdTimeoutMs: number): Promise<Toplevel> {
   if (toplevel.kind !== 'proof') {
     send(null, 'Not in a proof');
     record('minilang-start', 'Not in a proof');
@@ -286,7 +344,7 @@ async function runMinilang(toplevel: Toplevel, read: Read, send: Send, record: R
         respond([[[{}, {}], null, print(state.tree)]], state);
       } else if (cmd === '\\eval') {
         const [total, perCommand, src] = tuple(await read(), 3);
-        const { answers, next } = await evaluate(string(src), state, interrupted, optionalInt(total), optionalInt(perCommand));
+        const { answers, next } = await evaluate(string(src), state, interrupted, optionalInt(total), optionalInt(perCommand) ?? singleCmdTimeoutMs);
         state = next;
         respond(answers, state);
       } else if (cmd === '\\END_mode') {
@@ -297,13 +355,17 @@ async function runMinilang(toplevel: Toplevel, read: Read, send: Send, record: R
       } else if (cmd.startsWith('\x05')) {
         throw new Fail(`Command ${cmd.slice(1)} is only available in REPL mode, but you are at Minilang mode.`);
       } else {
-        const { answers, next } = await evaluate(cmd, state, interrupted);
+        const { answers, next } = await evaluate(cmd, state, interrupted, undefined, singleCmdTimeoutMs);
         state = next;
         respond(answers, state);
       }
       record(kind);
     } catch (err) {
       if (err instanceof EndOfInput) throw err;
+      if (err instanceof Interrupted) {
+        record(kind, 'Interrupt: connection closed');
+        throw err;
+      }
       const message = err instanceof Error ? err.message : String(err);
       send(null, message);
       record(kind, message);
@@ -379,10 +441,12 @@ interface StepResult { state: ProofState; items: Items; ccase: string | null }
 async function step(head: string, args: string, s: ProofState, interrupted: () => Promise<never>, perCommandMs?: number): Promise<StepResult> {
   const current = leftmost(s.tree);
   const unchanged = (): StepResult => ({ state: s, items: [{}, {}], ccase: null });
-  const hammer = async (goal: string): Promise<boolean> => {
+  // `perCommandMs` is `mini_single_cmd_timeout`, which only APPLY (and CONFIG) read (`proof.ML` lines 1785,
+  // 5895); a `stuck` goal is ML code that Isabelle's Timeout cannot interrupt.
+  const hammer = async (goal: string, perCommand = false): Promise<boolean> => {
     if (goal.trim() === 'True') return true;
     if (/\b(slow|stuck)\b/.test(goal)) {
-      if (perCommandMs !== undefined) {
+      if (perCommand && perCommandMs !== undefined && !/\bstuck\b/.test(goal)) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         try {
           await Promise.race([interrupted(), new Promise((_, reject) => { timer = setTimeout(() => reject(new Fail('PROOF FAIL : Timeout')), perCommandMs); })]);
@@ -462,7 +526,7 @@ async function step(head: string, args: string, s: ProofState, interrupted: () =
       if (name === 'induct' || name === 'induction' || name === 'cases') return { state: { ...s, tree: replaceLeftmost(s.tree, cases(goal, name, method?.[2] ?? 'x')) }, items: [{}, {}], ccase: '1' };
       if (name === 'rule' && method?.[2] === 'conjI' && splitConj(goal)) return { ...unchanged(), state: { ...s, tree: replaceLeftmost(s.tree, (splitConj(goal) as string[]).map(prop)) } };
       if (!AUTOMATIC_METHODS.has(name)) throw new Fail(`Undefined method: "${name}"`);
-      if (!(await hammer(goal))) throw new Fail('PROOF FAIL : Fail to apply the tactic');
+      if (!(await hammer(goal, true))) throw new Fail('PROOF FAIL : Fail to apply the tactic');
       return { ...unchanged(), state: { ...s, tree: replaceLeftmost(s.tree, [prop('True')]) } };
     }
     case 'INDUCT':

@@ -7,8 +7,15 @@
  * the PyPantograph 0.3.15 client. `PANTOGRAPH_DOUBLE_VERSION` picks the version (default 0.3.4):
  *   - `--version` alone prints the version; beside other arguments it is taken as a Lean option, which
  *     does not parse: Lean's `uncaught exception: …` on stderr, exit code 1 (`Main.lean`);
+ *   - at start-up (not for `--version`) it finds Lean's system root as `Lean.findSysroot` does: LEAN_SYSROOT,
+ *     else `lean --print-prefix` on PATH; without a `lean` it ends with `uncaught exception: process 'lean'
+ *     exited with code 255 …`; `Init`/`Lean`/`Std` come from `<sysroot>/lib/lean`, and an `Init.olean` of
+ *     another Lean than the one it is built with (PANTOGRAPH_DOUBLE_TOOLCHAIN, default v4.21.0) ends it
+ *     with `failed to read file '…', incompatible header` (`lean-toolchain-double.ts` makes a toolchain);
  *   - imports are loaded before `ready.`, outside any handler: a module that cannot be found ends the
  *     process with `uncaught exception: unknown module prefix …`, exit code 1 — no JSON;
+ *   - a runtime limit (maxRecDepth, maxHeartbeats) in a tactic answers `{"error":"core", …}`: toy rules,
+ *     `rfl`/`decide` on a goal with a literal of six or more digits, `simp_all` on a goal naming `loop`;
  *   - 0.2.25 and 0.3.0 never flush stdout (Lean's buffer is written at exit or when 8 KiB are full);
  *     from 0.3.1 every answer is flushed;
  *   - before 0.3.1 a failed tactic answers `tacticErrors`, with no `hasSorry`/`hasUnsafe`; from 0.3.1
@@ -26,7 +33,10 @@
  * TEXT the way a tactic that writes to stdout would; `sleep N` runs for N ms (interrupted by the
  * `timeout` option); `spin N` runs for N ms ignoring it, like a tactic that never checks for cancellation.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { runProcess } from '../../../process/process-manager.ts';
 
 const VERSIONS = ['0.2.25', '0.3.0', '0.3.1', '0.3.2', '0.3.3', '0.3.4'] as const;
 const version = process.env.PANTOGRAPH_DOUBLE_VERSION ?? '0.3.4';
@@ -73,12 +83,48 @@ if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(`${version}${process.env.PANTOGRAPH_DOUBLE_VERSION_SUFFIX ?? ''}\n`);
   process.exit(0);
 }
+// `Main.lean` (v0.3.4, commit 757db11a, `main`): `Lean.initSearchPath (← Lean.findSysroot)` runs before the
+// options are read and outside any handler. `findSysroot` (leanprover/lean4 `src/Lean/Util/Path.lean`) takes
+// LEAN_SYSROOT, else runs `lean --print-prefix` through `IO.Process.run`, which throws when `lean` exits
+// non-zero; a `lean` that cannot be executed is the child's failure, exit 255 with "could not execute
+// external process 'lean'" on its stderr (`src/runtime/process.cpp`). Lean's own library is
+// `<sysroot>/lib/lean` (`getBuiltinSearchPath`), read only by `importModules`.
+const sysroot = await findSysroot();
+/** The Lean this double claims to be built with: an `.olean` written by another Lean is refused. */
+const toolchain = process.env.PANTOGRAPH_DOUBLE_TOOLCHAIN ?? 'v4.21.0';
+async function findSysroot(): Promise<string> {
+  const fromEnv = process.env.LEAN_SYSROOT;
+  if (fromEnv !== undefined) return fromEnv;
+  const r = await runProcess({ program: 'lean', args: ['--print-prefix'], timeoutMs: 60_000 });
+  if (r.exitCode !== 0) {
+    // No exit code: the program could not be started (what Lean's child reports as exit 255).
+    const started = r.exitCode !== null;
+    uncaught(`process 'lean' exited with code ${started ? String(r.exitCode) : '255'}\nstderr:\n${started ? r.stderr : "could not execute external process 'lean'\n"}`);
+  }
+  return r.stdout.trim();
+}
 const leanOptions = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2));
 const imports = args.filter((a) => !a.startsWith('--'));
 for (const o of leanOptions) {
   if (o.split('=').length !== 2) uncaught("Options cannot be parsed: invalid configuration option entry, it must be of the form '<key> = <value>'");
 }
-const searchPath = [...(process.env.LEAN_PATH ?? '').split(':').filter(Boolean), '/pantograph-double/lib/lean'];
+const libDir = join(sysroot, 'lib', 'lean');
+const searchPath = [...(process.env.LEAN_PATH ?? '').split(':').filter(Boolean), libDir];
+// Lean's own modules come from the sysroot's library (toy: its `Init.olean`); the toy pretends the others
+// it knows are on LEAN_PATH.
+const leanOwn = imports.find((m) => /^(Init|Lean|Std)(\.|$)/.test(m));
+if (leanOwn !== undefined) {
+  const olean = join(libDir, 'Init.olean');
+  let header: string | undefined;
+  try {
+    header = readFileSync(olean, 'utf8');
+  } catch {
+    const pkg = leanOwn.split('.')[0] ?? leanOwn;
+    uncaught(`unknown module prefix '${pkg}'\n\nNo directory '${pkg}' or file '${pkg}.olean' in the search path entries:\n${searchPath.join('\n')}`);
+  }
+  // Lean refuses an `.olean` written by another Lean (`src/runtime/object.cpp`/`module.cpp`: githash check).
+  if (header.split('\n')[1] !== toolchain) uncaught(`failed to read file '${olean}', incompatible header`);
+}
 const bad = imports.find((m) => !/^(Init|Lean|Std|Mathlib|Aesop|Batteries)(\.|$)/.test(m));
 if (bad !== undefined) {
   const pkg = bad.split('.')[0] ?? bad;
@@ -304,6 +350,17 @@ function runTactic(g: G, tactic: string): Outcome {
     return v && (v.type === g.target || v.type === unparen(g.target)) ? { goals: [] } : { fail: `type mismatch\n  ${m[1]}` };
   }
   if (t === 'assumption') return assumption ? { goals: [] } : { fail: `tactic 'assumption' failed\n⊢ ${g.target}` };
+  if ((t === 'rfl' || t === 'decide') && /\d{6,}/.test(g.target)) {
+    // Toy rule: reducing a large literal by evaluation exhausts `maxRecDepth`. Lean's `Core.tryCatch`
+    // re-throws runtime exceptions (`isRuntime`: maxHeartbeats, maxRecDepth) instead of handing them to the
+    // handler, so they pass Pantograph's `catch` in `runCoreM` and come out as `{"error":"core", …}`
+    // (`Repl.lean` v0.3.4 line 76: `Exception.error _ msg => … error := "core"`).
+    return { error: err('core', 'maximum recursion depth has been reached\nuse `set_option maxRecDepth <num>` to increase limit\nuse `set_option diagnostics true` to get diagnostic information') };
+  }
+  if (t === 'simp_all' && /\bloop\b/.test(g.target)) {
+    // Toy rule: `simp_all` loops on a goal naming `loop` until the heartbeat limit (a `core` error, as above).
+    return { error: err('core', '(deterministic) timeout at `whnf`, maximum number of heartbeats (200000) has been reached\nUse `set_option maxHeartbeats <num>` to set the limit.\nAdditional diagnostic information may be available using the `set_option diagnostics true` command.') };
+  }
   if (['rfl', 'decide', 'omega', 'norm_num', 'trivial'].includes(t)) {
     if (t === 'norm_num' && !mathlib) return { parseError: UNKNOWN_TACTIC };
     return arithTrue(g.target) ? { goals: [] } : { fail: `${t} failed to prove the goal\n⊢ ${g.target}` };

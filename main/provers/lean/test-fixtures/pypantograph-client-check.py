@@ -56,6 +56,10 @@ kinds.append("goal.print rootExpr")
 e = expect_failure(ServerError, lambda: server.goal_tactic(s1, "sleep 5000"))
 assert e.args[0] == {"error": "internal", "desc": "interrupt"}
 kinds.append("interrupt by the timeout option")
+big = server.goal_start("100000 + 1 = 100001")
+e = expect_failure(ServerError, lambda: server.goal_tactic(big, "decide"))
+assert e.args[0]["error"] == "core" and e.args[0]["desc"].startswith("maximum recursion depth")
+kinds.append("core error (runtime limit)")
 del s0, s2
 server.gc()
 kinds.append("goal.delete (gc)")
