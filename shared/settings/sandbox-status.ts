@@ -1,0 +1,22 @@
+/**
+ * Whether the provers Arbor starts run inside the operating system's sandbox (bubblewrap on Linux):
+ * `on`, `off` (the user turned it off) or `unavailable` (no bwrap, or it fails here: macOS, Windows, a
+ * kernel without user namespaces). Never silent: `arbor-shell --check` and the Provers page print it.
+ */
+export interface SandboxStatus {
+  state: 'on' | 'off' | 'unavailable';
+  /** on: the tool; off: how it was turned off; unavailable: why. */
+  detail: string;
+}
+
+/** The one line both the CLI and the Provers page show. */
+export function describeSandbox(s: SandboxStatus): string {
+  switch (s.state) {
+    case 'on':
+      return `sandbox: on (${s.detail}) — provers see a read-only system, a private /tmp, no network`;
+    case 'off':
+      return `sandbox: off (${s.detail}) — provers run with the policy alone`;
+    case 'unavailable':
+      return `sandbox: unavailable (${s.detail}) — provers run with the policy alone`;
+  }
+}
