@@ -9,6 +9,11 @@ export interface SandboxStatus {
   detail: string;
 }
 
+/** What the sandbox does not cover, and why (shown with the status, so nobody assumes more). */
+export const SANDBOX_EXCEPTIONS: readonly string[] = [
+  'the Isa-REPL server (isabelle backend) runs outside it: Arbor reaches it over TCP and it needs your ~/.isabelle',
+];
+
 /** The one line both the CLI and the Provers page show. */
 export function describeSandbox(s: SandboxStatus): string {
   switch (s.state) {
