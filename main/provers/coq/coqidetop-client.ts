@@ -89,8 +89,8 @@ export interface ClientOptions {
   defaultTimeoutMs?: number;
   /** Address-space cap of the coqidetop process, in MB (see process-manager). */
   memoryLimitMb?: number;
-  /** Host paths beyond the system it may read (a user's load path); it always runs sandboxed. */
-  sandbox?: SandboxOptions;
+  /** Host paths beyond the system it may read (a user's load path). `false` only for the sandbox benchmark's baseline. */
+  sandbox?: SandboxOptions | false;
 }
 
 /**
