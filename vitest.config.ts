@@ -14,6 +14,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Test doubles (a Pantograph double, an external arbor-shell) run from this repository through node and
     // tsx: sandboxed provers may read the repository and its node_modules (wherever that symlink points).
-    env: { ARBOR_SANDBOX_READ: [fileURLToPath(new URL('.', import.meta.url)), realpathSync(fileURLToPath(new URL('node_modules', import.meta.url)))].join(delimiter) },
+    // The Pantograph double reads its version from the environment.
+    env: {
+      ARBOR_SANDBOX_READ: [fileURLToPath(new URL('.', import.meta.url)), realpathSync(fileURLToPath(new URL('node_modules', import.meta.url)))].join(delimiter),
+      ARBOR_SANDBOX_ENV: 'PANTOGRAPH_DOUBLE_VERSION,PANTOGRAPH_DOUBLE_VERSION_SUFFIX',
+    },
   },
 });

@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import type { SandboxStatus } from '../../shared/settings/sandbox-status.ts';
 import { listProcesses } from './process-tree.ts';
-import { bwrapArgs, type SandboxOptions } from './sandbox.ts';
+import { bwrapArgs, IN_SANDBOX, type SandboxOptions } from './sandbox.ts';
 
 /**
  * The one owner of every process Arbor starts (provers, ATP runs, `coqc`, E, Pantograph, external
@@ -181,10 +181,11 @@ export function killAllProcesses(): void {
 function commandLine(options: ProcessOptions, cwd: string, ownCwd: boolean): { program: string; args: string[]; sandboxed: boolean } {
   let program = options.program;
   let args = [...(options.args ?? [])];
-  const sandboxed = options.sandbox !== false && sandboxStatus().state === 'on';
+  const status = options.sandbox === false ? undefined : sandboxStatus();
+  const sandboxed = status?.state === 'on' && status.inherited !== true && resolvable(program, options.env ?? process.env);
   if (sandboxed) {
     const given = options.sandbox === undefined || options.sandbox === false ? {} : options.sandbox;
-    const sandbox = { ...given, readOnly: [...(given.readOnly ?? []), ...userReadPaths()] };
+    const sandbox = { ...given, readOnly: [...(given.readOnly ?? []), ...userReadPaths()], passEnv: [...(given.passEnv ?? []), ...userEnvNames()] };
     const cwdWritable = ownCwd || (sandbox.writable ?? []).includes(cwd);
     args = bwrapArgs({ program, args, cwd, cwdWritable, env: options.env ?? process.env, options: sandbox });
     program = BWRAP;
@@ -194,6 +195,20 @@ function commandLine(options: ProcessOptions, cwd: string, ownCwd: boolean): { p
     return { program: 'prlimit', args: [`--as=${Math.round(options.memoryLimitMb) * 1024 * 1024}`, '--', program, ...args], sandboxed };
   }
   return { program, args, sandboxed };
+}
+
+/**
+ * Whether the program exists (absolute, or on the process's PATH). One that does not is spawned as it is,
+ * so the caller sees the usual ENOENT ("cannot start …") rather than bwrap's exit status; nothing runs.
+ */
+function resolvable(program: string, env: NodeJS.ProcessEnv): boolean {
+  if (isAbsolute(program)) return existsSync(program);
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, program)));
+}
+
+/** ARBOR_SANDBOX_ENV: names of variables (comma-separated) the user passes into every sandbox, e.g. OCAMLRUNPARAM. */
+function userEnvNames(): string[] {
+  return (process.env.ARBOR_SANDBOX_ENV ?? '').split(',').map((n) => n.trim()).filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
 }
 
 /** ARBOR_SANDBOX_READ: host paths (PATH-style list) the user lets every sandboxed prover read, e.g. a toolchain. */
@@ -215,6 +230,7 @@ export function sandboxStatus(): SandboxStatus {
 function probeSandbox(): SandboxStatus {
   const setting = process.env.ARBOR_SANDBOX?.trim().toLowerCase();
   if (setting === 'off' || setting === '0' || setting === 'false') return { state: 'off', detail: `turned off by ARBOR_SANDBOX=${process.env.ARBOR_SANDBOX ?? ''}` };
+  if (process.env[IN_SANDBOX] === '1') return { state: 'on', detail: 'inherited: this process runs inside Arbor\'s sandbox already', inherited: true };
   if (!linux) return { state: 'unavailable', detail: `bubblewrap is Linux-only; this is ${process.platform}` };
   if (!existsSync(BWRAP)) return { state: 'unavailable', detail: 'bwrap not found; fix: apt-get install bubblewrap' };
   // The probe is the sandbox itself running `true`: a kernel without unprivileged user namespaces fails here.

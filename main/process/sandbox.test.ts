@@ -81,7 +81,7 @@ describe('the sandbox (bubblewrap)', () => {
   it('gets a minimal environment', async () => {
     const r = await runProcess({ program: 'env', timeoutMs: 10_000, env: { ...process.env, ARBOR_TEST_SECRET: 'leak', PATH: '/usr/bin:/bin' } });
     const names = r.stdout.trim().split('\n').map((l) => l.split('=')[0]).sort();
-    expect(names).toEqual(['HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']); // PWD: bwrap's --chdir
+    expect(names).toEqual(['ARBOR_IN_SANDBOX', 'HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']); // PWD: bwrap's --chdir
   });
 
   it('has no network: a TCP server on 127.0.0.1 sees no connection', async () => {
@@ -131,8 +131,10 @@ describe('the sandbox (bubblewrap)', () => {
     const parentScript = `import { startProcess } from ${JSON.stringify(manager)}; startProcess({ program: 'sleep', args: [${JSON.stringify(marker)}] }); console.log('started'); setInterval(() => undefined, 1000);`;
     const parent = startProcess({ program: process.execPath, args: ['--import', 'tsx', '--input-type=module', '-e', parentScript], cwd: fileURLToPath(new URL('../../', import.meta.url)), sandbox: false });
     const out = collect(parent);
-    await vi.waitFor(() => expect(sleeping(marker)).toHaveLength(1), { timeout: 30_000 });
-    expect(out.text()).toContain('started');
+    await vi.waitFor(() => {
+      expect(out.text()).toContain('started');
+      expect(sleeping(marker)).toHaveLength(1);
+    }, { timeout: 30_000 });
     parent.kill();
     await parent.exited;
     await vi.waitFor(() => expect(sleeping(marker)).toEqual([]), { timeout: 10_000 });

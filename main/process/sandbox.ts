@@ -28,6 +28,9 @@ const ETC_ENTRIES = ['ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'ocamlfind.con
 
 const ENV_ALWAYS = ['PATH', 'LANG', 'LC_ALL'];
 
+/** Set inside every sandbox (bwrap cannot nest here: it cannot mount /proc inside another one). */
+export const IN_SANDBOX = 'ARBOR_IN_SANDBOX';
+
 export interface SandboxSpec {
   program: string;
   args: readonly string[];
@@ -71,7 +74,8 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // already leads a session of its own without a terminal (the process manager starts it detached),
   // and a new session would take it out of the process group Arbor signals.
   out.push('--unshare-all', '--die-with-parent', '--clearenv');
-  const env: Record<string, string> = { HOME: spec.cwdWritable ? spec.cwd : '/tmp', TMPDIR: '/tmp' };
+  // ARBOR_IN_SANDBOX: an Arbor inside (an external arbor-shell) knows its provers are contained already.
+  const env: Record<string, string> = { HOME: spec.cwdWritable ? spec.cwd : '/tmp', TMPDIR: '/tmp', [IN_SANDBOX]: '1' };
   for (const name of [...ENV_ALWAYS, ...(spec.options.passEnv ?? [])]) {
     const value = spec.env[name];
     if (value !== undefined) env[name] = value;

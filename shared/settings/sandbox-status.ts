@@ -7,6 +7,8 @@ export interface SandboxStatus {
   state: 'on' | 'off' | 'unavailable';
   /** on: the tool; off: how it was turned off; unavailable: why. */
   detail: string;
+  /** on, because this process already runs inside Arbor's sandbox (an external arbor-shell): its provers start plain inside it. */
+  inherited?: boolean;
 }
 
 /** What the sandbox does not cover, and why (shown with the status, so nobody assumes more). */
