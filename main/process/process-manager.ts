@@ -182,8 +182,11 @@ function commandLine(options: ProcessOptions, cwd: string, ownCwd: boolean): { p
   let program = options.program;
   let args = [...(options.args ?? [])];
   const status = options.sandbox === false ? undefined : sandboxStatus();
-  const sandboxed = status?.state === 'on' && status.inherited !== true && resolvable(program, options.env ?? process.env);
-  if (sandboxed) {
+  const found = status?.state === 'on' && status.inherited !== true ? resolve(program, cwd, options.env ?? process.env) : undefined;
+  const sandboxed = found !== undefined;
+  if (found !== undefined) {
+    // By its host path: a program found in a directory outside the system's is then bound (read-only).
+    program = found;
     const given = options.sandbox === undefined || options.sandbox === false ? {} : options.sandbox;
     const sandbox = { ...given, readOnly: [...(given.readOnly ?? []), ...userReadPaths()], passEnv: [...(given.passEnv ?? []), ...userEnvNames()] };
     const cwdWritable = ownCwd || (sandbox.writable ?? []).includes(cwd);
@@ -198,12 +201,13 @@ function commandLine(options: ProcessOptions, cwd: string, ownCwd: boolean): { p
 }
 
 /**
- * Whether the program exists (absolute, or on the process's PATH). One that does not is spawned as it is,
- * so the caller sees the usual ENOENT ("cannot start …") rather than bwrap's exit status; nothing runs.
+ * The program's absolute path (as given, or found on the process's PATH). One that does not exist is
+ * spawned as it is, so the caller sees the usual ENOENT ("cannot start …") rather than bwrap's exit status.
  */
-function resolvable(program: string, env: NodeJS.ProcessEnv): boolean {
-  if (isAbsolute(program)) return existsSync(program);
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, program)));
+function resolve(program: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (isAbsolute(program)) return existsSync(program) ? program : undefined;
+  if (program.includes('/')) return existsSync(join(cwd, program)) ? join(cwd, program) : undefined;
+  return (env.PATH ?? '').split(delimiter).filter((dir) => isAbsolute(dir)).map((dir) => join(dir, program)).find((p) => existsSync(p));
 }
 
 /** ARBOR_SANDBOX_ENV: names of variables (comma-separated) the user passes into every sandbox, e.g. OCAMLRUNPARAM. */
