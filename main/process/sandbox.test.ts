@@ -140,6 +140,18 @@ describe('the sandbox (bubblewrap)', () => {
     await vi.waitFor(() => expect(sleeping(marker)).toEqual([]), { timeout: 10_000 });
   });
 
+  it('ARBOR_SANDBOX=off turns it off and says so; an Arbor inside a sandbox inherits it', async () => {
+    const manager = fileURLToPath(new URL('./process-manager.ts', import.meta.url));
+    const script = `import { sandboxStatus, startProcess } from ${JSON.stringify(manager)}; const p = startProcess({ program: 'true' }); await p.exited; console.log(JSON.stringify({ ...sandboxStatus(), sandboxed: p.sandboxed }));`;
+    const report = async (env: NodeJS.ProcessEnv): Promise<unknown> => {
+      const r = await runProcess({ program: process.execPath, args: ['--import', 'tsx', '--input-type=module', '-e', script], cwd: fileURLToPath(new URL('../../', import.meta.url)), env, timeoutMs: 30_000, sandbox: false });
+      return JSON.parse(r.stdout) as unknown;
+    };
+    expect(await report({ ...process.env, ARBOR_SANDBOX: 'off' })).toEqual({ state: 'off', detail: 'turned off by ARBOR_SANDBOX=off', sandboxed: false });
+    expect(await report({ ...process.env, ARBOR_IN_SANDBOX: '1' })).toMatchObject({ state: 'on', inherited: true, sandboxed: false });
+    expect(await report(process.env)).toMatchObject({ state: 'on', sandboxed: true });
+  });
+
   it('keeps the address-space cap (prlimit outside, inherited inside)', async () => {
     const r = await bash('ulimit -v', { memoryLimitMb: 512 });
     expect(r.stdout.trim()).toBe(String(512 * 1024));
