@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs';
+import { delimiter } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { SummaryReporter } from './vitest.summary-reporter.ts';
 
@@ -9,5 +12,12 @@ export default defineConfig({
     reporters: ['default', new SummaryReporter()],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Test doubles (a Pantograph double, an external arbor-shell) run from this repository through node and
+    // tsx: sandboxed provers may read the repository and its node_modules (wherever that symlink points).
+    // The Pantograph double reads its version from the environment.
+    env: {
+      ARBOR_SANDBOX_READ: [fileURLToPath(new URL('.', import.meta.url)), realpathSync(fileURLToPath(new URL('node_modules', import.meta.url)))].join(delimiter),
+      ARBOR_SANDBOX_ENV: 'PANTOGRAPH_DOUBLE_VERSION,PANTOGRAPH_DOUBLE_VERSION_SUFFIX',
+    },
   },
 });

@@ -4,6 +4,7 @@ import { printTable, writeResults } from './bench-table.ts';
 import { runBatchBench } from './batch.bench.ts';
 import { runIncrementalCheckBench } from './incremental-check.bench.ts';
 import { runLivePathBench } from './live-path.bench.ts';
+import { runSandboxStartBench } from './sandbox-start.bench.ts';
 import { runShellBench } from './shell-bench.ts';
 import { runTreeLayoutBench } from './tree-layout.bench.ts';
 import { runTreeRenderBench } from './tree-render.bench.ts';
@@ -25,6 +26,7 @@ const suites: { name: string; title: string; run: () => Promise<{ rows: BenchRow
   { name: 'incremental-check', title: 'incremental re-checking', run: () => runIncrementalCheckBench() },
   { name: 'live-path', title: 'live path: host → transport → store → canvas (real Coq)', run: () => runLivePathBench(log) },
   { name: 'batch', title: 'arbor batch: local pool and BullMQ/Redis workers', run: () => runBatchBench(log) },
+  { name: 'sandbox-start', title: 'prover start with and without the sandbox (bubblewrap), alternating rounds', run: () => runSandboxStartBench(log) },
 ];
 const only = values.only?.split(',');
 let failed = false;

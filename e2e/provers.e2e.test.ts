@@ -39,6 +39,8 @@ describe.skipIf(!HAVE_CHROMIUM)('Provers page', () => {
     expect(await lean.textContent()).toMatch(/Never run against a real Lean here/);
     expect(await page.locator('[data-testid="prover-isabelle"]').textContent()).toMatch(/Never run against a real Isabelle/);
     expect(await page.locator('[data-testid="provers-shell-note"]').textContent()).toMatch(/runs one backend, chosen when it starts: coq/);
+    // Whether provers run sandboxed is said on the page (this machine has bubblewrap).
+    expect(await page.locator('[data-testid="provers-sandbox"]').textContent()).toMatch(/^sandbox: on \(bubblewrap/);
 
     // A bad memory cap is refused with the setting named; good values are stored per user.
     await page.fill('[data-testid="setting-lean.memoryMb"]', '12');

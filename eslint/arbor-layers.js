@@ -23,7 +23,7 @@ export const UNITS = {
   'shared/batch': ['shared/fidelity'],
   'shared/api': ['shared/agent', 'shared/checking', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol', 'shared/settings', 'shared/project'],
   // main/: Node services, lowest first.
-  'main/process': [],
+  'main/process': ['shared/settings'],
   'main/shell': ['main/process', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/coq': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/eq': ['main/process', 'main/shell', 'shared/equational', 'shared/proof-tree', 'shared/protocol'],

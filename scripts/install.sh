@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # ocaml-nox and git: `npm run bench:aim-advisor` and the real-AIMLEAP tests build AIMLEAP from its public source.
 # python3-msgpack … python3-watchdog: the Python clients of Isa-REPL/Minilang in the isabelle real-client check.
-debian_packages=(coq libcoq-hammer eprover z3 cvc4 chromium redis-server python3-venv ocaml-nox git python3-msgpack python3-lmdb python3-xxhash python3-platformdirs python3-watchdog)
+debian_packages=(coq libcoq-hammer eprover z3 cvc4 bubblewrap chromium redis-server python3-venv ocaml-nox git python3-msgpack python3-lmdb python3-xxhash python3-platformdirs python3-watchdog)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -226,7 +226,7 @@ export async function runBatchCommand(argv: string[], io: Io = defaultIo): Promi
 async function startQueueWorkers(url: string, n: number, notice: (text: string) => void): Promise<ManagedProcess[]> {
   const workers = Array.from({ length: n }, (_, i) => {
     const name = `${hostname()}-local-${i + 1}`;
-    const p = startProcess({ program: process.execPath, args: [ARBOR_BIN, 'worker', '--queue', url, '--name', name] });
+    const p = startProcess({ program: process.execPath, args: [ARBOR_BIN, 'worker', '--queue', url, '--name', name], sandbox: false /* Arbor itself; its provers are sandboxed */ });
     p.stdout.resume();
     let seen = '';
     let started = false;

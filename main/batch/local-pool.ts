@@ -82,7 +82,7 @@ export class LocalPool implements Dispatcher {
 
   private startWorker(): void {
     const name = `local-${++this.started}`;
-    const process = startProcess({ program: globalThis.process.execPath, args: [ARBOR_BIN, 'worker', '--stdio', '--name', name] });
+    const process = startProcess({ program: globalThis.process.execPath, args: [ARBOR_BIN, 'worker', '--stdio', '--name', name], sandbox: false /* Arbor itself; its provers are sandboxed */ });
     const slot: Slot = { name, process, ready: false, ending: false, stderr: '' };
     this.slots.add(slot);
     const splitter = new LineSplitter(16 << 20);

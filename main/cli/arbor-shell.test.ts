@@ -1,9 +1,10 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { descendants } from '../process/process-tree.ts';
 import { ShellProcess } from './shell-process.ts';
 
 const run = promisify(execFile);
@@ -19,13 +20,9 @@ afterAll(async () => {
 });
 
 /** coqidetop processes that are children of the given shell process. */
+/** The shell's coqidetop processes (below the sandbox's bwrap when sandboxed, so descendants, not only children). */
 function coqChildren(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number)
-      .filter((child) => execFileSync('ps', ['-o', 'comm=', '-p', String(child)], { encoding: 'utf8' }).includes('coqidetop'));
-  } catch {
-    return [];
-  }
+  return descendants(pid).filter((p) => p.name.includes('coqidetop')).map((p) => p.pid);
 }
 
 describe('arbor-shell (real coqidetop)', () => {

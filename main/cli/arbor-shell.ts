@@ -9,7 +9,9 @@ import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import { createIsabelleFactory } from '../supervisor/isabelle-factory.ts';
 import { createPassThroughFactory } from '../supervisor/pass-through-factory.ts';
-import { detectBackends, formatDetections } from '../supervisor/backend-detection.ts';
+import { detectBackends, formatDetections, formatSandbox } from '../supervisor/backend-detection.ts';
+import { sandboxStatus } from '../process/process-manager.ts';
+import { describeSandbox } from '../../shared/settings/sandbox-status.ts';
 import { serveStdio } from './stdio-server.ts';
 
 const BACKENDS: readonly BackendId[] = ['coq', 'eq', 'lean', 'isabelle', 'external'];
@@ -126,6 +128,9 @@ export async function runArborShell(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // Never silently unsandboxed: one line on stderr when provers run with the policy alone.
+  const sandbox = sandboxStatus();
+  if (sandbox.state !== 'on') process.stderr.write(`arbor-shell: ${describeSandbox(sandbox)}\n`);
   await serveStdio(shell, process.stdin, process.stdout);
   await stop();
   return 0;
@@ -135,6 +140,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
 async function runCheck(): Promise<number> {
   const detections = await detectBackends();
   process.stdout.write(`${formatDetections(detections)}\n`);
+  process.stdout.write(`${formatSandbox(sandboxStatus())}\n`);
   // The Coq backend knows more than its executables: CoqHammer and the ATPs it can use.
   try {
     const check = await (await loadBackend('coq')).check();

@@ -35,6 +35,8 @@ export async function runCoqc(source: string, opts: CoqcOptions): Promise<CoqcRe
       cwd: dir,
       env: { ...process.env, PATH: `${HAMMER_BIN}:${process.env.PATH ?? ''}` },
       timeoutMs: opts.killAfterMs,
+      // Sandboxed; it writes Attempt.vo and friends next to the file.
+      sandbox: { writable: [dir] },
     });
     const output = `${r.stdout}${r.stderr}`;
     return { ok: r.exitCode === 0 && !r.timedOut, output, timedOut: r.timedOut, ms: performance.now() - started };

@@ -56,8 +56,10 @@ describe('the workspace project file and the user\'s prover settings', () => {
       // …only from the user's own settings file (or the environment).
       await mkdir(join(dir, 'user'), { recursive: true });
       await writeFile(workspace.settingsPath(), JSON.stringify({ 'lean.pantograph': '/nowhere/repl' }));
-      const report = await service.call('provers.detect', {}) as { detections: { backend: string; missing: string[] }[]; shellBackend: string };
+      const report = await service.call('provers.detect', {}) as { detections: { backend: string; missing: string[] }[]; shellBackend: string; sandbox: { state: string } };
       expect(report.shellBackend).toBe('coq');
+      // The sandbox's state travels with the report (this machine has bubblewrap).
+      expect(report.sandbox.state).toBe('on');
       expect(report.detections.map((d) => d.backend)).toEqual(['coq', 'eq', 'lean', 'isabelle']);
       expect(report.detections.find((d) => d.backend === 'lean')?.missing.join('\n')).toMatch(/Pantograph not found \('\/nowhere\/repl'\)/);
       // project.read: a folder inside the workspace; outside it there is nothing to read.

@@ -3,6 +3,7 @@ import { proverSettingsFrom } from '../../shared/settings/prover-settings.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { detectBackends } from '../supervisor/backend-detection.ts';
+import { sandboxStatus } from '../process/process-manager.ts';
 import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import { isabelleServerFor, leanSettingsFor } from './prover-config.ts';
 import type { ProjectInfo } from './workspace-project.ts';
@@ -17,6 +18,6 @@ export function shellProverOptions(settings: Settings): { lean: LeanSettings; is
 export function createProversReporter(settings: () => Promise<Settings>, shellBackend: string, project: ProjectInfo | null): () => Promise<ProversReport> {
   return async () => {
     const options = shellProverOptions(await settings());
-    return { detections: await detectBackends(options.lean, options.isabelle), shellBackend, project };
+    return { detections: await detectBackends(options.lean, options.isabelle), shellBackend, project, sandbox: sandboxStatus() };
   };
 }

@@ -67,6 +67,7 @@ async function buildRenderer(log: (line: string) => void): Promise<void> {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: 'production' },
     timeoutMs: 600_000,
+    sandbox: false, // Arbor's own build, no untrusted text
   });
   if (r.exitCode !== 0) throw new Error(`renderer build failed: ${r.stderr || (r.timedOut ? 'timed out' : `exit ${r.exitCode}`)}`);
 }

@@ -1,4 +1,5 @@
 import { startProcess, type ManagedProcess } from './process-manager.ts';
+import type { SandboxOptions } from './sandbox.ts';
 
 /**
  * A child process spoken to one line at a time (the channel protocol, Pantograph's REPL). Lines on stdout
@@ -12,6 +13,8 @@ export interface LineProcessOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   memoryLimitMb?: number;
+  /** Host paths it may read beyond the system and its working directory; it always runs sandboxed (it reads untrusted text). */
+  sandbox?: SandboxOptions;
 }
 
 export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null; error?: string };
@@ -45,6 +48,7 @@ export class LineProcess {
       program: options.command,
       args: options.args,
       env: options.env ?? process.env,
+      sandbox: options.sandbox ?? {},
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}),
     });

@@ -1,10 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
+import type { SandboxStatus } from '../../shared/settings/sandbox-status.ts';
+import { listProcesses } from './process-tree.ts';
+import { bwrapArgs, IN_SANDBOX, type SandboxOptions } from './sandbox.ts';
 
 /**
  * The one owner of every process Arbor starts (provers, ATP runs, `coqc`, E, Pantograph, external
@@ -13,6 +16,9 @@ import { execa } from 'execa';
  * - runs in a temporary working directory of its own (`.lia.cache` and friends land there), removed
  *   when it ends — unless the caller names a directory;
  * - may get an address-space cap (`prlimit --as`), so one runaway prover cannot take the machine;
+ * - runs sandboxed unless the caller says otherwise (`sandbox: false`, for Arbor's own programs and
+ *   probes that read no untrusted text): bubblewrap, see `sandbox.ts`; where bwrap is missing or fails,
+ *   or ARBOR_SANDBOX=off, it runs plain and `sandboxStatus()` says so;
  * - dies with Arbor: on a normal exit every group is killed; if Arbor itself is killed (even SIGKILL),
  *   a small reaper — a shell reading Arbor's list of groups on a pipe, started with `--pdeathsig` — sees
  *   the pipe close and kills them all.
@@ -29,6 +35,13 @@ export interface ProcessOptions {
   cwd?: string;
   /** Address-space cap in MB (Linux, `prlimit --as`); absent: none. */
   memoryLimitMb?: number;
+  /**
+   * Contain it (the default: whatever reads untrusted text must be): a read-only system, its working
+   * directory (read-write when it is its own; a caller-named `cwd` read-only unless listed in `writable`),
+   * a private /tmp, no network, a minimal environment; plus the host paths given here. `false`: Arbor's
+   * own programs (workers, builds) and version probes, which read no untrusted text.
+   */
+  sandbox?: SandboxOptions | false;
 }
 
 export interface ManagedProcess {
@@ -46,6 +59,8 @@ export interface ManagedProcess {
   kill(): void;
   /** The raw child, for `on('error')` and friends. */
   readonly child: ChildProcess;
+  /** Whether it runs inside the sandbox (bwrap is then its group's leader). */
+  readonly sandboxed: boolean;
 }
 
 const linux = process.platform === 'linux';
@@ -59,9 +74,10 @@ const live = new Map<number, ChildProcess>();
 /** Starts a long-running process with pipes (a prover, a REPL, an external shell). */
 export function startProcess(options: ProcessOptions): ManagedProcess {
   const own = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'arbor-proc-')) : undefined;
-  const [program, args] = withLimits(options);
+  const cwd = options.cwd ?? (own as string);
+  const { program, args, sandboxed } = commandLine(options, cwd, own !== undefined);
   const child = spawn(program, args, {
-    cwd: options.cwd ?? own,
+    cwd,
     env: options.env ?? process.env,
     stdio: 'pipe',
     detached: true, // its own process group: group signals reach what it forks
@@ -93,12 +109,15 @@ export function startProcess(options: ProcessOptions): ManagedProcess {
       return alive;
     },
     signal: (s) => {
-      if (pgid !== undefined && alive) signalGroup(pgid, s);
+      if (pgid === undefined || !alive) return;
+      if (sandboxed && s !== 'SIGKILL') signalInside(pgid, s);
+      else signalGroup(pgid, s);
     },
     kill: () => {
       if (pgid !== undefined) signalGroup(pgid, 'SIGKILL');
     },
     child,
+    sandboxed,
   };
 }
 
@@ -112,9 +131,10 @@ export interface RunResult {
 /** Runs a program to completion (coqc, a version probe, a build) under the same rules, with a time limit. */
 export async function runProcess(options: ProcessOptions & { input?: string; timeoutMs: number }): Promise<RunResult> {
   const own = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'arbor-proc-')) : undefined;
-  const [program, args] = withLimits(options);
+  const cwd = options.cwd ?? (own as string);
+  const { program, args } = commandLine(options, cwd, own !== undefined);
   const sub = execa(program, args, {
-    cwd: options.cwd ?? own,
+    cwd,
     env: options.env ?? process.env,
     extendEnv: false,
     detached: true,
@@ -157,12 +177,86 @@ export function killAllProcesses(): void {
   live.clear();
 }
 
-function withLimits(options: ProcessOptions): [string, string[]] {
-  const args = [...(options.args ?? [])];
-  if (options.memoryLimitMb !== undefined && HAVE_PRLIMIT) {
-    return ['prlimit', [`--as=${Math.round(options.memoryLimitMb) * 1024 * 1024}`, '--', options.program, ...args]];
+/** The command line that runs `options.program`: inside bwrap when sandboxed, under prlimit when capped. */
+function commandLine(options: ProcessOptions, cwd: string, ownCwd: boolean): { program: string; args: string[]; sandboxed: boolean } {
+  let program = options.program;
+  let args = [...(options.args ?? [])];
+  const status = options.sandbox === false ? undefined : sandboxStatus();
+  const found = status?.state === 'on' && status.inherited !== true ? resolve(program, cwd, options.env ?? process.env) : undefined;
+  const sandboxed = found !== undefined;
+  if (found !== undefined) {
+    // By its host path: a program found in a directory outside the system's is then bound (read-only).
+    program = found;
+    const given = options.sandbox === undefined || options.sandbox === false ? {} : options.sandbox;
+    const sandbox = { ...given, readOnly: [...(given.readOnly ?? []), ...userReadPaths()], passEnv: [...(given.passEnv ?? []), ...userEnvNames()] };
+    const cwdWritable = ownCwd || (sandbox.writable ?? []).includes(cwd);
+    args = bwrapArgs({ program, args, cwd, cwdWritable, env: options.env ?? process.env, options: sandbox });
+    program = BWRAP;
   }
-  return [options.program, args];
+  // prlimit execs what follows, so the cap holds for bwrap and, inherited, for the prover inside.
+  if (options.memoryLimitMb !== undefined && HAVE_PRLIMIT) {
+    return { program: 'prlimit', args: [`--as=${Math.round(options.memoryLimitMb) * 1024 * 1024}`, '--', program, ...args], sandboxed };
+  }
+  return { program, args, sandboxed };
+}
+
+/**
+ * The program's absolute path (as given, or found on the process's PATH). One that does not exist is
+ * spawned as it is, so the caller sees the usual ENOENT ("cannot start …") rather than bwrap's exit status.
+ */
+function resolve(program: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (isAbsolute(program)) return existsSync(program) ? program : undefined;
+  if (program.includes('/')) return existsSync(join(cwd, program)) ? join(cwd, program) : undefined;
+  return (env.PATH ?? '').split(delimiter).filter((dir) => isAbsolute(dir)).map((dir) => join(dir, program)).find((p) => existsSync(p));
+}
+
+/** ARBOR_SANDBOX_ENV: names of variables (comma-separated) the user passes into every sandbox, e.g. OCAMLRUNPARAM. */
+function userEnvNames(): string[] {
+  return (process.env.ARBOR_SANDBOX_ENV ?? '').split(',').map((n) => n.trim()).filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+}
+
+/** ARBOR_SANDBOX_READ: host paths (PATH-style list) the user lets every sandboxed prover read, e.g. a toolchain. */
+function userReadPaths(): string[] {
+  return (process.env.ARBOR_SANDBOX_READ ?? '').split(delimiter).filter((p) => isAbsolute(p));
+}
+
+// ---- whether the sandbox works here: probed once, with the same command line provers get ----
+
+const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => linux && existsSync(p)) ?? 'bwrap';
+let status: SandboxStatus | undefined;
+
+/** `on`, `off` (ARBOR_SANDBOX=off) or `unavailable` (and why); probed on first use, then kept. */
+export function sandboxStatus(): SandboxStatus {
+  status ??= probeSandbox();
+  return status;
+}
+
+function probeSandbox(): SandboxStatus {
+  const setting = process.env.ARBOR_SANDBOX?.trim().toLowerCase();
+  if (setting === 'off' || setting === '0' || setting === 'false') return { state: 'off', detail: `turned off by ARBOR_SANDBOX=${process.env.ARBOR_SANDBOX ?? ''}` };
+  if (process.env[IN_SANDBOX] === '1') return { state: 'on', detail: 'inherited: this process runs inside Arbor\'s sandbox already', inherited: true };
+  if (!linux) return { state: 'unavailable', detail: `bubblewrap is Linux-only; this is ${process.platform}` };
+  if (!existsSync(BWRAP)) return { state: 'unavailable', detail: 'bwrap not found; fix: apt-get install bubblewrap' };
+  // The probe is the sandbox itself running `true`: a kernel without unprivileged user namespaces fails here.
+  const r = spawnSync(BWRAP, bwrapArgs({ program: 'true', args: [], cwd: tmpdir(), cwdWritable: false, env: process.env, options: {} }), { encoding: 'utf8', timeout: 10_000 });
+  if (r.status === 0) return { state: 'on', detail: `bubblewrap, ${BWRAP}` };
+  const why = r.error?.message ?? (r.stderr.trim().split('\n')[0] || `exit ${String(r.status ?? r.signal)}`);
+  return { state: 'unavailable', detail: `${BWRAP} fails here: ${why}` };
+}
+
+/**
+ * A signal other than SIGKILL (SIGINT: interrupt a prover's call) to the sandboxed processes of a group,
+ * not to bwrap itself: bwrap does not pass signals on and would die of SIGINT, taking the sandbox with it.
+ */
+function signalInside(pgid: number, signal: NodeJS.Signals): void {
+  for (const p of listProcesses()) {
+    if (p.pgid !== pgid || p.name === 'bwrap') continue;
+    try {
+      process.kill(p.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

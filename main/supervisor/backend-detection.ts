@@ -1,4 +1,5 @@
 import { BACKEND_TESTED } from '../../shared/settings/backend-tested.ts';
+import { describeSandbox, SANDBOX_EXCEPTIONS, type SandboxStatus } from '../../shared/settings/sandbox-status.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { findExecutable, probeVersion } from '../provers/lean/find-executable.ts';
 import { inspectLean } from '../provers/lean/lean-backend.ts';
@@ -90,6 +91,11 @@ export function isabelleServerFromEnv(env: NodeJS.ProcessEnv = process.env): Isa
   if (address) return { address };
   const serverCommand = env.ARBOR_ISABELLE_SERVER?.trim();
   return serverCommand ? { serverCommand } : {};
+}
+
+/** The sandbox's line of `--check`, with what it does not cover. */
+export function formatSandbox(status: SandboxStatus): string {
+  return [describeSandbox(status), ...SANDBOX_EXCEPTIONS.map((e) => `  not sandboxed: ${e}`)].join('\n');
 }
 
 /** Plain-text report, one block per backend. */

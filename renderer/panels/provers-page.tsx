@@ -3,6 +3,7 @@ import type { Settings } from '../../shared/api/api-contract.ts';
 import { PROJECT_FILE_NAME } from '../../shared/project/project-file.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
 import { BACKEND_TESTED } from '../../shared/settings/backend-tested.ts';
+import { describeSandbox, SANDBOX_EXCEPTIONS } from '../../shared/settings/sandbox-status.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import { detectProvers, getSettings, updateSettings } from '../services/arbor-api.ts';
 
@@ -74,6 +75,7 @@ function ProversPage({ onClose }: { onClose: () => void }) {
           <button type="button" onClick={onClose} aria-label="close">×</button>
         </header>
         {report ? <ShellNote report={report} /> : <p className="muted">detecting…</p>}
+        {report && <SandboxNote report={report} />}
         <div className="prover-cards">
           {report?.detections.map((d) => (
             <section key={d.backend} className={`prover-card ${d.found ? 'found' : 'missing'}`} data-testid={`prover-${d.backend}`}>
@@ -109,6 +111,16 @@ function ProversPage({ onClose }: { onClose: () => void }) {
         </form>
       </div>
     </div>
+  );
+}
+
+/** Whether provers run sandboxed; when they do not, said as a warning (never silently). */
+function SandboxNote({ report }: { report: ProversReport }) {
+  const on = report.sandbox.state === 'on';
+  return (
+    <p className={on ? 'muted' : 'message error'} data-testid="provers-sandbox">
+      {describeSandbox(report.sandbox)}.{on ? ` Not covered: ${SANDBOX_EXCEPTIONS.join('; ')}.` : ' Turn it on: install bubblewrap (Linux) and unset ARBOR_SANDBOX.'}
+    </p>
   );
 }
 

@@ -1,3 +1,5 @@
+import type { SandboxStatus } from './sandbox-status.ts';
+
 /** One backend as the Provers page shows it (from the host's `detectBackends()`). */
 export interface ProverDetection {
   backend: string;
@@ -17,4 +19,6 @@ export interface ProversReport {
   shellBackend: string;
   /** The workspace's `arbor.project.json`, if any (`error` when it did not validate; then it was ignored). */
   project: ProjectInfo | null;
+  /** Whether provers run inside the operating system's sandbox (never silent when they do not). */
+  sandbox: SandboxStatus;
 }

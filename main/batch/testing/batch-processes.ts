@@ -51,7 +51,7 @@ export class WatchedProcess {
 /** `arbor batch … --json`, with its JSON lines parsed. */
 export class BatchRun extends WatchedProcess {
   constructor(args: string[]) {
-    super(startProcess({ program: process.execPath, args: [ARBOR_BIN, 'batch', ...args, '--json'] }));
+    super(startProcess({ program: process.execPath, args: [ARBOR_BIN, 'batch', ...args, '--json'], sandbox: false }));
   }
 
   get events(): { type: string; [k: string]: unknown }[] {
@@ -66,7 +66,7 @@ export class BatchRun extends WatchedProcess {
 /** `arbor worker --queue URL --name NAME …`: its log says when it is ready and which jobs it finished. */
 export class QueueWorkerRun extends WatchedProcess {
   constructor(readonly name: string, url: string, extra: string[] = []) {
-    super(startProcess({ program: process.execPath, args: [ARBOR_BIN, 'worker', '--queue', url, '--name', name, ...extra] }));
+    super(startProcess({ program: process.execPath, args: [ARBOR_BIN, 'worker', '--queue', url, '--name', name, ...extra], sandbox: false }));
   }
 
   ready(): Promise<void> {

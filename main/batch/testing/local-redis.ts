@@ -27,6 +27,7 @@ async function launch(port: number, dir: string): Promise<ManagedProcess> {
     program: 'redis-server',
     args: ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--maxmemory-policy', 'noeviction'],
     cwd: dir,
+    sandbox: false, // a test's queue server, reached over loopback
   });
   let out = '';
   await new Promise<void>((resolve, reject) => {

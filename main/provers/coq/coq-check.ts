@@ -4,9 +4,9 @@ import { runProcess } from '../../process/process-manager.ts';
 import type { BackendCheck } from '../../shell/prover-session.ts';
 import { findOnPath, HAMMER_LIBEXEC, resolveCoqidetop } from './coqidetop-client.ts';
 
-/** A short probe through the process manager; rejects on failure like execFile did. */
+/** A short probe through the process manager (fixed arguments, no untrusted text: not sandboxed); rejects on failure like execFile did. */
 const run = async (program: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> => {
-  const r = await runProcess({ program, args, timeoutMs: options.timeout });
+  const r = await runProcess({ program, args, timeoutMs: options.timeout, sandbox: false });
   if (r.exitCode !== 0) throw new Error(r.timedOut ? `${program} timed out` : (r.stderr.trim() || `${program} exited with ${r.exitCode}`));
   return { stdout: r.stdout };
 };

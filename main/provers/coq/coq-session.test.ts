@@ -8,6 +8,10 @@ import type { ProofStep, ProverSession, StepOutcome } from '../../shell/prover-s
 import { ProverError } from '../../shell/prover-session.ts';
 import { coqBackend } from './coq-backend.ts';
 import type { CoqSession } from './coq-session.ts';
+import { descendants } from '../../process/process-tree.ts';
+
+/** The coqidetop process itself: the session's pid is its process group's leader (bwrap, when sandboxed). */
+const coqidetopOf = (leader: number): number => (leader && descendants(leader).find((p) => /coqidetop/.test(p.name))?.pid) || leader;
 
 // Real coqidetop and coqc, no fakes.
 const run = promisify(execFile);
@@ -250,7 +254,7 @@ describe('CoqSession under failure', () => {
     await s.start('forall n : nat, n = n');
     await s.step({ kind: 'apply', tactic: 'intros n' });
     const pid = s.pid as number;
-    process.kill(pid, 'SIGSTOP'); // a wedged process: SIGINT cannot help, only SIGKILL
+    process.kill(coqidetopOf(pid), 'SIGSTOP'); // a wedged process: SIGINT cannot help, only SIGKILL
     expect(await code(s.step({ kind: 'apply', tactic: 'idtac' }))).toBe('timeout');
     expect(s.pid).not.toBe(pid);
     expect((await s.step({ kind: 'apply', tactic: 'reflexivity' })).goals).toEqual([]);
@@ -260,7 +264,7 @@ describe('CoqSession under failure', () => {
     await s.start('forall n : nat, n + 0 = n');
     const i = await s.step({ kind: 'apply', tactic: 'intros n' });
     const pid = s.pid;
-    process.kill(pid as number, 'SIGKILL');
+    process.kill(coqidetopOf(pid as number), 'SIGKILL');
     expect(await code(s.step({ kind: 'apply', tactic: 'induction n' }))).toBe('crashed');
     expect(s.pid).not.toBe(pid);
     expect((await s.goals()).map((g) => g.goal)).toEqual(['n + 0 = n']);

@@ -1,4 +1,5 @@
 import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
+import type { SandboxOptions } from '../../process/sandbox.ts';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { XmlStream, type XmlElement } from './xml-tree.ts';
@@ -88,6 +89,8 @@ export interface ClientOptions {
   defaultTimeoutMs?: number;
   /** Address-space cap of the coqidetop process, in MB (see process-manager). */
   memoryLimitMb?: number;
+  /** Host paths beyond the system it may read (a user's load path). `false` only for the sandbox benchmark's baseline. */
+  sandbox?: SandboxOptions | false;
 }
 
 /**
@@ -112,7 +115,14 @@ export class CoqideTopClient {
     this.grace = options.interruptGraceMs ?? 1500;
     this.defaultTimeout = options.defaultTimeoutMs ?? 60_000;
     const env = { ...process.env, PATH: `${HAMMER_LIBEXEC}${delimiter}${process.env.PATH ?? ''}` };
-    this.proc = startProcess({ program: binary, args: ['-main-channel', 'stdfds', '-async-proofs', 'off'], env, ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}) });
+    // Sandboxed: untrusted sentences reach it, and CoqHammer runs shell commands (its ATPs, PredictPath).
+    this.proc = startProcess({
+      program: binary,
+      args: ['-main-channel', 'stdfds', '-async-proofs', 'off'],
+      env,
+      sandbox: options.sandbox ?? {},
+      ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}),
+    });
     this.proc.stdout.setEncoding('utf8');
     this.proc.stderr.resume(); // ATP noise ("vampire: not found") must not fill the pipe
     this.xml = new XmlStream((e) => this.onElement(e));

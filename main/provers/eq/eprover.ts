@@ -39,7 +39,8 @@ export function runEprover(tptp: string, limitSeconds: number, extraArgs: string
       resolve({ status: 'unknown', output: '', ms: 0 });
       return;
     }
-    const proc = startProcess({ program: EPROVER, args: [...extraArgs, '--proof-object', '-s', `--cpu-limit=${Math.max(1, Math.ceil(limitSeconds))}`] });
+    // Sandboxed (the default): the problem on stdin, the proof on stdout, nothing else.
+    const proc = startProcess({ program: EPROVER, args: [...extraArgs, '--proof-object', '-s', `--cpu-limit=${Math.max(1, Math.ceil(limitSeconds))}`], sandbox: {} });
     const child = proc.child;
     let out = '';
     let done = false;

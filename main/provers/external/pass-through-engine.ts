@@ -221,6 +221,9 @@ export class PassThroughEngine implements ChannelEngine {
       args: this.options.args ?? [],
       ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
       ...(this.options.env !== undefined ? { env: this.options.env } : {}),
+      // Sandboxed (it reads untrusted text): its working directory read-only, Arbor's own settings
+      // (ARBOR_*) passed on, so another arbor-shell inside finds its provers (and sandboxes them in turn).
+      sandbox: { passEnv: Object.keys(this.options.env ?? process.env).filter((name) => name.startsWith('ARBOR_')) },
     });
     this.proc = proc;
     this.fresh.add(proc);

@@ -118,7 +118,9 @@ export class IsaReplServer {
     // OUTPUT_DIR: where the server writes the theories it evaluates; it creates the directory itself.
     const outputDir = join(this.tempRoot, 'theories');
     this.output = '';
-    const child = startProcess({ program: program as string, args: [...args, formatAddress(address), this.qualifier, outputDir], ...(this.config.env !== undefined ? { env: this.config.env } : {}) });
+    // Not sandboxed (yet): Arbor reaches the server over TCP on 127.0.0.1, which a sandbox without network
+    // would cut, and Isabelle needs the user's ~/.isabelle heaps. `arbor-shell --check` says so.
+    const child = startProcess({ program: program as string, args: [...args, formatAddress(address), this.qualifier, outputDir], sandbox: false, ...(this.config.env !== undefined ? { env: this.config.env } : {}) });
     this.process = child;
     // The server prints while it builds: read it (a full pipe would stop it), keep the tail for errors.
     const keep = (chunk: Buffer): void => { this.output = (this.output + chunk.toString('utf8')).slice(-4000); };

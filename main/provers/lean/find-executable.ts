@@ -19,7 +19,7 @@ export function findExecutable(name: string, path = process.env.PATH ?? ''): str
 
 /** Runs `command args` briefly and returns the first non-empty output line (version probes). */
 export function probeVersion(command: string, args: readonly string[], timeoutMs = 10_000, env?: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return runProcess({ program: command, args, timeoutMs, ...(env ? { env } : {}) }).then((r) => {
+  return runProcess({ program: command, args, timeoutMs, sandbox: false /* a version probe, no untrusted text */, ...(env ? { env } : {}) }).then((r) => {
     const text = `${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.trim()).find((l) => l !== '');
     return r.exitCode !== 0 && !text ? undefined : text;
   }, () => undefined);

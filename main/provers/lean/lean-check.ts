@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../../process/process-manager.ts';
+import { leanSandbox } from './lean-config.ts';
 
 /** Lean's three standard axioms (`#print axioms` of Mathlib-style proofs): the only ones a finished proof may use. */
 export const TRUSTED_LEAN_AXIOMS: readonly string[] = ['propext', 'Classical.choice', 'Quot.sound'];
@@ -36,6 +37,8 @@ export async function checkLeanScript(script: string, theorem: string, options: 
       cwd: options.cwd ?? dir,
       ...(options.env ? { env: options.env } : {}),
       timeoutMs: options.timeoutMs,
+      // Sandboxed: the script is untrusted text; it reads the file's directory, the project, the toolchain.
+      sandbox: { ...leanSandbox(options.cwd, options.env?.LEAN_PATH, [options.lean]), writable: [dir] },
     });
     const output = `${r.stdout}\n${r.stderr}`;
     if (r.timedOut) return { ok: false, error: `lean did not finish checking the script within ${options.timeoutMs} ms`, timedOut: true };

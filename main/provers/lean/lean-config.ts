@@ -1,4 +1,8 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { runProcess } from '../../process/process-manager.ts';
+import type { SandboxOptions } from '../../process/sandbox.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
 import type { LineProcessOptions } from '../../process/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
@@ -51,7 +55,8 @@ export function importsFromPrelude(prelude: string | undefined): string[] {
 export function lakeLeanPath(projectDir: string, timeoutMs = 60_000): Promise<string> {
   const lake = findExecutable('lake');
   if (!lake) return Promise.reject(new ProverError('unavailable', `lake not found on PATH (needed for the Lean project ${projectDir}); install Lean with elan, or unset ARBOR_LEAN_PROJECT`));
-  return runProcess({ program: lake, args: ['env', 'printenv', 'LEAN_PATH'], cwd: projectDir, timeoutMs }).then((r) => {
+  // lake elaborates the project's lakefile (code): sandboxed like the REPL, the project read-only.
+  return runProcess({ program: lake, args: ['env', 'printenv', 'LEAN_PATH'], cwd: projectDir, timeoutMs, env: pantographEnv(undefined), sandbox: leanSandbox(projectDir, undefined, [lake]) }).then((r) => {
     if (r.exitCode !== 0) throw new ProverError('unavailable', `lake env printenv LEAN_PATH failed in ${projectDir}: ${(r.stderr || (r.timedOut ? 'timed out' : `exit ${r.exitCode}`)).trim().split('\n').slice(-1)[0] ?? ''}; run \`lake build\` there first`);
     return r.stdout.trim();
   });
@@ -59,7 +64,20 @@ export function lakeLeanPath(projectDir: string, timeoutMs = 60_000): Promise<st
 
 /** The environment of the REPL, its `--version` probe and `lean` checks: the project's LEAN_PATH when there is one. */
 export function pantographEnv(leanPath: string | undefined): NodeJS.ProcessEnv {
-  return leanPath !== undefined ? { ...process.env, LEAN_PATH: leanPath } : { ...process.env };
+  // ELAN_HOME explicitly: inside the sandbox HOME is the process's own directory, not the user's.
+  const elan = { ELAN_HOME: process.env.ELAN_HOME ?? join(homedir(), '.elan') };
+  return leanPath !== undefined ? { ...process.env, ...elan, LEAN_PATH: leanPath } : { ...process.env, ...elan };
+}
+
+/**
+ * What Lean's processes (Pantograph, lake, lean) may read in the sandbox: the toolchains (ELAN_HOME),
+ * the project, the directories on LEAN_PATH, and the directories of the configured programs.
+ */
+export function leanSandbox(projectDir: string | undefined, leanPath: string | undefined, programs: readonly string[]): SandboxOptions {
+  const elanHome = process.env.ELAN_HOME ?? join(homedir(), '.elan');
+  const programDirs = programs.filter((p) => isAbsolute(p) && existsSync(p)).map((p) => dirname(realpathSync(p)));
+  const readOnly = [elanHome, ...(projectDir !== undefined ? [projectDir] : []), ...(leanPath ?? '').split(delimiter).filter((p) => isAbsolute(p)), ...programDirs];
+  return { readOnly, passEnv: ['LEAN_PATH', 'ELAN_HOME', 'ELAN_TOOLCHAIN', 'LEAN_SYSROOT'] };
 }
 
 /** The REPL's process: its command line, imports as arguments, Lean options, memory cap via `ulimit -v`. */
@@ -67,7 +85,7 @@ export function pantographProcess(settings: LeanSettings, imports: readonly stri
   const [command, ...args] = splitCommandLine(settings.pantograph);
   if (command === undefined) throw new ProverError('unavailable', 'no Pantograph command configured (ARBOR_PANTOGRAPH)');
   const fullArgs = [...args, ...settings.leanOptions.map((o) => `--${o}`), ...imports];
-  const options: LineProcessOptions = { command, args: fullArgs, env: pantographEnv(leanPath) };
+  const options: LineProcessOptions = { command, args: fullArgs, env: pantographEnv(leanPath), sandbox: leanSandbox(settings.projectDir, leanPath, [command]) };
   if (settings.projectDir !== undefined) options.cwd = settings.projectDir;
   if (settings.memoryMb !== undefined) {
     // `sh -c 'ulimit -v KB && exec "$@"' KB cmd args…`: the limit applies to the REPL itself.

@@ -31,7 +31,7 @@ export async function probePantograph(commandLine: string, options: { env?: Node
   const shown = [...words, '--version'].join(' ');
   let r;
   try {
-    r = await runProcess({ program, args: [...args, '--version'], timeoutMs: options.timeoutMs ?? 20_000, ...(options.env ? { env: options.env } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
+    r = await runProcess({ program, args: [...args, '--version'], sandbox: false /* a version probe, no untrusted text */, timeoutMs: options.timeoutMs ?? 20_000, ...(options.env ? { env: options.env } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
   } catch (err) {
     return { command: shown, problem: `\`${shown}\` could not be run (${(err as Error).message}): ${PANTOGRAPH_FIX}` };
   }

@@ -27,7 +27,7 @@ export interface AimleapBuild {
 export const aimleapCacheDir = (): string => resolve(process.env['AIMLEAP_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'arbor', 'aimleap'));
 
 async function run(program: string, args: string[], cwd: string | undefined, what: string): Promise<string> {
-  const r = await runProcess({ program, args, timeoutMs: 300_000, ...(cwd ? { cwd } : {}) });
+  const r = await runProcess({ program, args, timeoutMs: 300_000, sandbox: false, ...(cwd ? { cwd } : {}) });
   if (r.exitCode !== 0) throw new Error(`${what} failed (exit ${r.exitCode}${r.timedOut ? ', timed out' : ''}): ${(r.stderr || r.stdout).trim().slice(-2000)}`);
   return r.stdout;
 }
