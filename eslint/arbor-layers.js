@@ -35,7 +35,7 @@ export const UNITS = {
   'main/batch': ['main/process', 'main/shell', 'main/provers/eq', 'main/fidelity', 'main/supervisor', 'shared/batch', 'shared/fidelity', 'shared/protocol'],
   'main/agent': ['main/shell', 'main/provers/eq', 'main/fidelity', 'main/supervisor', 'shared/agent', 'shared/api', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol'],
   'main/host': ['main/process', 'main/shell', 'main/provers/eq', 'main/provers/isabelle', 'main/provers/lean', 'main/fidelity', 'main/supervisor', 'main/agent', 'shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/project', 'shared/proof-tree', 'shared/protocol', 'shared/settings'],
-  'main/cli': ['main/process', 'main/shell', 'main/provers/eq', 'main/provers/isabelle', 'main/fidelity', 'main/supervisor', 'main/batch', 'main/agent', 'main/host', 'shared/protocol'],
+  'main/cli': ['shared/settings', 'main/process', 'main/shell', 'main/provers/eq', 'main/provers/isabelle', 'main/fidelity', 'main/supervisor', 'main/batch', 'main/agent', 'main/host', 'shared/protocol'],
   'main/app': ['main/host', 'shared/api'],
   // preload/: the one small typed API.
   preload: ['shared/api'],
