@@ -1,13 +1,17 @@
 /**
- * Sentence-level lexing of Coq text: splitting trusted vernacular (the preludes) into sentences, and the
- * injection guard for user-supplied fragments (terms, tactics, names), which must stay inside the one
- * sentence Arbor builds around them.
+ * Where Coq text's sentences are: Coq itself decides for any text Arbor did not write (`nextCoqSentence`,
+ * through coqidetop's `Annotate`); Arbor's own prelude is split here (`splitSentences`); and the injection
+ * guard for user-supplied fragments (terms, tactics, names), which must stay inside the one sentence
+ * Arbor builds around them.
  */
 
 /** A sentence ends at `.` followed by whitespace or the end, outside comments and strings. */
 const isEnd = (s: string, i: number): boolean => s[i] === '.' && (i + 1 >= s.length || /\s/.test(s[i + 1] ?? ''));
 
-/** Splits vernacular into sentences (comments dropped, each sentence trimmed and ending in `.`). */
+/**
+ * Splits Arbor's own prelude into sentences (comments dropped, each trimmed and ending in `.`). Never for
+ * text from anyone else: this lexer does not know everything Coq's does (strings inside comments, `..`).
+ */
 export const splitSentences = (text: string): string[] => {
   const out: string[] = [];
   let cur = '';
@@ -83,3 +87,72 @@ export const fragmentProblem = (fragment: string): string | undefined => {
 const IDENT = /^[\p{L}_][\p{L}\p{N}_']*$/u;
 
 export const isIdent = (s: string): boolean => IDENT.test(s) && !['_', 'forall', 'fun', 'exists', 'let', 'in', 'match', 'end', 'as', 'return', 'with', 'if', 'then', 'else', 'fix', 'cofix', 'Type', 'Prop', 'Set', 'SProp'].includes(s);
+
+/** One sentence as Coq delimits it: the exact text (for `Add` and the script) and Coq's pretty-print (to judge). */
+export interface CoqSentence {
+  /** `source.slice(start, end)`, leading blanks and comments included. */
+  text: string;
+  /** Coq's pretty-print: comments gone, blanks normalised. */
+  pp: string;
+  start: number;
+  end: number;
+}
+
+/** Coq's parse of the first sentence of a text (coqidetop's `Annotate`): nothing runs. */
+export type Annotate = (text: string) => Promise<{ ok: true; pp: string } | { ok: false; message: string }>;
+
+/** Text Coq cannot parse (the message is Coq's), or whose sentences Coq would not delimit. */
+export class SentenceParseError extends Error {}
+
+/** Characters sent to Coq while looking for one sentence's end: past this, the text is refused, not searched. */
+const MAX_TRIED = 16 << 20;
+const BULLET = /[-+*{}]/;
+/** After a bullet or brace, a character that cannot continue a symbol token (`->`, `{|`, `*)`…). */
+const AFTER_BULLET = /[\s\p{L}\p{N}_]/u;
+
+/**
+ * Positions right after a possible end of a sentence starting at `from`: a `.` followed by a blank or the
+ * end (not the second dot of `..`), or a bullet or brace not followed by another symbol character.
+ */
+function* candidateEnds(text: string, from: number): Generator<{ end: number; dot: boolean }> {
+  for (let k = from + 1; k <= text.length; k++) {
+    const c = text[k - 1] as string;
+    const next = text[k];
+    if (c === '.') {
+      if (text[k - 2] !== '.' && (next === undefined || /\s/.test(next))) yield { end: k, dot: true };
+    } else if (BULLET.test(c) && (next === undefined || AFTER_BULLET.test(next))) yield { end: k, dot: false };
+  }
+}
+
+/**
+ * The first sentence of `text` from `from` on, as Coq delimits it at its current parser state, or
+ * undefined when only blanks and comments are left. The end is the first candidate end k where Coq parses
+ * `text[from..k]` to a sentence but not `text[from..k-1]` to the same one: Coq's lexer reads
+ * left to right, so a prefix that holds a whole sentence holds Coq's first sentence of the whole text,
+ * and the second parse proves the sentence ends exactly at k (nothing is left over that `Add` would
+ * silently drop while the script keeps it). Strings inside comments, nested comments, `..` and notations
+ * are Coq's business: an end inside a comment or string is a lexer error, never a sentence.
+ */
+export async function nextCoqSentence(text: string, from: number, annotate: Annotate): Promise<CoqSentence | undefined> {
+  let tried = 0;
+  for (const { end, dot } of candidateEnds(text, from)) {
+    const piece = text.slice(from, end);
+    tried += piece.length;
+    if (tried > MAX_TRIED) throw new SentenceParseError('parse error: sentence too long to delimit');
+    const r = await annotate(piece);
+    if (!r.ok) {
+      // A parser (not lexer) error up to a real sentence end stays an error in any longer text:
+      // `.` then a blank always ends a sentence outside comments and strings.
+      if (dot && !/Lexer:/.test(r.message)) throw new SentenceParseError(`parse error: ${r.message}`);
+      continue;
+    }
+    if (r.pp === '') continue;
+    const shorter = await annotate(text.slice(from, end - 1));
+    if (shorter.ok && shorter.pp === r.pp) throw new SentenceParseError(`parse error: Coq's sentence ends where Arbor cannot tell (${r.pp.slice(0, 60)})`);
+    return { text: piece, pp: r.pp, start: from, end };
+  }
+  const rest = await annotate(text.slice(from));
+  if (!rest.ok) throw new SentenceParseError(`parse error: ${rest.message}`);
+  if (rest.pp === '') return undefined;
+  throw new SentenceParseError(`parse error: sentence does not end with "." (${rest.pp.slice(0, 60)})`);
+}
