@@ -110,49 +110,98 @@ const BULLET = /[-+*{}]/;
 /** After a bullet or brace, a character that cannot continue a symbol token (`->`, `{|`, `*)`…). */
 const AFTER_BULLET = /[\s\p{L}\p{N}_]/u;
 
-/**
- * Positions right after a possible end of a sentence starting at `from`: a `.` followed by a blank or the
- * end (not the second dot of `..`), or a bullet or brace not followed by another symbol character.
- */
-function* candidateEnds(text: string, from: number): Generator<{ end: number; dot: boolean }> {
-  for (let k = from + 1; k <= text.length; k++) {
-    const c = text[k - 1] as string;
-    const next = text[k];
-    if (c === '.') {
-      if (text[k - 2] !== '.' && (next === undefined || /\s/.test(next))) yield { end: k, dot: true };
-    } else if (BULLET.test(c) && (next === undefined || AFTER_BULLET.test(next))) yield { end: k, dot: false };
+/** Positions right after a `.` that ends a sentence if it is not in a comment or string: followed by a blank or the end, not the second dot of `..`. */
+function* dotEnds(text: string, from: number, to = text.length): Generator<number> {
+  for (let k = from + 1; k <= to; k++) {
+    if (text[k - 1] === '.' && text[k - 2] !== '.' && (k === text.length || /\s/.test(text[k] ?? ''))) yield k;
   }
+}
+
+/** Positions right after a bullet or brace not followed by another symbol character (`->`, `{|`, `*)` are other tokens). */
+function* bulletEnds(text: string, from: number, to: number): Generator<number> {
+  for (let k = from + 1; k <= to; k++) {
+    const next = text[k];
+    if (BULLET.test(text[k - 1] as string) && (next === undefined || AFTER_BULLET.test(next))) yield k;
+  }
+}
+
+/** Sends pieces to Coq, refusing to search past MAX_TRIED characters for one sentence. */
+function budgeted(annotate: Annotate): Annotate {
+  let tried = 0;
+  return (piece) => {
+    tried += piece.length;
+    if (tried > MAX_TRIED) throw new SentenceParseError('parse error: sentence too long to delimit');
+    return annotate(piece);
+  };
 }
 
 /**
  * The first sentence of `text` from `from` on, as Coq delimits it at its current parser state, or
  * undefined when only blanks and comments are left. The end is the first candidate end k where Coq parses
- * `text[from..k]` to a sentence but not `text[from..k-1]` to the same one: Coq's lexer reads
- * left to right, so a prefix that holds a whole sentence holds Coq's first sentence of the whole text,
- * and the second parse proves the sentence ends exactly at k (nothing is left over that `Add` would
- * silently drop while the script keeps it). Strings inside comments, nested comments, `..` and notations
- * are Coq's business: an end inside a comment or string is a lexer error, never a sentence.
+ * `text[from..k]` to a sentence but not `text[from..k-1]` to the same one: Coq's lexer reads left to
+ * right, so a prefix that holds a whole sentence holds Coq's first sentence of the whole text, and the
+ * second parse proves the sentence ends exactly at k (nothing is left over that `Add` would silently
+ * drop while the script keeps it). Candidates are the dots that can end a sentence; when Coq's sentence
+ * ends before such a dot, it is a bullet or a brace, found among the bullet characters before it.
+ * Strings inside comments, nested comments, `..` and notations are Coq's business: an end inside a
+ * comment or string is a lexer error, never a sentence.
  */
 export async function nextCoqSentence(text: string, from: number, annotate: Annotate): Promise<CoqSentence | undefined> {
-  let tried = 0;
-  for (const { end, dot } of candidateEnds(text, from)) {
+  const ask = budgeted(annotate);
+  /** The sentence ends exactly at `end` (else: where Coq's reading of the piece ends is not `end`). */
+  const endsAt = async (end: number, known?: { pp: string }): Promise<CoqSentence | 'before' | undefined> => {
     const piece = text.slice(from, end);
-    tried += piece.length;
-    if (tried > MAX_TRIED) throw new SentenceParseError('parse error: sentence too long to delimit');
-    const r = await annotate(piece);
-    if (!r.ok) {
-      // A parser (not lexer) error up to a real sentence end stays an error in any longer text:
-      // `.` then a blank always ends a sentence outside comments and strings.
-      if (dot && !/Lexer:/.test(r.message)) throw new SentenceParseError(`parse error: ${r.message}`);
-      continue;
-    }
-    if (r.pp === '') continue;
-    const shorter = await annotate(text.slice(from, end - 1));
-    if (shorter.ok && shorter.pp === r.pp) throw new SentenceParseError(`parse error: Coq's sentence ends where Arbor cannot tell (${r.pp.slice(0, 60)})`);
+    const r = known ?? (await ask(piece));
+    if (!('pp' in r) || r.pp === '') return undefined;
+    const shorter = await ask(text.slice(from, end - 1));
+    if (shorter.ok && shorter.pp === r.pp) return 'before';
     return { text: piece, pp: r.pp, start: from, end };
+  };
+  const bullet = async (to: number): Promise<CoqSentence> => {
+    for (const end of bulletEnds(text, from, to)) {
+      const s = await endsAt(end);
+      if (s !== undefined && s !== 'before') return s;
+    }
+    throw new SentenceParseError(`parse error: Coq's sentence ends where Arbor cannot tell (${text.slice(from, to).trim().slice(0, 60)})`);
+  };
+  // Coq parses text[from..k] to a sentence exactly when k is at or past the sentence's end (before it, the
+  // piece ends inside a comment or string: a lexer error), so the first such dot is found by galloping
+  // over the dots, then bisecting: a few pieces per sentence, however many dots comments hold.
+  const dots = [...dotEnds(text, from)];
+  const parses = async (i: number): Promise<{ ok: true; pp: string } | undefined> => {
+    const r = await ask(text.slice(from, dots[i]));
+    if (r.ok) return r.pp === '' ? undefined : r;
+    // A parser (not lexer) error at a dot outside comments and strings stays an error in any longer text.
+    if (!/Lexer:/.test(r.message)) throw new SentenceParseError(`parse error: ${r.message}`);
+    return undefined;
+  };
+  let below = -1;
+  let found: { at: number; pp: string } | undefined;
+  for (let step = 1, i = 0; i < dots.length; step *= 2, i = Math.min(dots.length - 1, below + step)) {
+    const r = await parses(i);
+    if (r) {
+      found = { at: i, pp: r.pp };
+      break;
+    }
+    below = i;
+    if (i === dots.length - 1) break;
   }
-  const rest = await annotate(text.slice(from));
+  if (found) {
+    let [lo, hi] = [below, found.at];
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      const r = await parses(mid);
+      if (r) [hi, found] = [mid, { at: mid, pp: r.pp }];
+      else lo = mid;
+    }
+    const end = dots[found.at] as number;
+    const s = await endsAt(end, found);
+    if (s === 'before') return bullet(end);
+    if (s !== undefined) return s;
+  }
+  const rest = await ask(text.slice(from));
   if (!rest.ok) throw new SentenceParseError(`parse error: ${rest.message}`);
   if (rest.pp === '') return undefined;
+  if (!rest.pp.endsWith('.')) return bullet(text.length);
   throw new SentenceParseError(`parse error: sentence does not end with "." (${rest.pp.slice(0, 60)})`);
 }
