@@ -46,7 +46,8 @@ async function start(): Promise<void> {
   workbench = await createWorkbenchShell({
     backend: (project?.backend ?? (typeof settings.backend === 'string' ? settings.backend : 'coq')) as 'coq',
     ...shellProverOptions(settings),
-    ...(project?.prelude !== undefined ? { prelude: project.prelude } : {}),
+    // A folder's text, not the user's: judged by the policy, its axioms not trusted.
+    ...(project?.prelude !== undefined ? { projectPrelude: project.prelude } : {}),
     timeoutMs: typeof settings.timeoutSeconds === 'number' ? settings.timeoutSeconds * 1000 : 10_000,
   });
   const ws = workspace;

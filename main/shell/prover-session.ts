@@ -143,7 +143,13 @@ export interface SessionOptions {
    * `--prelude` file or a project file the user opened: its axioms are trusted.
    */
   prelude?: string;
-  /** A preamble from a client (`PRELUDE`): run after `prelude`, already checked by the policy, its axioms never trusted. */
+  /**
+   * The prelude of the workspace's `arbor.project.json`: a folder's text, so Coq judges it sentence by
+   * sentence with the vernacular policy (purpose `project`: it may declare axioms), run after `prelude`;
+   * its axioms are not trusted (trusting them needs the user's explicit confirmation, not a file).
+   */
+  projectPrelude?: string;
+  /** A preamble from a client (`PRELUDE`): run after `prelude`, judged by the backend's policy, its axioms never trusted. */
   untrustedPrelude?: string;
   /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */
   timeoutMs: number;

@@ -63,3 +63,21 @@ describe('PRELUDE', () => {
     }
   }, 120_000);
 });
+
+describe('the workspace project file prelude', () => {
+  it('is judged like any text from a folder: a hidden sentence never runs', async () => {
+    await expect(coqBackend.open({ timeoutMs: 10_000, projectPrelude: `Definition ok := 1. (* "(*" *) ${hidden('project')} (* "*)" *)` }))
+      .rejects.toMatchObject({ code: 'refused', message: expect.stringMatching(/sentence not allowed: Redirect/) });
+    expect(ran('project')).toBe(false);
+  }, 60_000);
+
+  it('may declare axioms (its purpose), which the script keeps as Coq ran them', async () => {
+    const s = await coqBackend.open({ timeoutMs: 10_000, projectPrelude: 'Parameter secret : nat.\nAxiom secret_pos : 0 < secret.' });
+    try {
+      const script = s.renderDocument?.([]) ?? '';
+      expect(script).toContain('Parameter secret : nat.\nAxiom secret_pos : 0 < secret.');
+    } finally {
+      await s.dispose();
+    }
+  }, 60_000);
+});

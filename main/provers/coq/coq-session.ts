@@ -151,11 +151,11 @@ export class CoqSession implements ProverSession {
   private readonly refute: SessionOptions['refute'];
   /** The user's own prelude (trusted), as Coq delimited it at the first boot (restarts replay these). */
   private channelSentences: string[] = [];
-  /** A client's prelude (`PRELUDE`): the sentences Coq delimited and the policy allowed at the first boot. */
+  /** The project file's prelude, then a client's (`PRELUDE`): the sentences Coq delimited and the policy allowed at the first boot. */
   private untrustedSentences: string[] = [];
   /** Whether the preludes' sentences are known (after the first boot). */
   private preludesRead = false;
-  private readonly preludeTexts: { trusted: string; untrusted: string };
+  private readonly preludeTexts: { trusted: string; project: string; untrusted: string };
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   private hammerPlugin = true;
   /** Closed (channel released or cancelled): a step still running must not start a new coqidetop. */
@@ -172,7 +172,7 @@ export class CoqSession implements ProverSession {
     this.refute = options.refute;
     this.mode = options.printMode ?? 1;
     this.arborSentences = splitSentences(arborPrelude());
-    this.preludeTexts = { trusted: options.prelude ?? '', untrusted: options.untrustedPrelude ?? '' };
+    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '' };
     this.trustedAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
@@ -232,14 +232,21 @@ export class CoqSession implements ProverSession {
       if (first) this.channelSentences = (await runCoqText(this.client, this.preludeTexts.trusted, { timeoutMs: this.timeoutMs })).map((r) => r.text.trim());
       else await addAll(this.channelSentences);
     });
-    if (first ? this.preludeTexts.untrusted.trim() !== '' : this.untrustedSentences.length > 0) {
+    const judged = [
+      { text: this.preludeTexts.project, purpose: 'project' as const },
+      { text: this.preludeTexts.untrusted, purpose: 'prelude' as const },
+    ].filter((p) => p.text.trim() !== '');
+    if (first ? judged.length > 0 : this.untrustedSentences.length > 0) {
       // A client's notation must not redefine one in use (`Notation "x = y" := True` would make `1 = 2`
       // trivial): Coq's own check refuses redefinitions while the client's text runs. As for DEFINE, the
       // guard runs before the client's sentences are added (notations are read then).
       await run('prelude', () => addAll([NOTATION_GUARD_ON]));
       await run('prelude', async () => {
-        if (first) this.untrustedSentences = (await runCoqText(this.client, this.preludeTexts.untrusted, { purpose: 'prelude', timeoutMs: this.timeoutMs })).map((r) => r.text.trim());
-        else await addAll(this.untrustedSentences);
+        if (first) {
+          const sentences: string[] = [];
+          for (const { text, purpose } of judged) sentences.push(...(await runCoqText(this.client, text, { purpose, timeoutMs: this.timeoutMs })).map((r) => r.text.trim()));
+          this.untrustedSentences = sentences;
+        } else await addAll(this.untrustedSentences);
       });
       await run('prelude', () => addAll([NOTATION_GUARD_OFF]));
     }
