@@ -6,7 +6,7 @@ import type { EnvironmentEntry, QueryAnswer } from '../../../shared/protocol/que
 import { SEARCH_LIMIT } from '../../../shared/protocol/query-answer.ts';
 import { firstLocated, moduleOf, parseAbout, parseCheck, parseLocate, parsePrint, parseSearchResult } from './coq-queries.ts';
 import { precheckUntrusted } from './vernacular-policy.ts';
-import { runCoqText, TextRefused, type RanSentence } from './coq-text-runner.ts';
+import { runCoqText, TextRefused } from './coq-text-runner.ts';
 import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-session.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
