@@ -15,6 +15,9 @@ describe('fidelity inputs are untrusted text', () => {
     ['a context that loads a file', { canonical: 'True', candidate: 'True', context: 'Load "/etc/passwd".' }],
     ['a context that runs a shell through CoqHammer', { canonical: 'True', candidate: 'True', context: 'Set Hammer PredictPath "touch /tmp/arbor-pwned;".' }],
     ['a context that bypasses the guard checker', { canonical: 'True', candidate: 'True', context: 'Unset Guard Checking.' }],
+    ['a context that closes the section it is pasted in', { canonical: 'True', candidate: 'True', context: 'End arbor_ctx. Definition x := 1.' }],
+    ['a context hiding a sentence in a string inside a comment', { canonical: 'True', candidate: 'True', context: 'Definition ok := 1. (* "(*" *) Cd "/tmp". (* "*)" *)' }],
+    ['a context that leaves a proof open', { canonical: 'True', candidate: 'True', context: 'Lemma l : True.' }],
     ['a statement that ends its sentence', { canonical: 'True. Redirect "/tmp/x" Print nat. Theorem t : True', candidate: 'True' }],
     ['a statement with a comment', { canonical: 'True (* x', candidate: 'True' }],
   ];

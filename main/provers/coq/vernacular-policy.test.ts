@@ -96,6 +96,7 @@ describe('the one gate for untrusted Coq text, judging the sentences Coq delimit
     ['Proof. Qed.', /not allowed: Proof/],
     ['Abort.', /not allowed: Abort/],
     ['Section S. Definition a := 1.', /leaves a section open/],
+    ['Section S. End S. End S.', /closes a section or module it did not open|parse error/],
     ['Require Import Arith', /parse error: Syntax error: '.' expected/],
     ['Definition x := 1. (* open', /parse error: Syntax Error: Lexer: Unterminated comment/],
     ['Definition s := "open.', /parse error: Syntax Error: Lexer: Unterminated string/],

@@ -99,8 +99,10 @@ export class SentencePolicy {
   judge(pp: string, inProof: boolean): string | undefined {
     const refusal = inProof ? proofSentence(pp) : checkSentence(pp, this.purpose, this.openBlocks.includes('section'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
-    this.count++;
     const head = headOf(pp);
+    // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
+    if (!inProof && head?.words[0] === 'End' && this.openBlocks.length === 0) return `parse error: ${this.what} closes a section or module it did not open`;
+    this.count++;
     if (inProof) return undefined;
     if (head?.words[0] === 'Section') this.openBlocks.push('section');
     else if (head?.words[0] === 'Module' && !/:=/.test(pp)) this.openBlocks.push('module');
