@@ -106,8 +106,9 @@ export interface ProverSession {
    */
   start(goal: string, name?: string): Promise<StepOutcome>;
   /**
-   * A declaration of the document (`DEFINE`): untrusted text, which the session checks with the one
-   * vernacular policy before the prover sees it. Discards an unfinished proof, like `start`.
+   * A declaration of the document (`DEFINE`): untrusted text. Coq sessions have Coq delimit it and the one
+   * vernacular policy judge each sentence before it runs (docs/untrusted-text.md). Discards an unfinished
+   * proof, like `start`; refused text changes nothing.
    */
   define?(text: string): Promise<DefineOutcome>;
   /** A look-up at the current state; never changes it. */
@@ -179,7 +180,8 @@ export interface ProverBackend {
   readonly id: BackendId;
   check(): Promise<BackendCheck>;
   /**
-   * Why a prelude sent through the protocol (`PRELUDE`, possibly by an agent) is refused, or undefined.
+   * Why a prelude sent through the protocol (`PRELUDE`, possibly by an agent) is refused before the prover
+   * reads it, or undefined (Coq: size and control characters; the session judges its sentences as it boots).
    * Preludes from the command line (`--prelude FILE`) are the user's own and are not checked.
    */
   checkPrelude?(text: string): string | undefined;
