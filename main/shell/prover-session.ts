@@ -150,6 +150,11 @@ export interface SessionOptions {
    * its axioms are not trusted (trusting them needs the user's explicit confirmation, not a file).
    */
   projectPrelude?: string;
+  /**
+   * The user confirmed, in a dialog of Arbor's own (never through the API), that the assumptions the project
+   * prelude declares are trusted: Coq sessions then accept proofs that use them.
+   */
+  trustProjectAxioms?: boolean;
   /** A preamble from a client (`PRELUDE`): run after `prelude`, judged by the backend's policy, its axioms never trusted. */
   untrustedPrelude?: string;
   /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */

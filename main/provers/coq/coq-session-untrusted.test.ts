@@ -80,4 +80,21 @@ describe('the workspace project file prelude', () => {
       await s.dispose();
     }
   }, 60_000);
+
+  it('its axioms are trusted only when the user confirmed them (trustProjectAxioms), never otherwise', async () => {
+    const prelude = 'Axiom ax : 1 = 2. (* Axiom ghost : False. *)';
+    for (const trust of [false, true]) {
+      const s = await coqBackend.open({ timeoutMs: 10_000, projectPrelude: prelude, ...(trust ? { trustProjectAxioms: true } : {}) });
+      try {
+        await s.start('1 = 2', 'uses_ax');
+        await s.step({ kind: 'apply', tactic: 'exact ax' });
+        const finished = s.finish?.();
+        if (trust) await expect(finished).resolves.toMatchObject({ assumptions: expect.arrayContaining([expect.stringMatching(/ax/)]) });
+        else await expect(finished).rejects.toMatchObject({ code: 'unsound' });
+      } finally {
+        await s.dispose();
+      }
+    }
+  }, 120_000);
 });
+

@@ -155,7 +155,7 @@ export class CoqSession implements ProverSession {
   private untrustedSentences: string[] = [];
   /** Whether the preludes' sentences are known (after the first boot). */
   private preludesRead = false;
-  private readonly preludeTexts: { trusted: string; project: string; untrusted: string };
+  private readonly preludeTexts: { trusted: string; project: string; untrusted: string; trustProject: boolean };
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   private hammerPlugin = true;
   /** Closed (channel released or cancelled): a step still running must not start a new coqidetop. */
@@ -172,7 +172,7 @@ export class CoqSession implements ProverSession {
     this.refute = options.refute;
     this.mode = options.printMode ?? 1;
     this.arborSentences = splitSentences(arborPrelude());
-    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '' };
+    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: options.trustProjectAxioms === true };
     this.trustedAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
@@ -244,7 +244,12 @@ export class CoqSession implements ProverSession {
       await run('prelude', async () => {
         if (first) {
           const sentences: string[] = [];
-          for (const { text, purpose } of judged) sentences.push(...(await runCoqText(this.client, text, { purpose, timeoutMs: this.timeoutMs })).map((r) => r.text.trim()));
+          for (const { text, purpose } of judged) {
+            const ran = await runCoqText(this.client, text, { purpose, timeoutMs: this.timeoutMs });
+            sentences.push(...ran.map((r) => r.text.trim()));
+            // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
+            if (purpose === 'project' && this.preludeTexts.trustProject) for (const n of declaredAssumptions(ran.map((r) => r.pp).join(' '))) this.trustedAssumptions.add(n);
+          }
           this.untrustedSentences = sentences;
         } else await addAll(this.untrustedSentences);
       });
