@@ -12,6 +12,7 @@ import { ChannelOwnership } from '../host/channel-ownership.ts';
 import { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
 import { readWorkspaceProject } from '../host/workspace-project.ts';
+import { declaredAssumptions } from '../provers/coq/assumptions.ts';
 import { createProversReporter, shellProverOptions } from '../host/provers-reporter.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
@@ -36,6 +37,22 @@ function trusted(event: IpcMainInvokeEvent): boolean {
   return url.startsWith(`${APP_ORIGIN}/`) && event.sender === win?.webContents;
 }
 
+/**
+ * A project file is a folder's text: the assumptions its prelude declares are trusted only when the user
+ * says so here, in a native dialog no web page or attached client can draw or answer.
+ */
+async function confirmProjectAxioms(path: string | undefined, prelude: string | undefined): Promise<boolean> {
+  if (path === undefined || prelude === undefined) return false;
+  const names = [...declaredAssumptions(prelude)];
+  if (names.length === 0) return false;
+  const r = await dialog.showMessageBox({
+    type: 'warning', buttons: ['Keep them untrusted', 'Trust these assumptions'], defaultId: 0, cancelId: 0,
+    message: `Trust the assumptions declared by ${path}?`,
+    detail: `Proofs that use them will be accepted as if they were proved: ${names.join(', ')}`,
+  });
+  return r.response === 1;
+}
+
 async function start(): Promise<void> {
   denyAllPermissions();
   serveRenderer(join(distDir, 'renderer'));
@@ -43,10 +60,13 @@ async function start(): Promise<void> {
   const settings = await workspace.settings();
   // As in the web host: the workspace's arbor.project.json (if valid) chooses the one backend and its prelude.
   const project = await readWorkspaceProject(workspace.root);
+  const trustProjectAxioms = await confirmProjectAxioms(project?.path, project?.prelude);
   workbench = await createWorkbenchShell({
     backend: (project?.backend ?? (typeof settings.backend === 'string' ? settings.backend : 'coq')) as 'coq',
     ...shellProverOptions(settings),
-    ...(project?.prelude !== undefined ? { prelude: project.prelude } : {}),
+    // A folder's text, not the user's: judged by the policy, its axioms not trusted.
+    ...(project?.prelude !== undefined ? { projectPrelude: project.prelude } : {}),
+    ...(trustProjectAxioms ? { trustProjectAxioms: true } : {}),
     timeoutMs: typeof settings.timeoutSeconds === 'number' ? settings.timeoutSeconds * 1000 : 10_000,
   });
   const ws = workspace;

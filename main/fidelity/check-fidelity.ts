@@ -3,7 +3,12 @@ import type { FidelityProver } from '../../shared/fidelity/fidelity-prover.ts';
 import type { FidelityInput, FidelityReport } from '../../shared/fidelity/fidelity-types.ts';
 import { createCoqFidelityProver } from './coq-fidelity-prover.ts';
 import { fragmentProblem } from '../provers/coq/coq-sentence.ts';
-import { checkUntrustedVernacular } from '../provers/coq/vernacular-policy.ts';
+import { precheckUntrusted } from '../provers/coq/vernacular-policy.ts';
+import { TextRefused } from '../provers/coq/coq-text-runner.ts';
+import { CoqFailure, CoqTimeout } from '../provers/coq/coqidetop-client.ts';
+import type { ContextSentence } from '../../shared/fidelity/fidelity-context.ts';
+import { coqContextSentences } from './coq-context-sentences.ts';
+import { mentionsZ } from './coq-fidelity-prover.ts';
 
 /** A fidelity request whose text could escape the Coq sentence it is pasted into: refused before anything runs. */
 export class FidelityInputRefused extends Error {}
@@ -16,6 +21,7 @@ let sharedCoq: FidelityProver | null = null;
  */
 export async function checkFidelity(input: FidelityInput, prover?: FidelityProver | null): Promise<FidelityReport> {
   const backend = input.backend ?? 'coq';
+  let sentences: ContextSentence[] | undefined;
   if (backend === 'coq') {
     // Statements and context are pasted into files `coqc` compiles: they are untrusted text like any other.
     for (const [what, text] of [['canonical', input.canonical], ['candidate', input.candidate]] as const) {
@@ -23,10 +29,24 @@ export async function checkFidelity(input: FidelityInput, prover?: FidelityProve
       if (problem !== undefined) throw new FidelityInputRefused(`parse error: ${what} statement: ${problem}`);
     }
     if (input.context !== undefined && input.context.trim() !== '') {
-      const refused = checkUntrustedVernacular(input.context, 'fidelity-context');
+      const refused = precheckUntrusted(input.context, 'fidelity-context');
       if (refused !== undefined) throw new FidelityInputRefused(refused);
+      // Coq delimits the context and the policy judges each of its sentences; the proof files are built from those only.
+      sentences = await delimit(input);
     }
   }
   const p = prover !== undefined ? prover : backend === 'coq' ? (sharedCoq ??= createCoqFidelityProver()) : null;
-  return runFidelity(input, p);
+  return runFidelity(input, p, undefined, sentences);
+}
+
+async function delimit(input: FidelityInput): Promise<ContextSentence[]> {
+  const context = input.context ?? '';
+  try {
+    return await coqContextSentences(context, { needsZ: mentionsZ([input.canonical, input.candidate, context]), classical: input.classical ?? false });
+  } catch (e) {
+    if (e instanceof TextRefused) throw new FidelityInputRefused(e.message);
+    if (e instanceof CoqFailure) throw new FidelityInputRefused(`context: ${e.message.replace(/\s+/g, ' ').trim()}`);
+    if (e instanceof CoqTimeout) throw new FidelityInputRefused('context: timeout');
+    throw e;
+  }
 }

@@ -10,8 +10,9 @@ export function coqImports(needsZ: boolean, hammer: boolean): string {
 /** The full header (hammer and ZArith): what the ground-truth files use. */
 export const coqHeader = coqImports(true, true);
 
-const mentionsZ = (task: ProverTask): boolean =>
-  [task.request.canonical, task.request.candidate, task.context.text].some((s) => /(^|[^\w.])Z(\.|\b)|%Z|Z_scope/u.test(s));
+/** Whether any of these texts speaks of integers (then ZArith is imported). */
+export const mentionsZ = (texts: string[]): boolean => texts.some((s) => /(^|[^\w.])Z(\.|\b)|%Z|Z_scope/u.test(s));
+const taskMentionsZ = (task: ProverTask): boolean => mentionsZ([task.request.canonical, task.request.candidate, task.context.text]);
 
 export interface CoqProverOptions {
   coqc?: string;
@@ -29,7 +30,7 @@ export function createCoqFidelityProver(opts: CoqProverOptions = {}): FidelityPr
   const secs = (task: ProverTask): number => Math.max(1, Math.ceil(task.request.timeoutMs / 1000));
   const hsecs = (task: ProverTask): number => Math.max(1, Math.ceil(task.request.hammerTimeoutMs / 1000));
   const header = (task: ProverTask): string =>
-    `${coqImports(mentionsZ(task), true)}${task.request.classical ? '\nRequire Import Classical.' : ''}\nSet Hammer ATPLimit ${secs(task)}.\nSet Hammer ReconstrLimit ${secs(task)}.\nSet Hammer GSMode 1.`;
+    `${coqImports(taskMentionsZ(task), true)}${task.request.classical ? '\nRequire Import Classical.' : ''}\nSet Hammer ATPLimit ${secs(task)}.\nSet Hammer ReconstrLimit ${secs(task)}.\nSet Hammer GSMode 1.`;
   const section = (task: ProverTask, body: string): string => `Section arbor_ctx.\n${task.context.text}\n${body}\nEnd arbor_ctx.\n`;
   // Generous: every entry may use its timeout, each hammer call its own budget, plus coqc start-up.
   const wall = (task: ProverTask, entries: number, hammers: number): number => (entries * secs(task) + hammers * hsecs(task)) * 1000 + 20_000;
@@ -61,7 +62,7 @@ export function createCoqFidelityProver(opts: CoqProverOptions = {}): FidelityPr
 
     async typeCheck(task): Promise<TypeCheck> {
       const { canonical, candidate } = task.request;
-      const prefix = `${coqImports(mentionsZ(task), false)}${task.request.classical ? '\nRequire Import Classical.' : ''}\nSection arbor_ctx.\n`;
+      const prefix = `${coqImports(taskMentionsZ(task), false)}${task.request.classical ? '\nRequire Import Classical.' : ''}\nSection arbor_ctx.\n`;
       const ctxLines = `${task.context.text}\n`;
       const body = `Definition arbor_canonical : Prop := (${canonical}).\nDefinition arbor_candidate : Prop := (${candidate}).\nEnd arbor_ctx.\n`;
       const res = await run(prefix + ctxLines + body, 60_000);

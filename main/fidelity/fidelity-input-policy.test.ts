@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FidelityProver } from '../../shared/fidelity/fidelity-prover.ts';
 import { checkFidelity, FidelityInputRefused } from './check-fidelity.ts';
+import { createCoqFidelityProver } from './coq-fidelity-prover.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'arbor-fidelity-untrusted-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('fidelity inputs are untrusted text', () => {
   const refused: [string, { canonical: string; candidate: string; context?: string }][] = [
@@ -7,6 +15,9 @@ describe('fidelity inputs are untrusted text', () => {
     ['a context that loads a file', { canonical: 'True', candidate: 'True', context: 'Load "/etc/passwd".' }],
     ['a context that runs a shell through CoqHammer', { canonical: 'True', candidate: 'True', context: 'Set Hammer PredictPath "touch /tmp/arbor-pwned;".' }],
     ['a context that bypasses the guard checker', { canonical: 'True', candidate: 'True', context: 'Unset Guard Checking.' }],
+    ['a context that closes the section it is pasted in', { canonical: 'True', candidate: 'True', context: 'End arbor_ctx. Definition x := 1.' }],
+    ['a context hiding a sentence in a string inside a comment', { canonical: 'True', candidate: 'True', context: 'Definition ok := 1. (* "(*" *) Cd "/tmp". (* "*)" *)' }],
+    ['a context that leaves a proof open', { canonical: 'True', candidate: 'True', context: 'Lemma l : True.' }],
     ['a statement that ends its sentence', { canonical: 'True. Redirect "/tmp/x" Print nat. Theorem t : True', candidate: 'True' }],
     ['a statement with a comment', { canonical: 'True (* x', candidate: 'True' }],
   ];
@@ -20,4 +31,27 @@ describe('fidelity inputs are untrusted text', () => {
     const report = await checkFidelity({ canonical: 'P x', candidate: 'P x', context: 'Parameter P : nat -> Prop. Parameter x : nat. Hypothesis h : P x.', tiers: ['s0'] }, null);
     expect(report.verdict).toBe('equivalent');
   });
+
+  // Coq delimits the context (real coqidetop) and the policy judges Coq's sentences: Arbor's own lexing is not the gate.
+  it('refuses a sentence hidden behind a string inside a comment, and it never runs', async () => {
+    const out = join(dir, 'ctx');
+    const context = `Definition ok := 1. (* "(*" *) Redirect "${out}" Print nat. (* "*)" *)`;
+    const e = await checkFidelity({ canonical: 'True', candidate: 'True', context, tiers: ['s0'] }, null).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(FidelityInputRefused);
+    expect((e as Error).message).toMatch(/sentence not allowed: Redirect/);
+    expect(existsSync(`${out}.out`)).toBe(false);
+    await expect(checkFidelity({ canonical: 'True', candidate: 'True', context: 'Definition ok := 1. (* "(*" *) Set Hammer PredictPath "touch /tmp/x;". (* "*)" *)', tiers: ['s0'] }, null))
+      .rejects.toThrow(/option not allowed: Hammer PredictPath/);
+  }, 60_000);
+
+  it('the proof files hold exactly the sentences Coq delimited, never the text as given', async () => {
+    const seen: string[] = [];
+    const real = createCoqFidelityProver();
+    const spy: FidelityProver = { ...real, typeCheck: async (task) => { seen.push(task.context.text); return real.typeCheck(task); } };
+    const context = 'Notation "[[ x ; .. ; y ]]" := (cons x .. (cons y nil) ..). (* "(*" *) Fixpoint len (l : list nat) : nat := match l with nil => 0 | cons _ t => S (len t) end.';
+    const report = await checkFidelity({ canonical: 'len [[1; 2]] = 2', candidate: 'len [[1; 2]] = 2', context, tiers: ['typecheck', 's0'] }, spy);
+    expect(report.verdict).toBe('equivalent');
+    expect(seen).toEqual(['Notation "[[ x ; .. ; y ]]" := (cons x .. (cons y nil) ..).\n(* "(*" *) Fixpoint len (l : list nat) : nat := match l with nil => 0 | cons _ t => S (len t) end.']);
+  }, 120_000);
 });
+

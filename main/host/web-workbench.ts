@@ -46,7 +46,8 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
   const ws = await createWorkbenchShell({
     backend,
     ...shellProverOptions(await workspace.settings()),
-    ...(project?.prelude !== undefined ? { prelude: project.prelude } : {}),
+    // A folder's text, not the user's: judged by the policy, its axioms not trusted.
+    ...(project?.prelude !== undefined ? { projectPrelude: project.prelude } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
   });

@@ -26,6 +26,14 @@ export interface WorkbenchShellOptions {
   timeoutMs?: number;
   poolSize?: number;
   prelude?: string;
+  /**
+   * The workspace's `arbor.project.json` prelude: text from a folder, not the user's own hand. Coq judges
+   * it sentence by sentence with the vernacular policy (purpose `project`) and trusts none of its axioms;
+   * other backends read it as their prelude.
+   */
+  projectPrelude?: string;
+  /** The user confirmed the project prelude's assumptions in a native dialog (desktop only). */
+  trustProjectAxioms?: boolean;
   /** The lean backend's settings (the user's, over the environment); default: the environment only. */
   lean?: LeanSettings;
   /** The isabelle backend's Isa-REPL server: an address, or the command that starts one. */
@@ -78,6 +86,7 @@ async function proverFactory(options: WorkbenchShellOptions, problems: string[])
       timeoutMs: options.timeoutMs ?? 10_000,
       poolSize: options.poolSize ?? 1,
       ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
+      ...projectPreludeOption(options),
     });
   } catch (err) {
     problems.push(`backend ${options.backend} did not load: ${(err as Error).message}`);
@@ -105,7 +114,15 @@ function isabelleFactory(options: WorkbenchShellOptions, problems: string[]): En
       return undefined;
     }
   }
-  return createIsabelleFactory({ ...server, timeoutMs: options.timeoutMs ?? 10_000, ...(options.prelude !== undefined ? { prelude: options.prelude } : {}) });
+  const prelude = [options.prelude, options.projectPrelude].filter((p) => p !== undefined).join('\n') || undefined;
+  return createIsabelleFactory({ ...server, timeoutMs: options.timeoutMs ?? 10_000, ...(prelude !== undefined ? { prelude } : {}) });
+}
+
+/** Coq: the project prelude is judged (`projectPrelude`); other backends have no vernacular to judge and read it as their prelude. */
+function projectPreludeOption(options: WorkbenchShellOptions): { prelude?: string; projectPrelude?: string; trustProjectAxioms?: boolean } {
+  if (options.projectPrelude === undefined) return {};
+  if (options.backend === 'coq') return { projectPrelude: options.projectPrelude, ...(options.trustProjectAxioms === true ? { trustProjectAxioms: true } : {}) };
+  return { prelude: [options.prelude, options.projectPrelude].filter((p) => p !== undefined).join('\n') };
 }
 
 export function appInfo(host: AppInfo['host'], ws: WorkbenchShell, workspace: string, examplesDir: string): AppInfo {

@@ -60,6 +60,18 @@ describe('workspace writes never leave the workspace', () => {
     expect(await outsideFiles()).toEqual(['secret']);
   });
 
+  it('never creates or changes a project file (files.write is all a client of the API has)', async () => {
+    await mkdir(join(root, 'sub'));
+    for (const name of ['arbor.project.json', 'sub/arbor.project.json', 'ARBOR.PROJECT.JSON', '_CoqProject', 'sub/_coqproject']) {
+      await expect(ws.write(name, '{"backend":"coq","prelude":"Axiom cheat : False."}')).rejects.toThrow(/project file/);
+    }
+    await writeFile(join(root, 'arbor.project.json'), '{"backend":"coq"}');
+    await expect(ws.write('./sub/../arbor.project.json', '{"backend":"eq"}')).rejects.toThrow(/project file/);
+    expect(await readFile(join(root, 'arbor.project.json'), 'utf8')).toBe('{"backend":"coq"}');
+    expect((await readdir(root)).sort()).toEqual(['arbor.project.json', 'sub']);
+    expect(await readdir(join(root, 'sub'))).toEqual([]);
+  });
+
   it('refuses paths with NUL bytes or that are far too long', async () => {
     await expect(ws.write('a\u0000b', 'x')).rejects.toThrow();
     await expect(ws.write('x'.repeat(5000), 'x')).rejects.toThrow();

@@ -3,6 +3,10 @@ import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile 
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { DirEntry, RecoveryEntry, Settings } from '../../shared/api/api-contract.ts';
+import { PROJECT_FILE_NAME } from '../../shared/project/project-file.ts';
+
+/** Files that configure a workspace's provers (compared case-insensitively: some file systems are). */
+const PROJECT_FILES = new Set([PROJECT_FILE_NAME.toLowerCase(), '_coqproject']);
 
 export interface WorkspaceOptions {
   /** The directory the renderer may read and write in (the user's project). */
@@ -62,6 +66,9 @@ export class Workspace {
     if (full === (await realpath(this.root).catch(() => this.root))) throw new Error(`not a file: ${path}`);
     const existing = await lstat(full).catch(() => undefined);
     if (existing?.isDirectory()) throw new Error(`not a file: ${path}`);
+    // A project file chooses the backend, its prelude and (Coq) load paths: what the user trusts, never
+    // something a client of the API (a web page, an attached agent) may create or change.
+    if (PROJECT_FILES.has(basename(full).toLowerCase())) throw new Error(`not allowed: ${basename(full)} is a project file; edit it outside Arbor`);
     // Write to a fresh sibling temp file, then rename: a crash never leaves half a proof file. `wx`
     // (O_CREAT|O_EXCL) never follows a planted symlink, and the random name cannot be guessed in advance.
     const temp = join(dirname(full), `.${basename(full)}.${randomBytes(6).toString('hex')}.arbor-tmp`);

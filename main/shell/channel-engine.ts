@@ -42,4 +42,9 @@ export interface ChannelEngine {
   status(): ChannelStatus;
   /** Stop whatever runs now (the running command answers with an error) and release the prover. */
   dispose(): Promise<void>;
+  /**
+   * Resolves once the engine's prover is up with its prelude, rejects with why it cannot be (a prelude the
+   * prover refused): PRELUDE waits for it, so a refused prelude is PRELUDE's own error.
+   */
+  opened?(): Promise<void>;
 }

@@ -106,8 +106,9 @@ export interface ProverSession {
    */
   start(goal: string, name?: string): Promise<StepOutcome>;
   /**
-   * A declaration of the document (`DEFINE`): untrusted text, which the session checks with the one
-   * vernacular policy before the prover sees it. Discards an unfinished proof, like `start`.
+   * A declaration of the document (`DEFINE`): untrusted text. Coq sessions have Coq delimit it and the one
+   * vernacular policy judge each sentence before it runs (docs/untrusted-text.md). Discards an unfinished
+   * proof, like `start`; refused text changes nothing.
    */
   define?(text: string): Promise<DefineOutcome>;
   /** A look-up at the current state; never changes it. */
@@ -143,7 +144,18 @@ export interface SessionOptions {
    * `--prelude` file or a project file the user opened: its axioms are trusted.
    */
   prelude?: string;
-  /** A preamble from a client (`PRELUDE`): run after `prelude`, already checked by the policy, its axioms never trusted. */
+  /**
+   * The prelude of the workspace's `arbor.project.json`: a folder's text, so Coq judges it sentence by
+   * sentence with the vernacular policy (purpose `project`: it may declare axioms), run after `prelude`;
+   * its axioms are not trusted (trusting them needs the user's explicit confirmation, not a file).
+   */
+  projectPrelude?: string;
+  /**
+   * The user confirmed, in a dialog of Arbor's own (never through the API), that the assumptions the project
+   * prelude declares are trusted: Coq sessions then accept proofs that use them.
+   */
+  trustProjectAxioms?: boolean;
+  /** A preamble from a client (`PRELUDE`): run after `prelude`, judged by the backend's policy, its axioms never trusted. */
   untrustedPrelude?: string;
   /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */
   timeoutMs: number;
@@ -173,7 +185,8 @@ export interface ProverBackend {
   readonly id: BackendId;
   check(): Promise<BackendCheck>;
   /**
-   * Why a prelude sent through the protocol (`PRELUDE`, possibly by an agent) is refused, or undefined.
+   * Why a prelude sent through the protocol (`PRELUDE`, possibly by an agent) is refused before the prover
+   * reads it, or undefined (Coq: size and control characters; the session judges its sentences as it boots).
    * Preludes from the command line (`--prelude FILE`) are the user's own and are not checked.
    */
   checkPrelude?(text: string): string | undefined;

@@ -231,12 +231,19 @@ export class Shell {
 
   private async setPrelude(channel: Channel, prelude: string): Promise<ShellResponse> {
     const old = channel.engine;
+    let engine: ChannelEngine;
     try {
-      channel.engine = this.options.createEngine(channel.id, prelude);
+      engine = this.options.createEngine(channel.id, prelude);
+      // The prover itself judges the prelude as it runs it (Coq: sentence by sentence): wait for its word.
+      await engine.opened?.().catch(async (err: unknown) => {
+        await engine.dispose();
+        throw err;
+      });
     } catch (err) {
-      // The factory refuses preludes a backend does not allow; the channel keeps its engine.
+      // The factory or the prover refuses preludes a backend does not allow; the channel keeps its engine.
       return reply(channel.id, null, err instanceof Error ? err.message : String(err));
     }
+    channel.engine = engine;
     await old.dispose();
     return reply(channel.id, null, '');
   }

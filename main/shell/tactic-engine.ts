@@ -82,6 +82,12 @@ export class TacticEngine implements ChannelEngine {
     return opening;
   }
 
+  async opened(): Promise<void> {
+    await this.session.catch((e: unknown) => {
+      throw new Error(this.describe(e));
+    });
+  }
+
   status(): ChannelStatus {
     const last = this.history[this.history.length - 1];
     const status: ChannelStatus = {

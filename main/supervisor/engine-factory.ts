@@ -8,6 +8,10 @@ export interface EngineConfig {
   backend: BackendId;
   /** The default prelude for every channel (a channel's PRELUDE replaces it for that channel). */
   prelude?: string;
+  /** The workspace project file's prelude, judged by the backend in every session (SessionOptions.projectPrelude). */
+  projectPrelude?: string;
+  /** The user confirmed the project prelude's assumptions (SessionOptions.trustProjectAxioms). */
+  trustProjectAxioms?: boolean;
   timeoutMs: number;
   /** Sessions kept ready for NEW_CHANNEL. */
   poolSize: number;
@@ -41,6 +45,8 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
   const options = (prelude?: string): SessionOptions => {
     const o: SessionOptions = { timeoutMs: config.timeoutMs, refute: refuteStatement };
     if (prelude !== undefined) o.prelude = prelude;
+    if (config.projectPrelude !== undefined) o.projectPrelude = config.projectPrelude;
+    if (config.trustProjectAxioms === true) o.trustProjectAxioms = true;
     if (config.backendOptions !== undefined) o.backendOptions = config.backendOptions;
     if (config.memoryLimitMb !== undefined) o.memoryLimitMb = config.memoryLimitMb;
     return o;

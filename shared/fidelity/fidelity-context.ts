@@ -71,9 +71,20 @@ function parseBinderDecl(rest: string): ContextParameter[] {
   return out;
 }
 
-export function parseContext(text: string): FidelityContext {
-  const ctx: FidelityContext = { ...emptyContext(), text };
-  for (const sentence of splitSentences(text)) {
+/** A sentence of the context as the prover delimited it: its exact text, and the prover's reprint (comments gone). */
+export interface ContextSentence { text: string; pp: string }
+
+/**
+ * The context's structure. With `sentences` (Coq's own delimitation, the only one for text that reaches
+ * Coq) the text is rebuilt from them and each is read from Coq's reprint; without, the text is split
+ * here (backends that never paste it into a prover file).
+ */
+export function parseContext(text: string, sentences?: readonly ContextSentence[]): FidelityContext {
+  const ctx: FidelityContext = { ...emptyContext(), text: sentences ? sentences.map((s) => s.text.trim()).join('\n') : text };
+  const read = sentences
+    ? sentences.map((s) => ({ sentence: s.pp.replace(/\.$/u, ''), exact: s.text.trim().replace(/\.$/u, '') }))
+    : splitSentences(text).map((s) => ({ sentence: s, exact: s }));
+  for (const { sentence, exact } of read) {
     const m = /^(\S+)\s+([\s\S]*)$/u.exec(sentence);
     const kw = m?.[1] ?? sentence;
     const rest = m?.[2] ?? '';
@@ -83,7 +94,7 @@ export function parseContext(text: string): FidelityContext {
       for (const p of parseBinderDecl(rest)) ctx.hypotheses.push({ name: p.name, statement: p.type });
     } else if (/^(Definition|Let)$/u.test(kw)) {
       const assign = topLevelIndex(rest, ':=');
-      if (assign < 0) { ctx.opaque.push(sentence); continue; }
+      if (assign < 0) { ctx.opaque.push(exact); continue; }
       const head = rest.slice(0, assign).trim();
       const body = rest.slice(assign + 2).trim();
       const name = head.split(/[\s(:]/u)[0] as string;
@@ -91,13 +102,13 @@ export function parseContext(text: string): FidelityContext {
       let returnType: string | null = null;
       const colon = topLevelIndex(sig, ':');
       if (colon >= 0) { returnType = sig.slice(colon + 1).trim(); sig = sig.slice(0, colon).trim(); }
-      ctx.definitions.push({ name, params: sig, returnType, body, sentence });
+      ctx.definitions.push({ name, params: sig, returnType, body, sentence: exact });
     } else if (/^(Require|Import|Export|From|Set|Unset|Local|Global|Arguments|Notation|Infix|Implicit)$/u.test(kw)) {
       if (/Open\s+Scope\s+Z_scope/u.test(sentence)) ctx.zScope = true;
     } else if (kw === 'Open') {
       if (/Z_scope/u.test(sentence)) ctx.zScope = true;
     } else {
-      ctx.opaque.push(sentence);
+      ctx.opaque.push(exact);
     }
   }
   return ctx;

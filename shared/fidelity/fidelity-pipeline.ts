@@ -1,4 +1,4 @@
-import { emptyContext, parseContext } from './fidelity-context.ts';
+import { emptyContext, parseContext, type ContextSentence } from './fidelity-context.ts';
 import type { FidelityContext } from './fidelity-context.ts';
 import type { FidelityProver, ProverTask } from './fidelity-prover.ts';
 import { fidelityInputSchema, tierIds } from './fidelity-types.ts';
@@ -30,7 +30,11 @@ export function injectionProblem(text: string): string | null {
  * or refutable, on its own, since two theorems (or two falsities) are equivalent whatever they say.
  * `prover` is null when no backend is configured (Lean today): normalisation tiers still run.
  */
-export async function runFidelity(input: FidelityInput, prover: FidelityProver | null, now: () => number = () => Date.now()): Promise<FidelityReport> {
+/**
+ * `contextSentences`: the context as the prover delimited (and allowed) it; when given, the context the
+ * tiers use is rebuilt from exactly these sentences, never read from the text as given.
+ */
+export async function runFidelity(input: FidelityInput, prover: FidelityProver | null, now: () => number = () => Date.now(), contextSentences?: readonly ContextSentence[]): Promise<FidelityReport> {
   const started = now();
   const req: FidelityRequest = fidelityInputSchema.parse(input);
   const tiers = new Set<TierId>(req.tiers ?? tierIds);
@@ -62,7 +66,8 @@ export async function runFidelity(input: FidelityInput, prover: FidelityProver |
   const note = (tier: TierId, outcome: TierTrace['outcome'], detail: string, ms = 0): void => { trace.push({ tier, outcome, detail, ms }); };
 
   let context: FidelityContext = emptyContext();
-  if (req.context) context = parseContext(req.context);
+  if (contextSentences) context = parseContext(req.context ?? '', contextSentences);
+  else if (req.context) context = parseContext(req.context);
   const task: ProverTask = { request: req, context };
 
   // Type check first when a prover is there: identical but ill-typed statements are not "equivalent".

@@ -1,11 +1,12 @@
 import type { ProverBackend } from '../../shell/prover-session.ts';
 import { checkCoq } from './coq-check.ts';
 import { CoqSession } from './coq-session.ts';
-import { checkUntrustedVernacular } from './vernacular-policy.ts';
+import { precheckUntrusted } from './vernacular-policy.ts';
 
 export const coqBackend: ProverBackend = {
   id: 'coq',
   check: checkCoq,
-  checkPrelude: (text) => checkUntrustedVernacular(text, 'prelude'),
+  // Only what is refused before Coq reads it: Coq delimits the prelude and the policy judges its sentences as the session boots.
+  checkPrelude: (text) => precheckUntrusted(text, 'prelude'),
   open: (options) => CoqSession.open(options),
 };

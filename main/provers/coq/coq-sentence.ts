@@ -1,13 +1,17 @@
 /**
- * Sentence-level lexing of Coq text: splitting trusted vernacular (the preludes) into sentences, and the
- * injection guard for user-supplied fragments (terms, tactics, names), which must stay inside the one
- * sentence Arbor builds around them.
+ * Where Coq text's sentences are: Coq itself decides for any text Arbor did not write (`nextCoqSentence`,
+ * through coqidetop's `Annotate`); Arbor's own prelude is split here (`splitSentences`); and the injection
+ * guard for user-supplied fragments (terms, tactics, names), which must stay inside the one sentence
+ * Arbor builds around them.
  */
 
 /** A sentence ends at `.` followed by whitespace or the end, outside comments and strings. */
 const isEnd = (s: string, i: number): boolean => s[i] === '.' && (i + 1 >= s.length || /\s/.test(s[i + 1] ?? ''));
 
-/** Splits vernacular into sentences (comments dropped, each sentence trimmed and ending in `.`). */
+/**
+ * Splits Arbor's own prelude into sentences (comments dropped, each trimmed and ending in `.`). Never for
+ * text from anyone else: this lexer does not know everything Coq's does (strings inside comments, `..`).
+ */
 export const splitSentences = (text: string): string[] => {
   const out: string[] = [];
   let cur = '';
@@ -83,3 +87,121 @@ export const fragmentProblem = (fragment: string): string | undefined => {
 const IDENT = /^[\p{L}_][\p{L}\p{N}_']*$/u;
 
 export const isIdent = (s: string): boolean => IDENT.test(s) && !['_', 'forall', 'fun', 'exists', 'let', 'in', 'match', 'end', 'as', 'return', 'with', 'if', 'then', 'else', 'fix', 'cofix', 'Type', 'Prop', 'Set', 'SProp'].includes(s);
+
+/** One sentence as Coq delimits it: the exact text (for `Add` and the script) and Coq's pretty-print (to judge). */
+export interface CoqSentence {
+  /** `source.slice(start, end)`, leading blanks and comments included. */
+  text: string;
+  /** Coq's pretty-print: comments gone, blanks normalised. */
+  pp: string;
+  start: number;
+  end: number;
+}
+
+/** Coq's parse of the first sentence of a text (coqidetop's `Annotate`): nothing runs. */
+export type Annotate = (text: string) => Promise<{ ok: true; pp: string } | { ok: false; message: string }>;
+
+/** Text Coq cannot parse (the message is Coq's), or whose sentences Coq would not delimit. */
+export class SentenceParseError extends Error {}
+
+/** Characters sent to Coq while looking for one sentence's end: past this, the text is refused, not searched. */
+const MAX_TRIED = 16 << 20;
+const BULLET = /[-+*{}]/;
+/** After a bullet or brace, a character that cannot continue a symbol token (`->`, `{|`, `*)`…). */
+const AFTER_BULLET = /[\s\p{L}\p{N}_]/u;
+
+/** Positions right after a `.` that ends a sentence if it is not in a comment or string: followed by a blank or the end, not the second dot of `..`. */
+function* dotEnds(text: string, from: number, to = text.length): Generator<number> {
+  for (let k = from + 1; k <= to; k++) {
+    if (text[k - 1] === '.' && text[k - 2] !== '.' && (k === text.length || /\s/.test(text[k] ?? ''))) yield k;
+  }
+}
+
+/** Positions right after a bullet or brace not followed by another symbol character (`->`, `{|`, `*)` are other tokens). */
+function* bulletEnds(text: string, from: number, to: number): Generator<number> {
+  for (let k = from + 1; k <= to; k++) {
+    const next = text[k];
+    if (BULLET.test(text[k - 1] as string) && (next === undefined || AFTER_BULLET.test(next))) yield k;
+  }
+}
+
+/** Sends pieces to Coq, refusing to search past MAX_TRIED characters for one sentence. */
+function budgeted(annotate: Annotate): Annotate {
+  let tried = 0;
+  return (piece) => {
+    tried += piece.length;
+    if (tried > MAX_TRIED) throw new SentenceParseError('parse error: sentence too long to delimit');
+    return annotate(piece);
+  };
+}
+
+/**
+ * The first sentence of `text` from `from` on, as Coq delimits it at its current parser state, or
+ * undefined when only blanks and comments are left. The end is the first candidate end k where Coq parses
+ * `text[from..k]` to a sentence but not `text[from..k-1]` to the same one: Coq's lexer reads left to
+ * right, so a prefix that holds a whole sentence holds Coq's first sentence of the whole text, and the
+ * second parse proves the sentence ends exactly at k (nothing is left over that `Add` would silently
+ * drop while the script keeps it). Candidates are the dots that can end a sentence; when Coq's sentence
+ * ends before such a dot, it is a bullet or a brace, found among the bullet characters before it.
+ * Strings inside comments, nested comments, `..` and notations are Coq's business: an end inside a
+ * comment or string is a lexer error, never a sentence.
+ */
+export async function nextCoqSentence(text: string, from: number, annotate: Annotate): Promise<CoqSentence | undefined> {
+  const ask = budgeted(annotate);
+  /** The sentence ends exactly at `end` (else: where Coq's reading of the piece ends is not `end`). */
+  const endsAt = async (end: number, known?: { pp: string }): Promise<CoqSentence | 'before' | undefined> => {
+    const piece = text.slice(from, end);
+    const r = known ?? (await ask(piece));
+    if (!('pp' in r) || r.pp === '') return undefined;
+    const shorter = await ask(text.slice(from, end - 1));
+    if (shorter.ok && shorter.pp === r.pp) return 'before';
+    return { text: piece, pp: r.pp, start: from, end };
+  };
+  const bullet = async (to: number): Promise<CoqSentence> => {
+    for (const end of bulletEnds(text, from, to)) {
+      const s = await endsAt(end);
+      if (s !== undefined && s !== 'before') return s;
+    }
+    throw new SentenceParseError(`parse error: Coq's sentence ends where Arbor cannot tell (${text.slice(from, to).trim().slice(0, 60)})`);
+  };
+  // Coq parses text[from..k] to a sentence exactly when k is at or past the sentence's end (before it, the
+  // piece ends inside a comment or string: a lexer error), so the first such dot is found by galloping
+  // over the dots, then bisecting: a few pieces per sentence, however many dots comments hold.
+  const dots = [...dotEnds(text, from)];
+  const parses = async (i: number): Promise<{ ok: true; pp: string } | undefined> => {
+    const r = await ask(text.slice(from, dots[i]));
+    if (r.ok) return r.pp === '' ? undefined : r;
+    // A parser (not lexer) error at a dot outside comments and strings stays an error in any longer text.
+    if (!/Lexer:/.test(r.message)) throw new SentenceParseError(`parse error: ${r.message}`);
+    return undefined;
+  };
+  let below = -1;
+  let found: { at: number; pp: string } | undefined;
+  for (let step = 1, i = 0; i < dots.length; step *= 2, i = Math.min(dots.length - 1, below + step)) {
+    const r = await parses(i);
+    if (r) {
+      found = { at: i, pp: r.pp };
+      break;
+    }
+    below = i;
+    if (i === dots.length - 1) break;
+  }
+  if (found) {
+    let [lo, hi] = [below, found.at];
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      const r = await parses(mid);
+      if (r) [hi, found] = [mid, { at: mid, pp: r.pp }];
+      else lo = mid;
+    }
+    const end = dots[found.at] as number;
+    const s = await endsAt(end, found);
+    if (s === 'before') return bullet(end);
+    if (s !== undefined) return s;
+  }
+  const rest = await ask(text.slice(from));
+  if (!rest.ok) throw new SentenceParseError(`parse error: ${rest.message}`);
+  if (rest.pp === '') return undefined;
+  if (!rest.pp.endsWith('.')) return bullet(text.length);
+  throw new SentenceParseError(`parse error: sentence does not end with "." (${rest.pp.slice(0, 60)})`);
+}

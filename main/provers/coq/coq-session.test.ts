@@ -223,8 +223,8 @@ describe('CoqSession', () => {
     expect(await code(s.start('True. Check nat'))).toBe('refused');
     expect(await code(s.step({ kind: 'apply', tactic: 'apply (' }))).toBe('parse');
     await expect(s.step({ kind: 'apply', tactic: 'admit' })).rejects.toThrow('admit is not allowed');
-    expect(coqBackend.checkPrelude?.('Redirect "/tmp/x" Print nat.')).toMatch(/not allowed/);
-    expect(coqBackend.checkPrelude?.('Axiom cheat : False.')).toMatch(/not allowed/);
+    // Before Coq reads a PRELUDE: only size and control characters (Coq delimits and the policy judges as it boots).
+    expect(coqBackend.checkPrelude?.('Definition x := 1.\u0000Redirect "/tmp/x" Print nat.')).toMatch(/control characters/);
     expect(coqBackend.checkPrelude?.('Definition two := 2.')).toBeUndefined();
   });
 });

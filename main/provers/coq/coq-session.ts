@@ -5,7 +5,8 @@ import type { QueryCommand } from '../../../shared/protocol/shell-command.ts';
 import type { EnvironmentEntry, QueryAnswer } from '../../../shared/protocol/query-answer.ts';
 import { SEARCH_LIMIT } from '../../../shared/protocol/query-answer.ts';
 import { firstLocated, moduleOf, parseAbout, parseCheck, parseLocate, parsePrint, parseSearchResult } from './coq-queries.ts';
-import { checkUntrustedVernacular } from './vernacular-policy.ts';
+import { precheckUntrusted } from './vernacular-policy.ts';
+import { runCoqText, TextRefused } from './coq-text-runner.ts';
 import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-session.ts';
 import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
@@ -148,10 +149,13 @@ export class CoqSession implements ProverSession {
   private readonly arborSentences: string[];
   /** Refutation first (from the supervisor: the fidelity engine's counterexample search). */
   private readonly refute: SessionOptions['refute'];
-  /** The user's own prelude (trusted). */
-  private readonly channelSentences: string[];
-  /** A client's prelude (`PRELUDE`), policy-checked, run after the user's. */
-  private readonly untrustedSentences: string[];
+  /** The user's own prelude (trusted), as Coq delimited it at the first boot (restarts replay these). */
+  private channelSentences: string[] = [];
+  /** The project file's prelude, then a client's (`PRELUDE`): the sentences Coq delimited and the policy allowed at the first boot. */
+  private untrustedSentences: string[] = [];
+  /** Whether the preludes' sentences are known (after the first boot). */
+  private preludesRead = false;
+  private readonly preludeTexts: { trusted: string; project: string; untrusted: string; trustProject: boolean };
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   private hammerPlugin = true;
   /** Closed (channel released or cancelled): a step still running must not start a new coqidetop. */
@@ -161,7 +165,6 @@ export class CoqSession implements ProverSession {
   private items: LogItem[] = [];
 
   private constructor(
-    private readonly channelPrelude: string,
     options: SessionOptions,
     private readonly clientOptions: ClientOptions,
   ) {
@@ -169,19 +172,14 @@ export class CoqSession implements ProverSession {
     this.refute = options.refute;
     this.mode = options.printMode ?? 1;
     this.arborSentences = splitSentences(arborPrelude());
-    this.channelSentences = splitSentences(options.prelude ?? '');
-    const untrusted = splitSentences(options.untrustedPrelude ?? '');
-    // A client's notation must not redefine one in use (`Notation "x = y" := True` would make `1 = 2` trivial):
-    // Coq's own check refuses redefinitions while the client's text runs.
-    this.untrustedSentences = untrusted.length === 0 ? [] : untrusted;
+    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: options.trustProjectAxioms === true };
     this.trustedAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
   static async open(options: SessionOptions, givenClientOptions: ClientOptions = {}): Promise<CoqSession> {
     const memory = options.memoryLimitMb ?? DEFAULT_PROVER_MEMORY_MB;
     const clientOptions: ClientOptions = memory > 0 ? { memoryLimitMb: memory, ...givenClientOptions } : givenClientOptions;
-    const preludes = [options.prelude, options.untrustedPrelude].filter((p): p is string => p !== undefined && p.trim() !== '');
-    const s = new CoqSession(preludes.join('\n'), options, clientOptions);
+    const s = new CoqSession(options, clientOptions);
     await s.boot();
     return s;
   }
@@ -211,25 +209,53 @@ export class CoqSession implements ProverSession {
       this.hammerPlugin = false;
       await this.client.editAt(initTip);
     }
-    const run = async (sentences: string[], what: string): Promise<void> => {
+    const run = async (what: string, body: () => Promise<void>): Promise<void> => {
       try {
-        for (const s of sentences) await this.client.add(s);
+        await body();
         await this.client.goals();
       } catch (e) {
         await this.client.dispose();
+        if (e instanceof TextRefused) throw new ProverError('refused', e.message);
         const msg = toProverError(e).message;
         if (what === 'Arbor prelude') throw new ProverError('unavailable', `${what}: ${msg} (fix: apt-get install coq libcoq-hammer)`);
         throw new ProverError('prover', `${what}: ${msg}`);
       }
     };
-    await run(this.arborSentences, 'Arbor prelude');
-    await run(this.channelSentences, 'prelude');
-    if (this.untrustedSentences.length > 0) {
-      // As for DEFINE: the guard runs before the client's sentences are added (notations are read then).
-      await run([NOTATION_GUARD_ON], 'prelude');
-      await run(this.untrustedSentences, 'prelude');
-      await run([NOTATION_GUARD_OFF], 'prelude');
+    const addAll = async (sentences: string[]): Promise<void> => {
+      for (const s of sentences) await this.client.add(s);
+    };
+    await run('Arbor prelude', () => addAll(this.arborSentences));
+    // The preludes are split by Coq itself (and a client's judged sentence by sentence) at the first boot;
+    // a restart replays exactly the sentences that ran then.
+    const first = !this.preludesRead;
+    await run('prelude', async () => {
+      if (first) this.channelSentences = (await runCoqText(this.client, this.preludeTexts.trusted, { timeoutMs: this.timeoutMs })).map((r) => r.text.trim());
+      else await addAll(this.channelSentences);
+    });
+    const judged = [
+      { text: this.preludeTexts.project, purpose: 'project' as const },
+      { text: this.preludeTexts.untrusted, purpose: 'prelude' as const },
+    ].filter((p) => p.text.trim() !== '');
+    if (first ? judged.length > 0 : this.untrustedSentences.length > 0) {
+      // A client's notation must not redefine one in use (`Notation "x = y" := True` would make `1 = 2`
+      // trivial): Coq's own check refuses redefinitions while the client's text runs. As for DEFINE, the
+      // guard runs before the client's sentences are added (notations are read then).
+      await run('prelude', () => addAll([NOTATION_GUARD_ON]));
+      await run('prelude', async () => {
+        if (first) {
+          const sentences: string[] = [];
+          for (const { text, purpose } of judged) {
+            const ran = await runCoqText(this.client, text, { purpose, timeoutMs: this.timeoutMs });
+            sentences.push(...ran.map((r) => r.text.trim()));
+            // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
+            if (purpose === 'project' && this.preludeTexts.trustProject) for (const n of declaredAssumptions(ran.map((r) => r.pp).join(' '))) this.trustedAssumptions.add(n);
+          }
+          this.untrustedSentences = sentences;
+        } else await addAll(this.untrustedSentences);
+      });
+      await run('prelude', () => addAll([NOTATION_GUARD_OFF]));
     }
+    this.preludesRead = true;
     this.preludeTip = this.client.tip;
   }
 
@@ -373,34 +399,53 @@ export class CoqSession implements ProverSession {
     });
   }
 
-  /** DEFINE: the client's declarations, through the vernacular policy, under the same notation guard as a client's prelude. */
+  /**
+   * DEFINE: the client's declarations, under the same notation guard as a client's prelude. Coq delimits
+   * each sentence, the vernacular policy judges Coq's reading of it, and only then it runs
+   * (coq-text-runner.ts); the script keeps exactly the text Coq ran.
+   */
   async define(text: string): Promise<DefineOutcome> {
     // Refused text changes nothing; otherwise, like GOAL, a declaration discards an unfinished proof.
-    const refused = checkUntrustedVernacular(text, 'define');
-    if (refused !== undefined) throw new ProverError('refused', refused);
-    const sentences = splitSentences(text);
+    const pre = precheckUntrusted(text, 'define');
+    if (pre !== undefined) throw new ProverError('refused', pre);
+    const open = this.openProof();
+    const kept = { log: open ? this.log.slice(open.start) : [], items: [...this.items], current: this.current, shelved: this.shelved };
     try {
       await this.discardOpenProof();
     } catch (e) {
       throw toProverError(e);
     }
     const start = this.log.length;
-    // Notations are read when a sentence is added, before earlier ones run: the warning setting must
-    // have run before the client's sentences are added.
-    for (const group of [[NOTATION_GUARD_ON], sentences, [NOTATION_GUARD_OFF]]) {
-      const a = await this.attempt(group, this.timeoutMs).catch(async (e: unknown) => {
-        await this.rewind(start).catch(() => undefined);
-        throw toProverError(e);
-      });
-      if (!a.ok) {
-        await this.rewind(start).catch(() => undefined);
-        throw toProverError(a.error);
-      }
-    }
+    const failed = async (e: unknown): Promise<never> => {
+      await this.rewind(start).catch(() => undefined);
+      if (!(e instanceof TextRefused)) throw toProverError(e);
+      await this.reopen(kept).catch(() => undefined);
+      throw new ProverError('refused', e.message);
+    };
+    // Notations are read when a sentence is added: the warning setting must have run before the client's sentences are.
+    const on = await this.attempt([NOTATION_GUARD_ON], this.timeoutMs).catch(failed);
+    if (!on.ok) await failed(on.error);
+    const ran = await runCoqText(this.client, text, { purpose: 'define', timeoutMs: this.timeoutMs }).catch(failed);
+    for (const sentence of ran) this.log.push({ sentence: sentence.text, stateId: sentence.stateId });
+    const off = await this.attempt([NOTATION_GUARD_OFF], this.timeoutMs).catch(failed);
+    if (!off.ok) await failed(off.error);
     this.items.push({ kind: 'define', start, end: this.log.length });
     const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
-    const declared = await this.declaredBy(sentences);
-    return { declared, checkpoint, script: sentences };
+    const declared = await this.declaredBy(ran.map((r) => r.pp));
+    return { declared, checkpoint, script: ran.map((r) => r.text.trim()) };
+  }
+
+  /** A refused DEFINE changes nothing: the unfinished proof it discarded comes back, sentence by sentence. */
+  private async reopen(kept: { log: LogEntry[]; items: LogItem[]; current: RawGoal[]; shelved: number }): Promise<void> {
+    if (kept.log.length === 0) return;
+    for (const entry of kept.log) {
+      entry.stateId = await this.client.add(entry.sentence, ROUND_TRIP_MS);
+      this.log.push(entry);
+    }
+    await this.client.goals(this.timeoutMs + GRACE_MS);
+    this.items = kept.items;
+    this.current = kept.current;
+    this.shelved = kept.shelved;
   }
 
   /** What declarations added: the names their heads declare (and an inductive type's constructors), with types. */
@@ -1044,7 +1089,10 @@ export class CoqSession implements ProverSession {
   }
 
   renderDocument(items: ScriptItem[]): string {
-    const channel = this.channelPrelude.trim() === '' ? [] : ['(* channel prelude *)', this.channelPrelude.trim(), ''];
+    // Exactly the preludes' sentences that ran (Coq delimited them; a client's were judged): never their raw text.
+    const untrusted = this.untrustedSentences.length === 0 ? [] : [NOTATION_GUARD_ON, ...this.untrustedSentences, NOTATION_GUARD_OFF];
+    const preludes = [...this.channelSentences, ...untrusted];
+    const channel = preludes.length === 0 ? [] : ['(* channel prelude *)', ...preludes, ''];
     const body = items.flatMap((item) => {
       if (item.kind === 'define') return [...item.script, ''];
       const end = item.openGoals > 0 ? [`  (* ${item.openGoals} open goal${item.openGoals === 1 ? '' : 's'} *)`, 'Admitted.'] : ['Qed.'];

@@ -5,7 +5,9 @@ import { delimiter, join } from 'node:path';
 import { XmlStream, type XmlElement } from './xml-tree.ts';
 import {
   addCall,
+  annotateCall,
   decodeAdd,
+  decodeAnnotate,
   decodeEditAt,
   decodeFailure,
   decodeGoals,
@@ -256,6 +258,20 @@ export class CoqideTopClient {
   async editAt(id: number, timeoutMs?: number): Promise<void> {
     const r = await this.call(editAtCall(id), timeoutMs);
     this.tip = decodeEditAt(r.value) ?? id;
+  }
+
+  /**
+   * Coq's parse of the first sentence of `text` at the tip (nothing runs): its pretty-print, '' when only
+   * blanks and comments are left; a parse error is `ok: false` with Coq's message.
+   */
+  async annotate(text: string, timeoutMs = 5000): Promise<{ ok: true; pp: string } | { ok: false; message: string }> {
+    try {
+      const r = await this.call(annotateCall(text), timeoutMs);
+      return { ok: true, pp: decodeAnnotate(r.value) };
+    } catch (e) {
+      if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim() };
+      throw e;
+    }
   }
 
   /** Run a query command (`Check`, `Locate`, …) at a state; returns its messages. */

@@ -1,15 +1,36 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyPurpose } from './vernacular-policy.ts';
-import { checkUntrustedVernacular } from './vernacular-policy.ts';
+import { CoqideTopClient } from './coqidetop-client.ts';
+import { runCoqText } from './coq-text-runner.ts';
 
 const ALL: PolicyPurpose[] = ['prelude', 'define', 'project', 'fidelity-context'];
 
-describe('checkUntrustedVernacular: the one gate for untrusted Coq text', () => {
+let client: CoqideTopClient;
+let start: number;
+beforeAll(async () => {
+  client = await CoqideTopClient.start();
+  start = client.tip;
+});
+afterAll(() => client.dispose());
+
+/** The policy's refusal of `text` for `purpose` as Coq delimits it (real coqidetop), or undefined; the document is back at the start. */
+async function checkUntrustedVernacular(text: string, purpose: PolicyPurpose): Promise<string | undefined> {
+  try {
+    await runCoqText(client, text, { purpose, timeoutMs: 10_000 });
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    if (client.tip !== start) await client.editAt(start);
+  }
+}
+
+describe('the one gate for untrusted Coq text, judging the sentences Coq delimits', () => {
   const allowed = [
     'Require Import ZArith. (* arithmetic *)\nDefinition double (n : nat) := n + n.',
-    'From Coq Require Import List. #[local] Hint Resolve app_nil_r : core. Local Open Scope Z_scope.',
+    'From Coq Require Import List. #[local] Hint Resolve app_nil_r : core. Local Open Scope list_scope.',
     'Fixpoint sum (n : nat) : nat := match n with 0 => 0 | S k => S k + sum k end.',
-    'Definition s := "a. Load x.".',
+    'Require Import String. Definition s := "a. Load x. (* ""*)"" "%string.',
     'Inductive tree := Leaf | Node (l r : tree).',
     'Record point := { px : nat; py : nat }.',
     'Notation "x ⊕ y" := (x + y) (at level 50).',
@@ -18,33 +39,33 @@ describe('checkUntrustedVernacular: the one gate for untrusted Coq text', () => 
     'Set Implicit Arguments. Unset Strict Implicit.',
     '#[universes(polymorphic)] Definition idu (A : Type) (a : A) := a.',
     'Ltac my_tac := intros; auto.',
-    'Arguments double n%nat_scope.',
-    'Create HintDb mydb. Hint Constructors tree : mydb.',
+    'Definition double (n : nat) := n + n. Arguments double n%nat_scope.',
+    'Inductive tree := Leaf | Node (l r : tree). Create HintDb mydb. Hint Constructors tree : mydb.',
     'Class Default (A : Type) := def : A. #[global] Instance nat_default : Default nat := 0.',
   ];
   for (const text of allowed) {
-    it(`allows declarations: ${text.slice(0, 50)}`, () => {
-      for (const p of ALL) expect(checkUntrustedVernacular(text, p), p).toBeUndefined();
+    it(`allows declarations: ${text.slice(0, 50)}`, async () => {
+      for (const p of ALL) expect(await checkUntrustedVernacular(text, p), p).toBeUndefined();
     });
   }
 
   // Every entry point, every one of these: files, load path, plugins, process, kernel bypasses, output.
   const refused: [string, RegExp][] = [
     ['Redirect "/tmp/x" Print nat.', /not allowed: Redirect/],
-    ['Local Redirect "x" Print nat.', /not allowed: Redirect/],
+    ['Local Redirect "x" Print nat.', /not allowed: Redirect|parse error: Syntax error/],
     ['Require Import Arith. Load "/etc/passwd".', /not allowed: Load/],
     ['Load evil.', /not allowed: Load/],
     ['Cd "/tmp".', /not allowed: Cd/],
     ['Add LoadPath "/tmp" as Evil.', /not allowed: Add/],
-    ['Add Rec LoadPath "/tmp".', /not allowed: Add/],
+    ['Add Rec LoadPath "/tmp" as Evil.', /not allowed: Add/],
     ['Add ML Path "/tmp".', /not allowed: Add/],
     ['Declare ML Module "evil".', /not allowed: Declare ML/],
     ['Set Hammer PredictPath "touch /tmp/x;".', /option not allowed: Hammer PredictPath/],
     ['Set Hammer ATPLimit 1.', /option not allowed/],
     ['Set Extraction Output Directory "/tmp".', /option not allowed/],
-    ['Extraction "/tmp/x.ml" nat.', /not allowed: Extraction/],
-    ['Separate Extraction nat.', /not allowed: Separate/],
-    ['Drop.', /not allowed: Drop/],
+    ['Require Extraction. Extraction "/tmp/x.ml" nat.', /not allowed: Extraction/],
+    ['Require Extraction. Separate Extraction nat.', /not allowed: Separate/],
+    ['Drop.', /not allowed: Drop|parse error: Syntax error/],
     ['Unset Guard Checking.', /option not allowed: Guard Checking/],
     ['Unset Positivity Checking.', /option not allowed/],
     ['Unset Universe Checking.', /option not allowed/],
@@ -58,11 +79,16 @@ describe('checkUntrustedVernacular: the one gate for untrusted Coq text', () => 
     ['Fail Load x.', /not allowed: Fail/],
     ['Timeout 1 Load x.', /not allowed: Timeout/],
     ['Succeed Load x.', /not allowed: Succeed/],
-    ['Lemma cheat : False. Admitted.', /not allowed: Lemma/],
-    ['Definition x : nat. exact 1. Defined.', /not allowed: exact/],
+    ['Lemma cheat : False. Admitted.', /not allowed: Admitted/],
+    ['Lemma cheat : False. Proof. admit. Qed.', /not allowed: admit/],
+    ['Lemma cheat : False. Proof. give_up. Qed.', /not allowed: give_up/],
+    ['Lemma l : True. Proof. Redirect "/tmp/arbor-x" Print nat. exact I. Qed.', /not allowed: Redirect \(inside a proof\)/],
+    ['Lemma l : True. Proof. Set Hammer PredictPath "touch /tmp/x;". exact I. Qed.', /not allowed: Set \(inside a proof\)/],
+    ['Lemma l : True. Proof. Cd "/tmp". exact I. Qed.', /not allowed: Cd/],
+    ['Lemma l : True. Proof. exact I.', /leaves a proof open/],
     ['Definition x : False. Admitted.', /not allowed: Admitted/],
-    ['Require "/tmp/evil".', /module name not allowed/],
-    ['From "/tmp" Require Import x.', /module name not allowed/],
+    ['Require "/tmp/evil".', /module name not allowed|parse error: Syntax/],
+    ['From "/tmp" Require Import x.', /module name not allowed|parse error: Syntax/],
     ['Hint Extern 0 => give_up : core.', /gives up goals/],
     ['Hint Extern 0 (False) => admit : core.', /gives up goals/],
     ['Print Assumptions nat.', /not allowed: Print/],
@@ -70,30 +96,31 @@ describe('checkUntrustedVernacular: the one gate for untrusted Coq text', () => 
     ['Proof. Qed.', /not allowed: Proof/],
     ['Abort.', /not allowed: Abort/],
     ['Section S. Definition a := 1.', /leaves a section open/],
-    ['Require Import Arith', /does not end with "."/],
-    ['Definition x := 1. (* open', /unclosed comment/],
-    ['Definition s := "open.', /unclosed string/],
+    ['Section S. End S. End S.', /closes a section or module it did not open|parse error/],
+    ['Require Import Arith', /parse error: Syntax error: '.' expected/],
+    ['Definition x := 1. (* open', /parse error: Syntax Error: Lexer: Unterminated comment/],
+    ['Definition s := "open.', /parse error: Syntax Error: Lexer: Unterminated string/],
     ['Definition x := 1.\u0000', /control characters/],
   ];
   for (const [text, why] of refused) {
-    it(`refuses ${text.slice(0, 50)}`, () => {
-      for (const p of ALL) expect(checkUntrustedVernacular(text, p), p).toMatch(why);
+    it(`refuses ${text.slice(0, 50)}`, async () => {
+      for (const p of ALL) expect(await checkUntrustedVernacular(text, p), p).toMatch(why);
     });
   }
 
-  it('refuses assumptions where they are not the purpose', () => {
+  it('refuses assumptions where they are not the purpose', async () => {
     for (const text of ['Axiom cheat : False.', 'Parameter x : nat.', 'Conjecture c : 1 = 2.', 'Hypothesis h : False.', 'Variable v : False.', 'Context (h : False).']) {
-      expect(checkUntrustedVernacular(text, 'prelude')).toMatch(/assumptions are not allowed/);
-      expect(checkUntrustedVernacular(text, 'define')).toMatch(/assumptions are not allowed/);
+      expect(await checkUntrustedVernacular(text, 'prelude')).toMatch(/assumptions are not allowed/);
+      expect(await checkUntrustedVernacular(text, 'define')).toMatch(/assumptions are not allowed/);
       // A fidelity context declares parameters and hypotheses; a project prelude the user opened may declare axioms.
-      expect(checkUntrustedVernacular(text, 'fidelity-context')).toBeUndefined();
-      expect(checkUntrustedVernacular(text, 'project')).toBeUndefined();
+      expect(await checkUntrustedVernacular(text, 'fidelity-context')).toBeUndefined();
+      expect(await checkUntrustedVernacular(text, 'project')).toBeUndefined();
     }
     // Section variables are discharged, not assumed.
-    expect(checkUntrustedVernacular('Section S. Variable A : Type. Hypothesis h : A = A. End S.', 'prelude')).toBeUndefined();
+    expect(await checkUntrustedVernacular('Section S. Variable A : Type. Hypothesis h : A = A. End S.', 'prelude')).toBeUndefined();
   });
 
-  it('refuses huge text before parsing it', () => {
-    expect(checkUntrustedVernacular(`Definition x := ${'1 + '.repeat(100_000)}1.`, 'define')).toMatch(/too large/);
+  it('refuses huge text before parsing it', async () => {
+    expect(await checkUntrustedVernacular(`Definition x := ${'1 + '.repeat(100_000)}1.`, 'define')).toMatch(/too large/);
   });
 });

@@ -1,5 +1,3 @@
-import { splitSentences } from './coq-sentence.ts';
-
 /**
  * The one gate for Coq text Arbor did not write and the user did not hand it as their own file: preludes
  * sent through the protocol, `DEFINE`d declarations, preludes of workspace project files, fidelity
@@ -7,7 +5,8 @@ import { splitSentences } from './coq-sentence.ts';
  * never touch files, the load path, plugins' settings or the process (CoqHammer's `Hammer PredictPath`
  * runs a shell command), never switch off a kernel check, and — except where declaring assumptions is
  * the text's purpose — never assume anything. Only sentences of the forms below pass; everything else is
- * refused with the sentence's first word.
+ * refused with the sentence's first word. Coq itself says where the sentences are and what each one is
+ * (coq-sentence.ts, untrusted-coq-text.ts); this module only judges Coq's sentences.
  *
  * The kernel check at `Qed` and `Print Assumptions` (assumptions.ts) stand behind this gate: a tactic
  * defined here that cheats (`Ltac t := give_up`, `Hint Extern … => admit`) can never finish a proof.
@@ -60,33 +59,78 @@ const MODULE_PATH = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
 
 const LIMIT_BYTES = 256 * 1024;
 
-/** Why `text` is refused for `purpose` (a protocol `ERR` string), or undefined when every sentence is allowed. */
-export function checkUntrustedVernacular(text: string, purpose: PolicyPurpose): string | undefined {
-  const what = purpose === 'fidelity-context' ? 'context' : purpose === 'define' ? 'declaration' : 'prelude';
+const whatOf = (purpose: PolicyPurpose): string => (purpose === 'fidelity-context' ? 'context' : purpose === 'define' ? 'declaration' : 'prelude');
+
+/**
+ * What is refused before Coq sees the text at all: too large, or control characters (which neither
+ * coqidetop's XML nor a source file carries faithfully). Where the sentences are is Coq's to say.
+ */
+export function precheckUntrusted(text: string, purpose: PolicyPurpose): string | undefined {
+  const what = whatOf(purpose);
   if (text.length > LIMIT_BYTES) return `parse error: ${what} too large (${text.length} characters; at most ${LIMIT_BYTES})`;
-  if ([...text].some((c) => { const n = c.charCodeAt(0); return (n < 32 && c !== '\n' && c !== '\r' && c !== '\t') || n === 127; })) {
+  if ([...text].some((c) => { const n = c.charCodeAt(0); return (n < 32 && c !== '\n' && c !== '\r' && c !== '\t') || n === 127 || (n >= 0x80 && n < 0xa0); })) {
     return `parse error: ${what} contains control characters`;
   }
-  const unclosed = unclosedDelimiter(text);
-  if (unclosed) return `parse error: ${unclosed} in ${what}`;
-  const sentences = splitSentences(text);
-  if (sentences.length === 0) return purpose === 'define' ? `parse error: empty ${what}` : undefined;
-  if (!(sentences[sentences.length - 1] as string).endsWith('.')) return `parse error: ${what} does not end with "."`;
-  let sectionDepth = 0;
-  const openBlocks: ('section' | 'module')[] = [];
-  for (const sentence of sentences) {
-    const refusal = checkSentence(sentence, purpose, sectionDepth > 0);
-    if (refusal) return `parse error: ${what} ${refusal}`;
-    const head = headOf(sentence);
-    if (head?.words[0] === 'Section') {
-      sectionDepth++;
-      openBlocks.push('section');
-    } else if (head?.words[0] === 'Module' && !/:=/.test(sentence)) openBlocks.push('module');
-    else if (head?.words[0] === 'End') {
-      if (openBlocks.pop() === 'section') sectionDepth--;
-    }
+  return undefined;
+}
+
+/** Tactics that leave a goal unproved: a proof using them never reaches a `Qed` the kernel accepts, so they are refused outright. */
+const GIVING_UP = /(^|[^\p{L}\p{N}_'])(admit|give_up|Admitted)([^\p{L}\p{N}_']|$)/u;
+/** Commands that open a proof (tactic sentences follow until `Qed`/`Defined`). */
+const PROOF_STARTERS = new Set(['Lemma', 'Theorem', 'Example', 'Fact', 'Remark', 'Corollary', 'Proposition', 'Property', 'Goal']);
+/** The only commands allowed while a proof is open: the kernel checks everything else at `Qed`. */
+const IN_PROOF_COMMANDS = new Set(['Proof', 'Qed', 'Defined']);
+
+/**
+ * Judges untrusted text one sentence at a time, as Coq delimited and pretty-printed it (comments gone):
+ * `judge` says why a sentence is refused, `finish` why the text may not end where it does. The caller
+ * tells whether a proof is open (Coq's own answer, after each sentence ran).
+ */
+export class SentencePolicy {
+  private readonly what: string;
+  private readonly openBlocks: ('section' | 'module')[] = [];
+  private count = 0;
+
+  constructor(private readonly purpose: PolicyPurpose) {
+    this.what = whatOf(purpose);
   }
-  if (openBlocks.length > 0) return `parse error: ${what} leaves a ${openBlocks.at(-1)} open`;
+
+  /** Why Coq's sentence `pp` is refused here, or undefined (then the block structure is tracked). */
+  judge(pp: string, inProof: boolean): string | undefined {
+    const refusal = inProof ? proofSentence(pp) : checkSentence(pp, this.purpose, this.openBlocks.includes('section'));
+    if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
+    const head = headOf(pp);
+    // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
+    if (!inProof && head?.words[0] === 'End' && this.openBlocks.length === 0) return `parse error: ${this.what} closes a section or module it did not open`;
+    this.count++;
+    if (inProof) return undefined;
+    if (head?.words[0] === 'Section') this.openBlocks.push('section');
+    else if (head?.words[0] === 'Module' && !/:=/.test(pp)) this.openBlocks.push('module');
+    else if (head?.words[0] === 'End') this.openBlocks.pop();
+    return undefined;
+  }
+
+  /** Why the text may not end here (an open proof, section or module; an empty declaration), or undefined. */
+  finish(inProof: boolean): string | undefined {
+    if (inProof) return `parse error: ${this.what} leaves a proof open`;
+    if (this.openBlocks.length > 0) return `parse error: ${this.what} leaves a ${this.openBlocks.at(-1) ?? ''} open`;
+    if (this.count === 0 && this.purpose === 'define') return `parse error: empty ${this.what}`;
+    return undefined;
+  }
+}
+
+/**
+ * A sentence inside an open proof: a tactic (bullets, braces, goal selectors, lower-case tactic names)
+ * is allowed — the kernel re-checks the proof term at `Qed` — unless it gives up a goal; a command
+ * (upper-case, or attributes) only when it is `Proof`/`Qed`/`Defined`: `Set`, `Redirect`, `Load`…
+ * run in proofs as anywhere else.
+ */
+function proofSentence(pp: string): string | undefined {
+  const head = headOf(pp);
+  const first = head?.words[0] ?? '';
+  const command = /^#\[/.test(pp.trim()) || /^\p{Lu}/u.test(first);
+  if (command) return IN_PROOF_COMMANDS.has(first) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
+  if (GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;
   return undefined;
 }
 
@@ -122,6 +166,7 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
     if (inSection && SECTION_ASSUMPTIONS.has(first)) return undefined;
     return `sentence not allowed: ${first} (assumptions are not allowed here)`;
   }
+  if (PROOF_STARTERS.has(first)) return undefined;
   if (!DECLARATIONS.has(first)) return `sentence not allowed: ${first || sentence.slice(0, 20)}`;
   const forbiddenSecond = FORBIDDEN_SECOND[first];
   if (forbiddenSecond && !forbiddenSecond.test(second)) return `sentence not allowed: ${first} ${second}`.trimEnd();
@@ -147,25 +192,5 @@ function checkModulePaths(words: string[]): string | undefined {
     if (/^\(|\)$/.test(w)) return `module name not allowed: ${w}`;
     if (!MODULE_PATH.test(w)) return `module name not allowed: ${w}`;
   }
-  return undefined;
-}
-
-/** The sentence splitter forgives unclosed strings and comments; untrusted text must not have any. */
-function unclosedDelimiter(text: string): string | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    if (inString) {
-      if (text[i] === '"') inString = false;
-    } else if (text.startsWith('(*', i)) {
-      depth++;
-      i++;
-    } else if (depth > 0 && text.startsWith('*)', i)) {
-      depth--;
-      i++;
-    } else if (depth === 0 && text[i] === '"') inString = true;
-  }
-  if (depth > 0) return 'unclosed comment';
-  if (inString) return 'unclosed string';
   return undefined;
 }

@@ -24,6 +24,13 @@ export const editAtCall = (id: number): string => `<call val="Edit_at">${sid(id)
 export const queryCall = (text: string, at: number): string =>
   `<call val="Query"><pair><route_id val="0"/><pair>${str(text)}${sid(at)}</pair></pair></call>`;
 export const quitCall = (): string => '<call val="Quit"><unit/></call>';
+/**
+ * Parse (never execute) the first sentence of `text` with the tip's parser state; Coq answers its
+ * pretty-print (comments dropped), or a parse error. What decides where Coq's sentences end.
+ */
+export const annotateCall = (text: string): string => `<call val="Annotate">${str(text)}</call>`;
+/** Annotate's answer: the sentence as Coq printed it ('' when `text` held only blanks and comments). */
+export const decodeAnnotate = (value: XmlElement): string => ppText(value);
 
 /** Text of a richpp (or any) element, whitespace normalised: terms never contain line breaks. */
 export const ppText = (e: XmlElement): string => textOf(e).replace(/\s+/g, ' ').trim();

@@ -1,0 +1,74 @@
+import type { CoqideTopClient } from './coqidetop-client.ts';
+import { nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
+import { precheckUntrusted, SentencePolicy, type PolicyPurpose } from './vernacular-policy.ts';
+
+/** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
+export interface RanSentence extends CoqSentence {
+  stateId: number;
+}
+
+/** Text refused before or instead of running: Coq could not parse it, or the policy does not allow a sentence. */
+export class TextRefused extends Error {
+  constructor(
+    message: string,
+    /** The sentences that ran before the refusal (already undone). */
+    readonly ran: number,
+  ) {
+    super(message);
+    this.name = 'TextRefused';
+  }
+}
+
+export interface RunTextOptions {
+  /** Judge every sentence for this purpose; absent: the user's own text, run as Coq delimits it. */
+  purpose?: PolicyPurpose;
+  /** Limit for each sentence's execution. */
+  timeoutMs: number;
+}
+
+/**
+ * Runs Coq text one sentence at a time at the document's tip: Coq finds the sentence's extent (with the
+ * parser state every earlier sentence left: notations), the policy judges Coq's reading of it, then
+ * exactly that text is added and executed. Nothing of the text ever reaches Coq, or a script, except as
+ * a sentence Coq delimited and the policy allowed. On a refusal or a Coq error the document goes back to
+ * where it was (`Edit_at`) and the error is thrown (`TextRefused`, or the client's `CoqFailure`/`CoqTimeout`/
+ * `CoqCrash`; after a crash the caller restarts).
+ */
+export async function runCoqText(client: CoqideTopClient, text: string, options: RunTextOptions): Promise<RanSentence[]> {
+  const purpose = options.purpose;
+  const pre = purpose === undefined ? undefined : precheckUntrusted(text, purpose);
+  if (pre !== undefined) throw new TextRefused(pre, 0);
+  const policy = purpose === undefined ? undefined : new SentencePolicy(purpose);
+  const start = client.tip;
+  const ran: RanSentence[] = [];
+  let inProof = (await client.goals()).goals !== undefined;
+  let at = 0;
+  try {
+    for (;;) {
+      let sentence: CoqSentence | undefined;
+      try {
+        sentence = await nextCoqSentence(text, at, (piece) => client.annotate(piece));
+      } catch (e) {
+        if (e instanceof SentenceParseError) throw new TextRefused(e.message, ran.length);
+        throw e;
+      }
+      if (sentence === undefined) break;
+      const refusal = policy?.judge(sentence.pp, inProof);
+      if (refusal !== undefined) throw new TextRefused(refusal, ran.length);
+      const r = await client.addAndGoals(sentence.text, options.timeoutMs);
+      inProof = r.goals !== undefined;
+      ran.push({ ...sentence, stateId: r.stateId });
+      at = sentence.end;
+    }
+    const unfinished = policy?.finish(inProof);
+    if (unfinished !== undefined) throw new TextRefused(unfinished, ran.length);
+    return ran;
+  } catch (e) {
+    // Coq may hold a sentence whose Add succeeded while its execution failed or timed out: back to the start.
+    if (client.alive) await client.editAt(start).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The script of sentences that ran: exactly their text, one after another (each ends where Coq said). */
+export const scriptOf = (sentences: readonly CoqSentence[]): string => sentences.map((s) => s.text.trim()).join('\n');
