@@ -30,11 +30,11 @@ export const UNITS = {
   'main/provers/isabelle': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol', 'shared/scripts'],
   'main/provers/lean': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/external': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
-  'main/fidelity': ['main/process', 'main/provers/coq', 'shared/fidelity'],
+  'main/fidelity': ['main/process', 'main/shell', 'main/provers/coq', 'shared/fidelity'],
   'main/supervisor': ['main/process', 'main/shell', 'main/provers/coq', 'main/provers/eq', 'main/provers/isabelle', 'main/provers/lean', 'main/provers/external', 'main/fidelity', 'shared/settings'],
   'main/batch': ['main/process', 'main/shell', 'main/provers/eq', 'main/fidelity', 'main/supervisor', 'shared/batch', 'shared/fidelity', 'shared/protocol'],
   'main/agent': ['main/shell', 'main/provers/eq', 'main/fidelity', 'main/supervisor', 'shared/agent', 'shared/api', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol'],
-  'main/host': ['main/process', 'main/shell', 'main/provers/eq', 'main/provers/isabelle', 'main/provers/lean', 'main/fidelity', 'main/supervisor', 'main/agent', 'shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/project', 'shared/proof-tree', 'shared/protocol', 'shared/settings'],
+  'main/host': ['main/process', 'main/shell', 'main/provers/coq', 'main/provers/eq', 'main/provers/isabelle', 'main/provers/lean', 'main/fidelity', 'main/supervisor', 'main/agent', 'shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/project', 'shared/proof-tree', 'shared/protocol', 'shared/settings'],
   'main/cli': ['shared/settings', 'main/process', 'main/shell', 'main/provers/eq', 'main/provers/isabelle', 'main/fidelity', 'main/supervisor', 'main/batch', 'main/agent', 'main/host', 'shared/protocol'],
   'main/app': ['main/host', 'shared/api'],
   // preload/: the one small typed API.

@@ -11,8 +11,7 @@ import type { WorkbenchShell } from '../host/workbench-shell.ts';
 import { ChannelOwnership } from '../host/channel-ownership.ts';
 import { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
-import { readWorkspaceProject } from '../host/workspace-project.ts';
-import { declaredAssumptions } from '../provers/coq/assumptions.ts';
+import { projectAssumptionNames, readWorkspaceProject } from '../host/workspace-project.ts';
 import { createProversReporter, shellProverOptions } from '../host/provers-reporter.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
@@ -43,7 +42,7 @@ function trusted(event: IpcMainInvokeEvent): boolean {
  */
 async function confirmProjectAxioms(path: string | undefined, prelude: string | undefined): Promise<boolean> {
   if (path === undefined || prelude === undefined) return false;
-  const names = [...declaredAssumptions(prelude)];
+  const names = projectAssumptionNames(prelude);
   if (names.length === 0) return false;
   const r = await dialog.showMessageBox({
     type: 'warning', buttons: ['Keep them untrusted', 'Trust these assumptions'], defaultId: 0, cancelId: 0,

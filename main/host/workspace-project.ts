@@ -1,3 +1,4 @@
+import { declaredAssumptions } from '../provers/coq/assumptions.ts';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_FILE_NAME, parseProjectFile } from '../../shared/project/project-file.ts';
@@ -23,3 +24,6 @@ export async function readWorkspaceProject(dir: string, read: (path: string) => 
   if (!parsed.ok) return { path, error: parsed.error };
   return { path, backend: parsed.project.backend, ...(parsed.project.prelude !== undefined ? { prelude: parsed.project.prelude } : {}) };
 }
+
+/** The assumptions a project prelude declares, by name, for the question that asks the user to trust them. */
+export const projectAssumptionNames = (prelude: string): string[] => [...declaredAssumptions(prelude)];
