@@ -3,7 +3,7 @@ import { derivationNodes } from '../../shared/derivation/derivation.ts';
 import type { DerivationNode } from '../../shared/derivation/derivation.ts';
 import type { ContextEntry, OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import type { ItemDerivation } from './channel-engine.ts';
-import type { Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
+import type { Checkpoint, DefineOutcome, FinishedProof, PrintMode, ProofStep, ProverSession, StepOutcome } from './prover-session.ts';
 import { ProverError } from './prover-session.ts';
 import { TacticEngine } from './tactic-engine.ts';
 import { engineCommand } from './testing/engine-command.ts';
@@ -25,9 +25,10 @@ class DocumentProverDouble implements ProverSession {
     return this.outcome();
   }
 
-  async define(): Promise<StepOutcome & { declared: string[] }> {
+  async define(): Promise<DefineOutcome> {
     this.goalsNow = [];
-    return { ...this.outcome(), declared: ['f'] };
+    const { checkpoint, script } = this.outcome();
+    return { checkpoint, script, declared: [{ name: 'f', type: 'nat', module: 'document' }] };
   }
 
   async step(step: ProofStep): Promise<StepOutcome> {
