@@ -25,7 +25,12 @@ function ReplayBar() {
       />
       <label data-testid="replay-position">step {pos.step}{pos.live ? ' (live)' : ''} · {pos.index + 1}/{pos.count}</label>
       {!pos.live && useArbor.getState().ui.treeSource === 'live' && (
-        <button type="button" data-testid="replay-live" title="Back to the live proof" onClick={() => { stopPlaying(); useArbor.getState().setHistoryStep(null); }}>Live</button>
+        <button type="button" data-testid="replay-live" title="Back to the live proof" onClick={() => {
+          stopPlaying();
+          const st = useArbor.getState();
+          if (st.proof.derivationItem !== null) st.selectDerivationItem(null);
+          else st.setHistoryStep(null);
+        }}>Live</button>
       )}
     </div>
   );
