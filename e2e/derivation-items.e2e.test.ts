@@ -49,6 +49,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the derivation of every item of a document, in 
     // An earlier lemma: its induction, both cases and how each closed.
     await pick('3');
     await expect.poll(() => attrs('data-action')).toContain('APPLY (intros A l; induction l as [|y l IH])');
+    // Picking it selects its statement, and the editor marks the lemma's GOAL line (line 10).
+    await expect.poll(() => page.locator('[data-testid="inspector-goal"]').textContent()).toContain('rev (rev l) = l');
+    await expect.poll(() => page.locator('[data-testid="origin-line"]').textContent()).toBe('line 10');
     expect(await nodes().count()).toBeGreaterThanOrEqual(3);
     expect(new Set(await attrs('data-status'))).toEqual(new Set(['closed']));
     await page.click('text=Fit');

@@ -1,7 +1,8 @@
 import { selectActiveChannel } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import type { ArborState } from '../store/store.ts';
-import type { DerivationReply } from '../../shared/derivation/recorded-derivation.ts';
+import type { DerivationReply, DocumentItem } from '../../shared/derivation/recorded-derivation.ts';
+import { derivationNodeId } from '../../shared/derivation/derivation-view.ts';
 
 const replyOf = (s: ArborState): DerivationReply | undefined => {
   const channel = selectActiveChannel(s);
@@ -22,6 +23,14 @@ const short = (text: string, n = 48): string => {
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
 
+/** Shows the item's derivation and selects its statement's node, so the editor shows the item's GOAL line. */
+function pickItem(items: readonly DocumentItem[], index: number | null): void {
+  const store = useArbor.getState();
+  store.selectDerivationItem(index);
+  const item = index === null ? undefined : items[index];
+  if (item?.kind === 'proof') store.selectNode(derivationNodeId(`${item.firstStep}.0`));
+}
+
 /**
  * The document's items (lemmas and declarations) as the engine knows them: pick one to see its
  * derivation (and step through it with the slider); "Follow the proof" shows the item being worked on.
@@ -35,7 +44,7 @@ export function DerivationOutline() {
       className="derivation-outline" data-testid="derivation-item" aria-label="document item"
       title="The document's items: pick one to see its derivation"
       value={chosen === null ? 'follow' : String(chosen)}
-      onChange={(e) => useArbor.getState().selectDerivationItem(e.target.value === 'follow' ? null : Number(e.target.value))}
+      onChange={(e) => pickItem(reply.items, e.target.value === 'follow' ? null : Number(e.target.value))}
     >
       <option value="follow">Follow the proof{chosen === null ? ` (${reply.items[reply.item]?.name ?? `item ${reply.item + 1}`})` : ''}</option>
       {reply.items.map((it) => (
