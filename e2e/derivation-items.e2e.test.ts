@@ -69,7 +69,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the derivation of every item of a document, in 
     await expect.poll(() => attrs('data-action')).toEqual(['APPLY (intros A l x; unfold snoc; rewrite app_length; simpl; lia)']);
     await pick('0');
     await expect.poll(() => page.locator('[data-testid="tree-empty"]').textContent()).toMatch(/declaration/);
+    // The cursor picks the item too: a click into the first lemma's proof line shows its derivation.
     await pick('follow');
+    await page.locator('.view-line', { hasText: 'app_length; simpl; lia' }).click();
+    await expect.poll(() => attrs('data-action')).toEqual(['APPLY (intros A l x; unfold snoc; rewrite app_length; simpl; lia)']);
+    await expect.poll(() => page.locator('[data-testid="replay-live"]').count()).toBe(1);
+    await page.click('[data-testid="replay-live"]');
     await expect.poll(() => attrs('data-action')).toContain('APPLY (intros A l x; rewrite rev_snoc; simpl; rewrite rev_length; reflexivity)');
   }, 300_000);
 });

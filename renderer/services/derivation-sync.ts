@@ -16,8 +16,24 @@ const wishOf = (s: ArborState): Wish | undefined => {
   const channel = selectActiveChannel(s);
   const latest = channel === undefined ? undefined : s.proof.trees[channel]?.latest;
   if (channel === undefined || latest === undefined) return undefined;
-  return { channel, latest, item: s.proof.derivationItem ?? undefined, step: s.proof.historyStep ?? undefined };
+  return { channel, latest, item: s.proof.derivationItem ?? cursorItem(s, channel), step: s.proof.historyStep ?? undefined };
 };
+
+/**
+ * The item under the editor's cursor (once the user put it somewhere): the one holding the step of the last
+ * checked line at or above it. Below the checked region that is the item being worked on.
+ */
+function cursorItem(s: ArborState, channel: number): number | undefined {
+  const line = s.proof.cursorLine;
+  const uri = s.documents.activeUri;
+  const reply = s.proof.derivations[channel];
+  if (line === null || !uri || !reply || !('items' in reply) || s.proof.historyStep !== null) return undefined;
+  let step: number | undefined;
+  for (const e of s.checking[uri]?.entries ?? []) if (e.line <= line) step = e.stepAfter;
+  if (step === undefined) return undefined;
+  const at = step;
+  return reply.items.find((it) => it.firstStep <= at && at <= it.lastStep)?.index;
+}
 
 const same = (a: Wish | undefined, b: Wish | undefined): boolean =>
   a?.channel === b?.channel && a?.latest === b?.latest && a?.item === b?.item && a?.step === b?.step;

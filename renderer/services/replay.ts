@@ -72,8 +72,9 @@ export function replayPosition(s: ArborState): ReplayPosition | undefined {
   if (steps.length === 0) return undefined;
   const shown = s.proof.historyStep ?? steps[steps.length - 1] as number;
   const at = steps.indexOf(shown);
-  // An earlier item picked in the derivation's outline is not the live proof, even at its last step.
-  const live = s.proof.historyStep === null && (s.proof.derivationItem === null || shownDerivationItem(s)?.lastStep === selectChannelTrees(s)?.latest);
+  // An earlier item (picked in the outline, or under the cursor) is not the live proof, even at its last step.
+  const item = shownDerivationItem(s);
+  const live = s.proof.historyStep === null && (!item || item.lastStep === selectChannelTrees(s)?.latest);
   return { index: at < 0 ? steps.length - 1 : at, count: steps.length, step: at < 0 ? steps[steps.length - 1] as number : shown, live };
 }
 

@@ -28,7 +28,7 @@ function ReplayBar() {
         <button type="button" data-testid="replay-live" title="Back to the live proof" onClick={() => {
           stopPlaying();
           const st = useArbor.getState();
-          if (st.proof.derivationItem !== null) st.selectDerivationItem(null);
+          if (st.proof.derivationItem !== null || st.proof.cursorLine !== null) st.selectDerivationItem(null);
           else st.setHistoryStep(null);
         }}>Live</button>
       )}
