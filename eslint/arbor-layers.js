@@ -21,10 +21,10 @@ export const UNITS = {
   'shared/project': [],
   'shared/fidelity': ['shared/tree-diff'],
   'shared/batch': ['shared/fidelity'],
-  'shared/api': ['shared/agent', 'shared/checking', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol', 'shared/settings', 'shared/project'],
+  'shared/api': ['shared/agent', 'shared/checking', 'shared/derivation', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol', 'shared/settings', 'shared/project'],
   // main/: Node services, lowest first.
   'main/process': ['shared/settings'],
-  'main/shell': ['main/process', 'shared/proof-tree', 'shared/protocol'],
+  'main/shell': ['main/process', 'shared/derivation', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/coq': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/eq': ['main/process', 'main/shell', 'shared/equational', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/isabelle': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol', 'shared/scripts'],

@@ -113,7 +113,6 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   const trees = new TreeFeed(shell);
   const derivations = new DerivationFeed(shell);
   const unsubscribe = shell.onEvent((event: ShellEvent) => {
-    derivations.observe(event);
     switch (event.kind) {
       case 'request':
         emit({ kind: 'request', channel: event.channel, text: event.text, time: event.time });
@@ -139,7 +138,6 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       }
       case 'channels':
         trees.retain(shell.channelIds());
-        derivations.retain(shell.channelIds());
         emit({ kind: 'channels', channels: channels() });
         break;
     }
@@ -171,7 +169,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'shell.submit': (p) => submitAsClient(p.line, 'agent:attached'),
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
-    'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, p.step)),
+    'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, { ...(p.item !== undefined ? { item: p.item } : {}), ...(p.step !== undefined ? { step: p.step } : {}) })),
     'shell.release': async (p) => {
       await Promise.all(shell.submitLine(`${p.channel} CANCEL`));
       return null;

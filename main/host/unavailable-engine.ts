@@ -1,4 +1,4 @@
-import type { ChannelEngine, ChannelStatus, EngineResult } from '../shell/channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, DerivationAnswer, EngineResult } from '../shell/channel-engine.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 
 /**
@@ -11,6 +11,11 @@ export class UnavailableEngine implements ChannelEngine {
 
   execute(): Promise<EngineResult> {
     return Promise.resolve({ response: null, error: `unavailable: ${this.reason}` });
+  }
+
+  /** No recorded derivation: the backend did not load. */
+  derivation(): DerivationAnswer {
+    return { unavailable: `unavailable: ${this.reason}` };
   }
 
   treeView(): undefined {

@@ -1,6 +1,8 @@
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import type { DerivationNode } from '../../shared/derivation/derivation.ts';
+import type { DocumentItem } from '../../shared/derivation/recorded-derivation.ts';
 import type { BackendId } from './prover-session.ts';
 
 /** What a channel's engine executes: every command but the shell's own channel management. */
@@ -17,6 +19,26 @@ export interface EngineResult {
   /** HAMMER, or an END that hammered: what each stage did (on failure too). */
   hammerReport?: HammerReport;
 }
+
+/** Which derivation: an item of the document (0-based), or the one holding `step`; up to `step`. */
+export interface DerivationQuery {
+  item?: number;
+  step?: number;
+}
+
+/** One item's derivation as the engine recorded it, with the document's items (for an outline). */
+export interface ItemDerivation {
+  items: DocumentItem[];
+  item: number;
+  /** The last step the derivation includes. */
+  upTo: number;
+  /** Absent for a declaration. */
+  root?: DerivationNode;
+  /** The node that stands for the state's current goal at `upTo`. */
+  currentKey?: string;
+}
+
+export type DerivationAnswer = ItemDerivation | { unavailable: string };
 
 /** A channel's status as the workbench's channels panel shows it. */
 export interface ChannelStatus {
@@ -39,6 +61,11 @@ export interface ChannelEngine {
    * before the first GOAL, after a declaration, or for a step the history no longer has.
    */
   treeView(step?: number): TreeView | undefined;
+  /**
+   * The derivation of an item of the channel's document as the engine recorded it (every item, every
+   * step of its history), or why this engine has none. Optional: an engine without it has none.
+   */
+  derivation?(query?: DerivationQuery): DerivationAnswer;
   status(): ChannelStatus;
   /** Stop whatever runs now (the running command answers with an error) and release the prover. */
   dispose(): Promise<void>;

@@ -1,6 +1,6 @@
 import type { ProofTree, TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import {
-  currentLeaf, initialTree, isFinished, openLeaves, refreshOpenLeaves, removeCurrentLeaf,
+  currentLeaf, initialTree, isFinished, leaves, openLeaves, refreshOpenLeaves, removeCurrentLeaf,
   replaceCurrentLeaf, toStateJson, toTreeView,
 } from '../../shared/proof-tree/proof-tree.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
@@ -8,7 +8,10 @@ import { expandAbbreviations, TermTooLarge } from '../../shared/protocol/abbrevi
 import { LetScope, LetTable } from '../../shared/protocol/let-scope.ts';
 import { END_SCRIPT_MAX, itemWithDependencies, scriptOverCap } from './item-script.ts';
 import { isMinilangCommand } from '../../shared/protocol/shell-command.ts';
-import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from './channel-engine.ts';
+import { formatCommand } from '../../shared/protocol/format-command.ts';
+import type { DocumentItem, RecordedStep, StepAct } from '../../shared/derivation/recorded-derivation.ts';
+import { buildRecordedDerivation } from '../../shared/derivation/recorded-derivation.ts';
+import type { ChannelEngine, ChannelStatus, DerivationAnswer, DerivationQuery, EngineCommand, EngineResult } from './channel-engine.ts';
 import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
 import { ProverError } from './prover-session.ts';
@@ -36,9 +39,14 @@ interface StepRecord {
   lets: LetScope;
   /** The print mode the tree's terms are printed in. */
   printMode: PrintMode;
+  /** What the step did to the tree (the derivation's record); set once the step succeeded. */
+  act?: StepAct;
 }
 
 type ProofRecord = StepRecord & { tree: ProofTree };
+
+/** Commands that add no step to the history (or refresh the last one in place): no act to record. */
+const NO_STEP: ReadonlySet<EngineCommand['name']> = new Set<EngineCommand['name']>(['REVERT', 'PRINT_MODE', 'STATE', 'SCRIPT', 'PRELUDE', 'SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE']);
 
 export interface TacticEngineOptions {
   backend: BackendId;
@@ -68,6 +76,8 @@ export class TacticEngine implements ChannelEngine {
   private pid: number | undefined;
   /** The resolved session, for synchronous script rendering. */
   private currentSession: ProverSession | undefined;
+  /** What the running command did to the tree, recorded on its step once it succeeds. */
+  private pendingAct: Omit<StepAct, 'command'> | undefined;
 
   constructor(private readonly options: TacticEngineOptions) {
     this.session = this.openFresh();
@@ -105,10 +115,58 @@ export class TacticEngine implements ChannelEngine {
     return record?.tree ? toTreeView(record.tree) : undefined;
   }
 
+  /** The document's items (proofs and declarations) with the steps each spans. */
+  items(): DocumentItem[] {
+    const items: DocumentItem[] = [];
+    this.history.forEach((r, i) => {
+      const step = i + 1;
+      if (r.goal) items.push({ index: items.length, kind: 'proof', name: r.goal.name, text: r.goal.expr, firstStep: step, lastStep: step, finished: false });
+      else if (r.define !== undefined) items.push({ index: items.length, kind: 'define', text: r.define, firstStep: step, lastStep: step, finished: true });
+      else {
+        const item = items.at(-1);
+        if (item) item.lastStep = step;
+      }
+      const item = items.at(-1);
+      if (item?.kind === 'proof' && r.tree) item.finished = isFinished(r.tree);
+    });
+    return items;
+  }
+
+  /**
+   * The derivation of one item (default: the one holding `step`, else the last) up to `step` (default: the
+   * item's last step), built from the history's own records: REVERT truncates both at once.
+   */
+  derivation(query: DerivationQuery = {}): DerivationAnswer {
+    const items = this.items();
+    if (items.length === 0) return { unavailable: 'no goal yet' };
+    const at = query.step;
+    const item = query.item !== undefined ? items[query.item]
+      : at !== undefined ? items.find((it) => it.firstStep <= at && at <= it.lastStep) : items.at(-1);
+    if (!item) return { unavailable: query.item !== undefined ? `no item ${query.item} (0..${items.length - 1})` : `no step ${at} (1..${this.history.length})` };
+    const upTo = Math.max(item.firstStep, Math.min(at ?? item.lastStep, item.lastStep));
+    if (item.kind === 'define') return { items, item: item.index, upTo };
+    const steps: RecordedStep[] = [];
+    for (let step = item.firstStep; step <= upTo; step++) {
+      const r = this.history[step - 1] as StepRecord;
+      if (!r.tree) break;
+      steps.push(r.act ? { step, tree: r.tree, act: r.act } : { step, tree: r.tree });
+    }
+    const built = buildRecordedDerivation(steps);
+    if (!built) return { items, item: item.index, upTo };
+    return { items, item: item.index, upTo, root: built.root, ...(built.currentKey !== undefined ? { currentKey: built.currentKey } : {}) };
+  }
+
   async execute(command: EngineCommand): Promise<EngineResult> {
     this.busy = true;
+    this.pendingAct = undefined;
+    const top = this.history.at(-1);
     try {
-      return await this.run(command);
+      const result = await this.run(command);
+      const added = this.history.at(-1);
+      // (`run` set `pendingAct`; the cast undoes the narrowing to the `undefined` assigned above.)
+      const act = this.pendingAct as Omit<StepAct, 'command'> | undefined;
+      if (added && added !== top && !NO_STEP.has(command.name)) added.act = { command: formatCommand(command), ...act };
+      return result;
     } catch (err) {
       const failed: EngineResult = { response: null, error: this.describe(err), ...(this.history.length > 0 ? { step: this.history.length } : {}) };
       // A failed HAMMER/END explains itself: what each stage tried, for how long, and how it ended.
@@ -256,6 +314,7 @@ export class TacticEngine implements ChannelEngine {
     const current = currentLeaf(last.tree);
     if (!current) throw new ShellError('no goal');
     if (current.status === 'proved') {
+      this.pendingAct = { leaf: current.id, removed: true };
       const tree = removeCurrentLeaf(last.tree);
       const finished = await this.finishIfDone(tree);
       this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });
@@ -269,6 +328,7 @@ export class TacticEngine implements ChannelEngine {
       await this.restoreTo(last.checkpoint);
       throw new ShellError('fail: the hammer left subgoals');
     }
+    this.pendingAct = { ...this.pendingAct, removed: true };
     const after = removeCurrentLeaf(tree);
     let finished: FinishedProof | undefined;
     try {
@@ -313,7 +373,13 @@ export class TacticEngine implements ChannelEngine {
     }
     // After the replacement the open leaves are the step's new goals followed by the others: exactly
     // the prover's list, which may also have changed the others (e.g. by instantiating an existential).
+    const acted = currentLeaf(tree);
     const replaced = replaceCurrentLeaf(tree, outcome.goals.slice(0, produced), step);
+    // The derivation's record: which leaf the step replaced by which (the first `produced` leaves now).
+    if (acted) {
+      this.pendingAct = { leaf: acted.id, produced: produced === 0 ? [] : leaves(replaced).slice(0, produced).map((l) => l.id) };
+      if (outcome.report?.closedWith !== undefined) this.pendingAct.closedWith = outcome.report.closedWith;
+    }
     return refreshOpenLeaves(replaced, outcome.goals);
   }
 

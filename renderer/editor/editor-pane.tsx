@@ -73,6 +73,10 @@ export function EditorPane() {
     });
     editorInstance = editor;
     decorations.current = editor.createDecorationsCollection();
+    // Where the user puts the cursor picks the item the derivation view shows (not where code moves it).
+    editor.onDidChangeCursorPosition((e) => {
+      if (e.source === 'mouse' || e.source === 'keyboard') useArbor.getState().setCursorLine(e.position.lineNumber);
+    });
     const withUri = (run: (u: string) => void) => () => {
       const u = useArbor.getState().documents.activeUri;
       if (u) run(u);

@@ -29,7 +29,8 @@ function call<M extends ApiMethod>(method: M, params: ApiParams<M>): Promise<Api
 export const listChannels = () => call('shell.channels', {});
 export const fetchTree = (channel: number, step?: number) => call('shell.tree', step === undefined ? { channel } : { channel, step });
 export const releaseChannel = (channel: number) => call('shell.release', { channel });
-export const fetchDerivation = (channel: number, step?: number) => call('proof.derivation', step === undefined ? { channel } : { channel, step });
+/** An item's derivation as the engine recorded it: item `item`, else the one holding `step`, else the last; up to `step`. */
+export const fetchDerivation = (channel: number, query: { item?: number; step?: number }) => call('proof.derivation', { channel, ...query });
 export const documentSync = (p: ApiParams<'document.sync'>) => call('document.sync', p);
 export const documentRun = (p: ApiParams<'document.run'>) => call('document.run', p);
 export const documentCancel = (p: ApiParams<'document.cancel'>) => call('document.cancel', p);

@@ -1,6 +1,7 @@
 import { looksLikeState } from '../../shared/proof-tree/from-state-json.ts';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
-import { selectChannelTrees } from '../store/proof-slice.ts';
+import { selectActiveChannel, selectChannelTrees } from '../store/proof-slice.ts';
+import type { DocumentItem } from '../../shared/derivation/recorded-derivation.ts';
 import { useArbor } from '../store/store.ts';
 import type { ArborState } from '../store/store.ts';
 
@@ -36,7 +37,21 @@ function transcriptStops(entries: TranscriptEntry[]): number[] {
   return stops;
 }
 
+/** The document item whose derivation the derivation view shows (the host's last answer), if it does. */
+export function shownDerivationItem(s: ArborState): DocumentItem | undefined {
+  if (s.ui.treeView !== 'derivation' || s.ui.treeSource !== 'live') return undefined;
+  const channel = selectActiveChannel(s);
+  const reply = channel === undefined ? undefined : s.proof.derivations[channel];
+  return reply && 'items' in reply ? reply.items[reply.item] : undefined;
+}
+
+/**
+ * The steps the slider stops at: in the derivation view, every step of the item shown (the engine keeps
+ * the derivation of each item at each step); in the state view, the steps whose trees this window keeps.
+ */
 function historySteps(s: ArborState): number[] {
+  const item = shownDerivationItem(s);
+  if (item) return Array.from({ length: item.lastStep - item.firstStep + 1 }, (_, i) => item.firstStep + i);
   const trees = selectChannelTrees(s);
   return trees ? Object.keys(trees.byStep).map(Number).sort((a, b) => a - b) : [];
 }
@@ -56,7 +71,11 @@ export function replayPosition(s: ArborState): ReplayPosition | undefined {
   const steps = historySteps(s);
   if (steps.length === 0) return undefined;
   const shown = s.proof.historyStep ?? steps[steps.length - 1] as number;
-  return { index: Math.max(0, steps.indexOf(shown)), count: steps.length, step: shown, live: s.proof.historyStep === null };
+  const at = steps.indexOf(shown);
+  // An earlier item (picked in the outline, or under the cursor) is not the live proof, even at its last step.
+  const item = shownDerivationItem(s);
+  const live = s.proof.historyStep === null && (!item || item.lastStep === selectChannelTrees(s)?.latest);
+  return { index: at < 0 ? steps.length - 1 : at, count: steps.length, step: at < 0 ? steps[steps.length - 1] as number : shown, live };
 }
 
 /** Shows position `index` (clamped); the last position of the editor's history is the live proof. */
@@ -73,7 +92,8 @@ export function replayTo(index: number): void {
   const i = Math.max(0, Math.min(steps.length - 1, index));
   const step = steps[i];
   if (step === undefined) return;
-  s.setHistoryStep(i === steps.length - 1 ? null : step);
+  // The live proof's last step follows the proof; any other (an earlier item's last one too) stays put.
+  s.setHistoryStep(step === selectChannelTrees(s)?.latest ? null : step);
 }
 
 /** One step forward (+1) or back (-1). */

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import type { DerivationReply } from '../../shared/derivation/recorded-derivation.ts';
 import type { ArborState } from './store.ts';
 
 /**
@@ -26,10 +27,18 @@ export interface ProofSlice {
     synthetic: TreeView | null;
     /** The reproduction script of each channel's finished proof (the `SCRIPT` of its last END). */
     scripts: Record<number, string>;
-    /** The derivation of each channel's proof as the host built it, up to the step it was asked for. */
-    derivations: Record<number, { upTo: number; tree: TreeView | null }>;
+    /** The derivation the host last sent for each channel (the item and step it was asked for, or why none). */
+    derivations: Record<number, DerivationReply>;
+    /** The document item whose derivation is shown (the outline's choice); null: the one the slider or the proof is at. */
+    derivationItem: number | null;
+    /** The editor line the user last put the cursor on (null: not yet): its item's derivation is shown. */
+    cursorLine: number | null;
   };
-  receiveDerivation(channel: number, upTo: number, tree: TreeView | null): void;
+  receiveDerivation(channel: number, reply: DerivationReply): void;
+  /** Shows the derivation of item `item` (null: follow the proof, not the cursor), from its last step. */
+  selectDerivationItem(item: number | null): void;
+  /** The user moved the editor's cursor: the derivation follows it (the outline's choice gives way). */
+  setCursorLine(line: number): void;
   receiveScript(channel: number, script: string | null): void;
   receiveTree(channel: number, step: number, tree: TreeView | null): void;
   forgetChannel(channel: number): void;
@@ -41,8 +50,10 @@ export interface ProofSlice {
 }
 
 export const createProofSlice: StateCreator<ArborState, [], [], ProofSlice> = (set) => ({
-  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null, scripts: {}, derivations: {} },
-  receiveDerivation: (channel, upTo, tree) => set((s) => ({ proof: { ...s.proof, derivations: { ...s.proof.derivations, [channel]: { upTo, tree } } } })),
+  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null, scripts: {}, derivations: {}, derivationItem: null, cursorLine: null },
+  receiveDerivation: (channel, reply) => set((s) => ({ proof: { ...s.proof, derivations: { ...s.proof.derivations, [channel]: reply } } })),
+  setCursorLine: (line) => set((s) => (s.proof.cursorLine === line && s.proof.derivationItem === null ? s : { proof: { ...s.proof, cursorLine: line, derivationItem: null } })),
+  selectDerivationItem: (item) => set((s) => ({ proof: { ...s.proof, derivationItem: item, cursorLine: null, historyStep: null, selectedId: null } })),
   receiveScript: (channel, script) => set((s) => {
     const scripts = { ...s.proof.scripts };
     if (script === null) delete scripts[channel];

@@ -110,7 +110,8 @@ export const selectDerivationTree = (s: ArborState): TreeView | null => {
   const loaded = s.ui.treeSource === 'transcript' ? s.transcript.loaded : null;
   if (!loaded) {
     const channel = selectActiveChannel(s);
-    return channel === undefined ? null : s.proof.derivations[channel]?.tree ?? null;
+    const reply = channel === undefined ? undefined : s.proof.derivations[channel];
+    return reply && 'tree' in reply ? reply.tree : null;
   }
   let memo = derivationCache.get(loaded.entries);
   if (!memo) derivationCache.set(loaded.entries, (memo = new Map()));

@@ -14,6 +14,7 @@ import { perf } from '../services/workbench.ts';
 import { hitTest } from './tree-index.ts';
 import { TreePainter } from './tree-painter.ts';
 import { TreeToolbar } from './tree-toolbar.tsx';
+import { selectDerivationNote } from './derivation-outline.tsx';
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
 import { selectTreeView } from '../store/ui-slice.ts';
 import { isPlaying, playHistory, replayStep, stopPlaying } from '../services/replay.ts';
@@ -42,6 +43,7 @@ export function TreePane() {
   const search = useArbor(selectSearch);
   const failure = useArbor(selectFailureNote);
   const mode = useArbor(selectTreeView);
+  const derivationNote = useArbor(selectDerivationNote);
   const [hitIndex, setHitIndex] = useState(0);
   // A tree from elsewhere (another document, a loaded transcript, the other view) is fitted afresh, even
   // when its root has the same id as the last one's (derivation roots do).
@@ -249,7 +251,7 @@ export function TreePane() {
             <span key={st} className="legend-item"><i style={{ background: STATUS_STYLE[st].fill, borderColor: STATUS_STYLE[st].stroke }} />{STATUS_STYLE[st].label}</span>
           ))}
         </span>
-        {!tree && <div className="tree-empty">No proof yet: run the document (Ctrl+Alt+End) to see its bundle tree.</div>}
+        {!tree && <div className="tree-empty" data-testid="tree-empty">{derivationNote ?? 'No proof yet: run the document (Ctrl+Alt+End) to see its bundle tree.'}</div>}
         {/* An accessible, testable mirror of what the canvas shows (small trees only). */}
         {layout && layout.nodes.length <= 400 && (
           <ul className="tree-a11y" aria-label="bundle tree nodes">

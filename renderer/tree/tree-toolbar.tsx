@@ -4,6 +4,7 @@ import { selectSearch } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectTreeView } from '../store/ui-slice.ts';
 import { exportPng, exportReplayHtml, exportSvg } from './tree-export.ts';
+import { DerivationOutline } from './derivation-outline.tsx';
 import { isPlaying, playHistory, replayPosition, replayStep, replayTo, stopPlaying } from '../services/replay.ts';
 
 /** Step back, play/pause, step forward and a slider over the proof's steps (the editor's history or a loaded transcript). */
@@ -24,7 +25,12 @@ function ReplayBar() {
       />
       <label data-testid="replay-position">step {pos.step}{pos.live ? ' (live)' : ''} · {pos.index + 1}/{pos.count}</label>
       {!pos.live && useArbor.getState().ui.treeSource === 'live' && (
-        <button type="button" data-testid="replay-live" title="Back to the live proof" onClick={() => { stopPlaying(); useArbor.getState().setHistoryStep(null); }}>Live</button>
+        <button type="button" data-testid="replay-live" title="Back to the live proof" onClick={() => {
+          stopPlaying();
+          const st = useArbor.getState();
+          if (st.proof.derivationItem !== null || st.proof.cursorLine !== null) st.selectDerivationItem(null);
+          else st.setHistoryStep(null);
+        }}>Live</button>
       )}
     </div>
   );
@@ -54,6 +60,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
             onClick={() => useArbor.getState().setTreeView('derivation')}
           >Derivation</button>
         </span>
+        {mode === 'derivation' && <DerivationOutline />}
         <button type="button" data-testid="tree-fit" onClick={props.onFit} title="Fit to view (F)">Fit</button>
         <input
           className="tree-search" type="search" placeholder="Search goals…" value={search} aria-label="search the tree"

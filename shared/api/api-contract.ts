@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
+import type { DerivationReply } from '../derivation/recorded-derivation.ts';
 import type { TreeDelta } from '../proof-tree/tree-delta.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
@@ -75,8 +76,13 @@ export const apiParamSchemas = {
     kind: z.enum(['search', 'check', 'about', 'print', 'locate']),
     text: z.string().min(1).max(10_000).refine((t) => ![...t].some((c) => (c < ' ' && c !== '\t') || c === '\u007f'), 'control character'),
   }).strict(),
-  /** The derivation of the channel's last proof (every goal, what acted on it, how it closed), up to `step`. */
-  'proof.derivation': z.object({ channel, step: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }).strict(),
+  /**
+   * The derivation of an item of the channel's document (every goal, what acted on it, how it closed), as
+   * the engine recorded it: item `item` (0-based), else the one holding `step`, else the last; up to `step`.
+   */
+  'proof.derivation': z.object({
+    channel, item: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(), step: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  }).strict(),
   'app.info': z.object({}).strict(),
   'files.read': z.object({ path: filePath }).strict(),
   'files.write': z.object({ path: filePath, text }).strict(),
@@ -181,7 +187,7 @@ export interface ApiResults {
   'shell.tree': TreeSnapshot | null;
   'shell.release': null;
   'proof.lookUp': { answer: QueryAnswer } | { error: string };
-  'proof.derivation': TreeView | null;
+  'proof.derivation': DerivationReply;
   'document.sync': DocumentState;
   'document.run': DocumentState;
   'document.cancel': DocumentState;

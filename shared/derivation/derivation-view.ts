@@ -10,7 +10,8 @@ import type { DerivationNode } from './derivation.ts';
  * id while the proof grows (collapsed branches stay collapsed, replay animates the new goals only);
  * `step` is the step that created the goal (so a node links to its editor line).
  */
-export function derivationToTreeView(root: DerivationNode): TreeView {
+export function derivationToTreeView(root: DerivationNode, currentKey?: string): TreeView {
+  // The engine says which node is the state's current goal; a derivation rebuilt from text takes the first open one.
   let currentMarked = false;
   const convert = (n: DerivationNode): TreeView => {
     const own = n.context.filter((e) => n.introduced.includes(e.name));
@@ -21,13 +22,17 @@ export function derivationToTreeView(root: DerivationNode): TreeView {
       step: n.createdAt,
       ctxt: toContext(own),
       goal: n.goal,
+      // The whole context as the prover reported it for this goal: ancestors' contexts are not accumulated
+      // (a step may replace or clear hypotheses, so concatenating would list stale ones, twice by name).
+      scope: toContext(n.context),
     };
     const action = describeAction(n);
     if (action !== undefined) view.action = action;
     if (n.status === 'closed') view.closed = true;
     if (n.uses.length > 0) view.uses = n.uses;
     if (n.children.length > 0) view.children = n.children.map(convert);
-    else if (n.status === 'open' && !currentMarked) {
+    const isCurrent = currentKey !== undefined ? n.key === currentKey : n.children.length === 0 && n.status === 'open' && !currentMarked;
+    if (isCurrent) {
       view.current = 'goal';
       currentMarked = true;
     }

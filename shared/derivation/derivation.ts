@@ -65,7 +65,7 @@ export interface Derivation {
   irregularSteps: number[];
 }
 
-interface Leaf {
+export interface Leaf {
   goal: string;
   context: ContextEntry[];
 }
@@ -179,7 +179,7 @@ const words = (text: string): Set<string> => new Set(text.match(/[A-Za-z_][A-Za-
  * What a step used of the goal's context: the names its text mentions, and the entries that are gone or
  * changed in a goal it produced (a `rewrite … in H`, an `induction l` that consumes `l`, a `clear`).
  */
-function usedNames(n: DerivationNode, text: string, produced: readonly Leaf[]): string[] {
+export function usedNames(n: DerivationNode, text: string, produced: readonly Leaf[]): string[] {
   const named = words(text);
   const out: string[] = [];
   for (const e of n.context) {

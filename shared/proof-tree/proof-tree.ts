@@ -228,6 +228,8 @@ export interface TreeView {
   closed?: true;
   /** Derivation views only: names of the context the command used (it names them, or they changed below). */
   uses?: string[];
+  /** Derivation views only: the goal's whole context exactly as the prover reported it (not accumulated from ancestors). */
+  scope?: Context;
   /** Derivation views only: a summary standing for a run of closed steps (double-click shows them). */
   summary?: { steps: number; commands: string[] };
 }

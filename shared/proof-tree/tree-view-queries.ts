@@ -40,7 +40,16 @@ export function currentGoalNode(root: TreeView): TreeView | undefined {
  */
 export function accumulatedContext(root: TreeView, id: number): ContextEntry[] {
   const out: ContextEntry[] = [];
-  for (const node of pathTo(root, id)) {
+  const path = pathTo(root, id);
+  // A derivation node carries its whole context as the prover reported it: that, not the concatenation.
+  const scope = path.at(-1)?.scope;
+  if (scope) {
+    return [
+      ...scope.vars.map((v): ContextEntry => ({ kind: 'var', name: v.name, text: v.type })),
+      ...scope.hyps.map((h): ContextEntry => ({ kind: 'hyp', name: h.name, text: h.expr })),
+    ];
+  }
+  for (const node of path) {
     for (const v of node.ctxt.vars) out.push({ kind: 'var', name: v.name, text: v.type });
     for (const h of node.ctxt.hyps) out.push({ kind: 'hyp', name: h.name, text: h.expr });
   }

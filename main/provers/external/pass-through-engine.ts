@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Goal } from '../../../shared/proof-tree/proof-state.ts';
 import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
 import { isFinishedState, parseStateJson, treeViewFromState } from '../../../shared/proof-tree/from-state-json.ts';
-import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from '../../shell/channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, DerivationAnswer, EngineCommand, EngineResult } from '../../shell/channel-engine.ts';
 import type { PrintMode } from '../../shell/prover-session.ts';
 import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../../process/line-process.ts';
 import { printCommand } from './print-command.ts';
@@ -73,6 +73,11 @@ export class PassThroughEngine implements ChannelEngine {
     const pid = this.proc?.alive ? this.proc.pid : undefined;
     if (pid !== undefined) status.pid = pid;
     return status;
+  }
+
+  /** No recorded derivation: see the reason. */
+  derivation(): DerivationAnswer {
+    return { unavailable: 'the external prover keeps its own proof tree: Arbor sees only its states, not which goal each step replaced' };
   }
 
   treeView(step = this.history.length): TreeView | undefined {

@@ -1,7 +1,7 @@
 import type { Goal } from '../../../shared/proof-tree/proof-state.ts';
 import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
 import { openGoalCount, treeViewFromState } from '../../../shared/proof-tree/from-state-json.ts';
-import type { ChannelEngine, ChannelStatus, EngineCommand, EngineResult } from '../../shell/channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, DerivationAnswer, EngineCommand, EngineResult } from '../../shell/channel-engine.ts';
 import {
   IsaReplError, IsaReplProtocolError, MINILANG_APP, MINILANG_BASE_LIB, MINILANG_REGISTER_ML, MINILANG_TOP_THEORY,
 } from './isa-repl-client.ts';
@@ -75,6 +75,11 @@ export class MinilangEngine implements ChannelEngine {
     const status: ChannelStatus = { backend: 'isabelle', busy: this.busy, step: this.history.length, finished: this.history.at(-1)?.finished ?? false };
     if (this.client && !this.client.closed) status.pid = this.client.serverPid;
     return status;
+  }
+
+  /** No recorded derivation: see the reason. */
+  derivation(): DerivationAnswer {
+    return { unavailable: 'Minilang keeps its own proof tree: Arbor sees only its states, not which goal each step replaced' };
   }
 
   /** The tree after `step` (default: the latest); every entry of the history keeps its own view. */

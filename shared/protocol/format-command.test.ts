@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { formatCommand } from './format-command.ts';
+import { parseRequest } from './parse-request.ts';
+
+describe('formatCommand', () => {
+  const lines = [
+    'GOAL "forall n : nat, n + 0 = n"', 'GOAL plus_n_O\' "forall n, n = n + 0"', 'HAVE "a \\/ b"', 'HAVE h "x = y"',
+    'OBTAIN x y :: "nat" where h1: "x < y" and "y > 0"', 'CRUSH', 'CRUSH foo, bar', 'HAMMER', 'HAMMER 5',
+    'RULE app_nil_r', 'UNFOLD rev', 'APPLY induction l as [|x l IH]', 'LET ?a = "n + 0"', 'PRINT_MODE 2', 'REVERT 3',
+    'DEFINE "Definition f := 1."', 'END', 'NEXT', 'STATE', 'SEARCH "_ + 0 = _"', 'CHECK "S O"', 'PRINT plus',
+    'APPLY rewrite "a" in H',
+  ];
+  for (const line of lines) {
+    it(`reads back ${line}`, () => {
+      const parsed = parseRequest(line);
+      if ('error' in parsed) throw new Error(parsed.error);
+      const again = parseRequest(formatCommand(parsed.command));
+      expect(again).toMatchObject({ command: parsed.command });
+    });
+  }
+});

@@ -1,0 +1,36 @@
+import { formatQuery } from './format-query.ts';
+import { quoteArgument as quote } from './quote-argument.ts';
+import { QUERY_NAMES } from './shell-command.ts';
+import type { QueryCommand, ShellCommand } from './shell-command.ts';
+
+/**
+ * A command as one protocol request (without a channel) that `parseRequest` reads back as the same value:
+ * how a typed command is shown (the derivation's `by …` labels) without keeping the text it came from.
+ */
+export function formatCommand(c: ShellCommand): string {
+  switch (c.name) {
+    case 'GOAL': return c.theoremName === undefined ? `GOAL ${quote(c.expr)}` : `GOAL ${c.theoremName} ${quote(c.expr)}`;
+    case 'HAVE': return c.hypName === undefined ? `HAVE ${quote(c.expr)}` : `HAVE ${c.hypName} ${quote(c.expr)}`;
+    case 'OBTAIN': {
+      const type = c.type === undefined ? '' : ` :: ${quote(c.type)}`;
+      const conds = c.conds.map((k) => (k.name === undefined ? quote(k.expr) : `${k.name}: ${quote(k.expr)}`)).join(' and ');
+      return `OBTAIN ${c.vars.join(' ')}${type} where ${conds}`;
+    }
+    case 'CRUSH': return c.rules.length === 0 ? 'CRUSH' : `CRUSH ${c.rules.join(', ')}`;
+    case 'HAMMER': return c.timeoutSeconds === undefined ? 'HAMMER' : `HAMMER ${c.timeoutSeconds}`;
+    case 'RULE': return `RULE ${c.rule}`;
+    case 'UNFOLD': return `UNFOLD ${c.rule}`;
+    case 'APPLY': return `APPLY ${c.tactic}`;
+    case 'LET': return `LET ${c.abbrev} = ${quote(c.term)}`;
+    case 'PRINT_MODE': return `PRINT_MODE ${c.mode}`;
+    case 'REVERT': return `REVERT ${c.step}`;
+    case 'PRELUDE': return `PRELUDE ${quote(c.text)}`;
+    case 'DEFINE': return c.proofLocal ? `DEFINE ${c.text}` : `DEFINE ${quote(c.text)}`;
+    case 'END': case 'NEXT': case 'NEW_CHANNEL': case 'RELEASE_CHANNEL': case 'CANCEL': case 'STATE': case 'SCRIPT':
+      return c.name;
+    default:
+      if (QUERY_NAMES.has(c.name)) return formatQuery(c as QueryCommand);
+      // Minilang's commands keep their arguments in Minilang's own syntax.
+      return 'args' in c ? `${c.name} ${c.args}` : c.name;
+  }
+}
