@@ -249,7 +249,7 @@ export class TacticEngine implements ChannelEngine {
       const tree = removeCurrentLeaf(last.tree);
       const finished = await this.finishIfDone(tree);
       this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });
-      return this.stateResult(true, finished?.assumptions);
+      return this.stateResult(true, finished);
     }
     // Not yet proved: END is HAMMER then END (seed 000).
     const step: ProofStep = { kind: 'hammer', timeoutMs: this.options.timeoutMs };
@@ -269,7 +269,7 @@ export class TacticEngine implements ChannelEngine {
       throw err;
     }
     this.history.push({ tree: after, checkpoint: finished?.checkpoint ?? outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode, finished: finished !== undefined });
-    const result = this.stateResult(true, finished?.assumptions);
+    const result = this.stateResult(true, finished);
     if (outcome.report) result.hammerReport = outcome.report;
     return result;
   }
@@ -403,14 +403,15 @@ export class TacticEngine implements ChannelEngine {
   }
 
   /** The current state as a response; `withScript` on the END that may have finished the proof. */
-  private stateResult(withScript = false, assumptions?: string[]): EngineResult {
+  private stateResult(withScript = false, finished?: FinishedProof): EngineResult {
     const last = this.history[this.history.length - 1];
     if (!last) return { response: null, error: '' };
     // After a declaration no proof is open: the state is empty until the next GOAL.
     if (!last.tree) return { response: null, error: '', step: this.history.length };
     const result: EngineResult = { response: toStateJson(last.tree), error: '', step: this.history.length };
     if (withScript && isFinished(last.tree)) result.script = this.renderScript();
-    if (assumptions !== undefined) result.assumptions = assumptions;
+    if (finished?.assumptions !== undefined) result.assumptions = finished.assumptions;
+    if (finished?.statement !== undefined) result.statement = finished.statement;
     return result;
   }
 
