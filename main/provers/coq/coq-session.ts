@@ -15,7 +15,7 @@ import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } f
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
-import { cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
+import { cleanEnvironment, cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
 import { compareReadings } from './statement-meaning.ts';
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, sliceSeconds, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
@@ -913,6 +913,11 @@ export class CoqSession implements ProverSession {
     if (printed === undefined) return { elaborated: goalText, clean: null, differences: ['the elaborated statement could not be read back from Coq: its meaning was not checked'] };
     const doc = await readTerm(this.client, printed, tip);
     const clean = await cleanReading(goalText, this.clientOptions).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})` }));
+    if ('error' in clean) {
+      // No clean reading to compare with: still say what the document's names would mean there.
+      const full = await cleanEnvironment.names([...doc.full.keys()].filter(isQualid), this.clientOptions).catch(() => undefined);
+      return compareReadings(doc, full ? { ...clean, full } : clean);
+    }
     return compareReadings(doc, clean);
   }
 

@@ -49,7 +49,7 @@ const differingParts = (a: CoqTerm, ra: Reading, b: CoqTerm, rb: Reading): [stri
 const nonAscii = (s: string): string[] => [...new Set([...s].filter((c) => c.charCodeAt(0) > 127))].map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
 
 /** Plain-words notes on the document's own names a reading uses (`true` is the document's own `Top.true`). */
-const documentNames = (doc: Reading, clean: Reading | undefined): string[] => {
+const documentNames = (doc: Reading, clean: { full: ReadonlyMap<string, string> } | undefined): string[] => {
   const notes: string[] = [];
   for (const [shown, full] of doc.full) {
     if (!isDocumentName(full)) continue;
@@ -65,15 +65,16 @@ const documentNames = (doc: Reading, clean: Reading | undefined): string[] => {
 
 /**
  * The meaning to show when the statement's elaborated form differs from its clean reading, or undefined
- * when they are the same term. `clean` is an error message when the text does not elaborate there at all.
+ * when they are the same term. `clean` is an error message when the text does not elaborate there at all
+ * (with what the document's names would mean there, when known).
  */
-export function compareReadings(doc: Reading, clean: Reading | { error: string }): StatementMeaning | undefined {
+export function compareReadings(doc: Reading, clean: Reading | { error: string; full?: ReadonlyMap<string, string> }): StatementMeaning | undefined {
   const elaborated = qualified(doc);
   if ('error' in clean) {
     return {
       elaborated,
       clean: null,
-      differences: [`in a clean environment (standard library and Arbor's prelude only) the text does not elaborate: ${clean.error}`, ...documentNames(doc, undefined)],
+      differences: [`in a clean environment (standard library and Arbor's prelude only) the text does not elaborate: ${clean.error}`, ...documentNames(doc, clean.full ? { full: clean.full } : undefined)],
     };
   }
   if (identity(doc) === identity(clean)) return undefined;

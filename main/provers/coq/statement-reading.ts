@@ -51,7 +51,7 @@ class CleanEnvironment {
   private client: Promise<{ client: CoqideTopClient; base: number }> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Kernel names never change here: one `Locate` per name for the life of the process. */
-  private readonly names = new Map<string, string>();
+  private readonly located = new Map<string, string>();
 
   private start(options: ClientOptions): Promise<{ client: CoqideTopClient; base: number }> {
     this.client ??= (async () => {
@@ -80,12 +80,33 @@ class CleanEnvironment {
         await client.add(`Theorem arbor_clean_reading : (${text}).`, ROUND_TRIP_MS);
         const goal = (await client.goals(ROUND_TRIP_MS)).goals?.[0]?.goal;
         if (goal === undefined) return { error: 'no goal' };
-        return await readTerm(client, goal, client.tip, this.names);
+        return await readTerm(client, goal, client.tip, this.located);
       } catch (e) {
         if (e instanceof CoqFailure) return { error: e.message.replace(/\s+/g, ' ').trim() };
         throw e;
       } finally {
         if (client.alive) await client.editAt(base, ROUND_TRIP_MS).catch(() => client.kill());
+        client.holdEventLoop(false);
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** What each name means here (kernel names; absent when it names nothing here). */
+  names(names: string[], options: ClientOptions = {}): Promise<Map<string, string>> {
+    const run = async (): Promise<Map<string, string>> => {
+      const { client, base } = await this.start(options);
+      client.holdEventLoop(true);
+      try {
+        const out = new Map<string, string>();
+        for (const n of names) {
+          const full = (await readTerm(client, n, base, this.located)).full.get(n);
+          if (full !== undefined && full !== n) out.set(n, full);
+        }
+        return out;
+      } finally {
         client.holdEventLoop(false);
       }
     };
