@@ -8,7 +8,7 @@ export type SuggestionStatus = 'pending' | 'accepted' | 'rejected';
  * `valid`/`invalid`: a hypothesis edit the prover could or could not derive from the old hypothesis.
  * `closes_goal`/`progress`/`invalid`: commands tried on a copy of the state.
  */
-export type SuggestionLabel = 'valid' | 'invalid' | 'closes_goal' | 'progress';
+export type SuggestionLabel = 'valid' | 'invalid' | 'closes_goal' | 'closes_goal_different_meaning' | 'progress';
 
 export interface HypothesisEdit {
   kind: 'hypothesis-edit';
