@@ -15,3 +15,11 @@ export interface StatementMeaning {
 /** A verdict on a proved statement: `proved` only when it means what its text says in a clean environment. */
 export const provedVerdict = (statement: StatementMeaning | undefined): 'proved' | 'proved-different-meaning' =>
   statement === undefined ? 'proved' : 'proved-different-meaning';
+
+/** One paragraph for people (the workbench's Messages): what was proved, as Coq read it, and what differs. */
+export const formatStatementMeaning = (m: StatementMeaning): string =>
+  [
+    `Proved, but the statement does not mean what its text says in a clean environment. Coq proved: ${m.elaborated}`,
+    m.clean === null ? 'In a clean environment the text does not elaborate.' : `In a clean environment the text reads: ${m.clean}`,
+    ...m.differences.map((d) => `• ${d}`),
+  ].join('\n');
