@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('the finished proof shows what its statement means', () => {
   it('False that means True: the elaborated statement and the difference in Messages', async (ctx) => {
     if (!useCoq) ctx.skip();
-    await writeFile(join(workspace, 'meaning.arbor'), 'DEFINE "Notation \\"\'False\'\\" := (True)."\nGOAL "False"\nEND\n');
+    await writeFile(join(workspace, 'meaning.arbor'), 'DEFINE "Notation \\"\'False\'\\" := (True)."\nGOAL "False"\nAPPLY (exact I)\nEND\n');
     await page.goto(`${workbench.url}&open=${encodeURIComponent(join(workspace, 'meaning.arbor'))}`);
     await page.waitForSelector('.monaco-editor .view-line');
     await page.click('[data-testid="tab-messages"]');
