@@ -77,6 +77,10 @@ export function compareReadings(doc: Reading, clean: Reading | { error: string; 
       differences: [`in a clean environment (standard library and Arbor's prelude only) the text does not elaborate: ${clean.error}`, ...documentNames(doc, clean.full ? { full: clean.full } : undefined)],
     };
   }
+  if (!doc.term || !clean.term) {
+    // Unparsed, names stay as printed (shortest names: `False` may be the document's own): never call that the same.
+    return { elaborated, clean: qualified(clean), differences: ['Arbor could not read the elaborated statement term by term, so it could not tell whether it means what its text says: compare the two readings'] };
+  }
   if (identity(doc) === identity(clean)) return undefined;
   const parts = doc.term && clean.term ? differingParts(doc.term, doc, clean.term, clean) : [[elaborated, qualified(clean)] as [string, string]];
   const differences = parts.map(([here, there]) => `here \`${here}\` stands where a clean reading has \`${there}\``);
