@@ -332,6 +332,7 @@ export class AgentSession {
           label: result.label,
           ...(result.error !== undefined ? { error: result.error } : {}),
           ...(result.subgoals !== undefined ? { subgoals: result.subgoals } : {}),
+          ...(result.statement !== undefined ? { statement: result.statement } : {}),
           apply: proposal.commands,
           step,
         }));
