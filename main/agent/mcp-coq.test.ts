@@ -185,6 +185,18 @@ describe.skipIf(!hasBackend)(title('MCP over streamable HTTP on a shared in-proc
     expect((await call(alpha, 'run_command', { command: 'END' })).text).toContain('"goal":[]');
   }, 240_000);
 
+  it('try_commands judges a closing sequence on the statement Coq elaborated: False that means True is not plainly closes_goal', async () => {
+    const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 60_000 });
+    try {
+      await Promise.all(shell.submitLine('DEFINE "Notation \\"\'False\'\\" := (True)."'));
+      await Promise.all(shell.submitLine('GOAL "False"'));
+      const [tried] = await session.tryCommands([['APPLY (exact I)']]);
+      expect(tried).toMatchObject({ label: 'closes_goal_different_meaning', statement: { elaborated: 'Coq.Init.Logic.True', clean: 'Coq.Init.Logic.False' } });
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+
   it('a try that runs past the tool deadline is cut off with timeout and its scratch channel released', async () => {
     const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 3000 });
     try {

@@ -3,6 +3,7 @@ import { globalNames, parseCoqTerm, type CoqTerm } from './coq-sexp.ts';
 import { arborPrelude } from './prelude.ts';
 import { splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
+import { isQualid } from './assumptions.ts';
 
 const ROUND_TRIP_MS = 5000;
 /** A `Locate` line naming an object (not a notation, tactic or module), and its full name. */
@@ -25,6 +26,8 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
   const full = new Map<string, string>();
   if (term) {
     for (const n of globalNames(term, new Set())) {
+      // Only a qualified name goes back to Coq (a token is never a second command).
+      if (!isQualid(n)) continue;
       let hit = cache?.get(n);
       if (hit === undefined) {
         const out = await client.query(`Locate ${n}.`, at, ROUND_TRIP_MS).catch(() => []);
