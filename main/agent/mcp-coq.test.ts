@@ -186,14 +186,18 @@ describe.skipIf(!hasBackend)(title('MCP over streamable HTTP on a shared in-proc
   }, 240_000);
 
   it('try_commands judges a closing sequence on the statement Coq elaborated: False that means True is not plainly closes_goal', async () => {
-    const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 60_000 });
+    // A channel of its own: the notation must not change what the other tests' goals mean.
+    const [created] = await Promise.all(shell.submitLine('NEW_CHANNEL'));
+    const ch = (created?.RESPONSE as { ID: number }).ID;
+    const session = new AgentSession({ port: inProcessPort(shell), channel: ch, toolTimeoutMs: 60_000 });
     try {
-      await Promise.all(shell.submitLine('DEFINE "Notation \\"\'False\'\\" := (True)."'));
-      await Promise.all(shell.submitLine('GOAL "False"'));
+      await Promise.all(shell.submitLine(`${ch} DEFINE "Notation \\"'False'\\" := (True)."`));
+      await Promise.all(shell.submitLine(`${ch} GOAL "False"`));
       const [tried] = await session.tryCommands([['APPLY (exact I)']]);
-      expect(tried).toMatchObject({ label: 'closes_goal_different_meaning', statement: { elaborated: 'Coq.Init.Logic.True', clean: 'Coq.Init.Logic.False' } });
+      expect(tried, JSON.stringify(tried)).toMatchObject({ label: 'closes_goal_different_meaning', statement: { elaborated: 'Coq.Init.Logic.True', clean: 'Coq.Init.Logic.False' } });
     } finally {
       await session.close();
+      await Promise.all(shell.submitLine(`${ch} RELEASE_CHANNEL`));
     }
   }, 120_000);
 

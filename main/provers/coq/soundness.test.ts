@@ -65,8 +65,8 @@ const attacks: { name: string; requests: string[] }[] = [
 
 /** Shadowing attacks that now finish, shown with their meaning (meaning.test.ts has the rest). */
 const shown: { name: string; requests: string[]; difference: RegExp }[] = [
-  { name: 'DEFINE: a definition that makes False mean True', requests: ['DEFINE "Definition False := True."', 'GOAL "False"', 'END'], difference: /`False` is the document's own `Top\.False`, not `Coq\.Init\.Logic\.False`/ },
-  { name: 'a module that hides eq', requests: ['PRELUDE "Module M. Definition eq (a b : nat) := True. End M. Import M."', 'GOAL "eq 1 2"', 'END'], difference: /`eq` is the document's own `Top\.M\.eq`, not `Coq\.Init\.Logic\.eq`/ },
+  { name: 'DEFINE: a definition that makes False mean True', requests: ['DEFINE "Definition False := True."', 'GOAL "False"', 'APPLY (exact I)', 'END'], difference: /`False` is the document's own `Top\.False`, not `Coq\.Init\.Logic\.False`/ },
+  { name: 'a module that hides eq', requests: ['PRELUDE "Module M. Definition eq (a b : nat) := True. End M. Import M."', 'GOAL "eq 1 2"', 'APPLY (exact I)', 'END'], difference: /`eq` is the document's own `Top\.M\.eq`, not `Coq\.Init\.Logic\.eq`/ },
 ];
 
 describe('nothing false is ever proved (real coqidetop through arbor-shell)', () => {
