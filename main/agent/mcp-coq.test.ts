@@ -185,22 +185,6 @@ describe.skipIf(!hasBackend)(title('MCP over streamable HTTP on a shared in-proc
     expect((await call(alpha, 'run_command', { command: 'END' })).text).toContain('"goal":[]');
   }, 240_000);
 
-  it('try_commands judges a closing sequence on the statement Coq elaborated: False that means True is not plainly closes_goal', async () => {
-    // A channel of its own: the notation must not change what the other tests' goals mean.
-    const [created] = await Promise.all(shell.submitLine('NEW_CHANNEL'));
-    const ch = (created?.RESPONSE as { ID: number }).ID;
-    const session = new AgentSession({ port: inProcessPort(shell), channel: ch, toolTimeoutMs: 60_000 });
-    try {
-      await Promise.all(shell.submitLine(`${ch} DEFINE "Notation \\"'False'\\" := (True)."`));
-      await Promise.all(shell.submitLine(`${ch} GOAL "False"`));
-      const [tried] = await session.tryCommands([['APPLY (exact I)']]);
-      expect(tried, JSON.stringify(tried)).toMatchObject({ label: 'closes_goal_different_meaning', statement: { elaborated: 'Coq.Init.Logic.True', clean: 'Coq.Init.Logic.False' } });
-    } finally {
-      await session.close();
-      await Promise.all(shell.submitLine(`${ch} RELEASE_CHANNEL`));
-    }
-  }, 120_000);
-
   it('a try that runs past the tool deadline is cut off with timeout and its scratch channel released', async () => {
     const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 3000 });
     try {
@@ -249,5 +233,30 @@ describe.skipIf(!hasBackend)(title('arbor-mcp proof documents over stdio (real c
     expect(context.text).toContain('Declared and proved earlier in this document (usable by name):\n  DEFINE Definition twice (l : list nat) := l ++ l.\n  Theorem twice_length : forall l, length (twice l) = 2 * length l');
     expect(await call(client, 'run_command', { command: 'APPLY (intros l; rewrite !twice_length; lia)' })).toMatchObject({ ok: true });
     expect(JSON.parse((await call(client, 'run_command', { command: 'END' })).text)).toMatchObject({ ERR: '' });
+  }, 120_000);
+});
+
+describe.skipIf(!hasBackend)(title('try_commands judges on the statement Coq elaborated (issue 21, real coqidetop)'), () => {
+  let factory: EngineFactory;
+  let shell: Shell;
+  beforeAll(async () => {
+    factory = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 10_000, poolSize: 1 });
+    shell = new Shell({ createEngine: (ch, prelude) => factory.createEngine(ch, prelude) });
+  }, 60_000);
+  afterAll(async () => {
+    await shell?.close();
+    await factory?.dispose();
+  });
+
+  it('a sequence closing False that means True is closes_goal_different_meaning, with both readings', async () => {
+    const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 60_000 });
+    try {
+      await Promise.all(shell.submitLine('DEFINE "Notation \\"\'False\'\\" := (True)."'));
+      await Promise.all(shell.submitLine('GOAL "False"'));
+      const [tried] = await session.tryCommands([['APPLY (exact I)']]);
+      expect(tried, JSON.stringify(tried)).toMatchObject({ label: 'closes_goal_different_meaning', statement: { elaborated: 'Coq.Init.Logic.True', clean: 'Coq.Init.Logic.False' } });
+    } finally {
+      await session.close();
+    }
   }, 120_000);
 });
