@@ -12,7 +12,7 @@ export const UNITS = {
   'shared/tree-diff': ['shared/proof-tree'],
   'shared/derivation': ['shared/proof-tree', 'shared/tree-layout'],
   'shared/checking': ['shared/protocol'],
-  'shared/agent': ['shared/checking'],
+  'shared/agent': ['shared/checking', 'shared/protocol'],
   'shared/equational': [],
   'shared/language': ['shared/protocol'],
   'shared/transcript': ['shared/protocol'],

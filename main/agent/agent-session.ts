@@ -12,7 +12,7 @@ import { formatProofState } from './format-proof-state.ts';
 import type { TryOutcome } from './label-outcome.ts';
 import { labelOutcome, responseTree } from './label-outcome.ts';
 import type { GoalInContext } from '../../shared/proof-tree/tree-view-queries.ts';
-import { currentGoal } from '../../shared/proof-tree/tree-view-queries.ts';
+import { currentGoal, goalsInContext } from '../../shared/proof-tree/tree-view-queries.ts';
 import { ScratchChannels } from './scratch-channels.ts';
 import type { ScratchOptions } from './scratch-channels.ts';
 import { ScriptTracker, stripChannel } from './script-tracker.ts';
@@ -268,10 +268,15 @@ export class AgentSession {
             out.push(r);
             if (r.ERR !== '') break;
           }
+          // A sequence that leaves no goal open is judged by the theorem's END on the copy: the kernel's Qed,
+          // its assumptions, and what the statement means (issue 21) — never plainly closes_goal otherwise.
+          const last = out.at(-1);
+          const tree = last && last.ERR === '' && !/^\s*END\b/.test(commands.at(-1) ?? '') ? responseTree(last) : undefined;
+          if (tree && goalsInContext(tree).every((g) => g.proved)) out.push(await s.run('END'));
           return out;
         });
         if (!before) throw new ToolError('prover_error', 'the scratch copy has no proof state');
-        const { tree: _tree, ...outcome } = labelOutcome(before, commands, responses);
+        const { tree: _tree, ...outcome } = labelOutcome(before, responses.length > commands.length ? [...commands, 'END'] : commands, responses);
         const lastGood = [...responses].reverse().find((r) => r.ERR === '');
         const failed = responses.find((r) => r.ERR !== '' && r.HAMMER_REPORT);
         return {
@@ -327,6 +332,7 @@ export class AgentSession {
           label: result.label,
           ...(result.error !== undefined ? { error: result.error } : {}),
           ...(result.subgoals !== undefined ? { subgoals: result.subgoals } : {}),
+          ...(result.statement !== undefined ? { statement: result.statement } : {}),
           apply: proposal.commands,
           step,
         }));

@@ -24,4 +24,10 @@ describe('labelOutcome', () => {
       .toMatchObject({ label: 'invalid', error: 'APPLY foo: The reference foo was not found in the current environment.' });
     expect(labelOutcome(before, ['APPLY idtac'], [ok({ ctxt: empty, goal: 'A /\\ B' })])).toMatchObject({ label: 'invalid', error: 'no progress: the goal is unchanged' });
   });
+
+  it('closes_goal_different_meaning, with both readings, when the END that finished carries STATEMENT (issue 21)', () => {
+    const statement = { elaborated: 'Coq.Init.Logic.True', clean: 'Coq.Init.Logic.False', differences: ['here `Coq.Init.Logic.True` stands where a clean reading has `Coq.Init.Logic.False`'] };
+    const end: ShellResponse = { ...ok({ ctxt: empty, goal: [] }), STATEMENT: statement };
+    expect(labelOutcome(before, ['APPLY (exact I)', 'END'], [ok({ ctxt: empty, goal: 'True' }), end])).toMatchObject({ label: 'closes_goal_different_meaning', statement });
+  });
 });

@@ -1,11 +1,14 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { parseStateJson, treeViewFromState } from '../../shared/proof-tree/from-state-json.ts';
+import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { goalsInContext, isFinishedView } from '../../shared/proof-tree/tree-view-queries.ts';
 
 /** What trying a command sequence on a copy of the state did to the current goal. */
 export interface TryOutcome {
-  label: 'closes_goal' | 'progress' | 'invalid';
+  label: 'closes_goal' | 'closes_goal_different_meaning' | 'progress' | 'invalid';
+  /** When an END in the sequence finished the theorem and its statement means something else than its text in a clean environment. */
+  statement?: StatementMeaning;
   /** The failing command and the prover's message (`invalid`). */
   error?: string;
   /** The goals now standing in place of the current goal (`progress`). */
@@ -31,6 +34,9 @@ export function labelOutcome(before: TreeView, commands: readonly string[], resp
   const last = responses[responses.length - 1];
   const after = last ? responseTree(last, before) : undefined;
   if (!after) return { label: 'invalid', error: 'no proof state after the commands' };
+  // A finished theorem is judged on what Coq elaborated (issue 21): never plainly `closes_goal` when that differs.
+  const meaning = responses.find((r) => r.STATEMENT !== undefined)?.STATEMENT;
+  if (meaning) return { label: 'closes_goal_different_meaning', statement: meaning, tree: after };
   if (isFinishedView(after)) return { label: 'closes_goal', tree: after };
   const openBefore = goalsInContext(before).filter((g) => !g.proved);
   const current = openBefore[0];

@@ -235,3 +235,28 @@ describe.skipIf(!hasBackend)(title('arbor-mcp proof documents over stdio (real c
     expect(JSON.parse((await call(client, 'run_command', { command: 'END' })).text)).toMatchObject({ ERR: '' });
   }, 120_000);
 });
+
+describe.skipIf(!hasBackend)(title('try_commands judges on the statement Coq elaborated (issue 21, real coqidetop)'), () => {
+  let factory: EngineFactory;
+  let shell: Shell;
+  beforeAll(async () => {
+    factory = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 10_000, poolSize: 1 });
+    shell = new Shell({ createEngine: (ch, prelude) => factory.createEngine(ch, prelude) });
+  }, 60_000);
+  afterAll(async () => {
+    await shell?.close();
+    await factory?.dispose();
+  });
+
+  it('a sequence closing False that means True is closes_goal_different_meaning, with both readings', async () => {
+    const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 60_000 });
+    try {
+      await Promise.all(shell.submitLine('DEFINE "Notation \\"\'False\'\\" := (True)."'));
+      await Promise.all(shell.submitLine('GOAL "False"'));
+      const [tried] = await session.tryCommands([['APPLY (exact I)']]);
+      expect(tried, JSON.stringify(tried)).toMatchObject({ label: 'closes_goal_different_meaning', statement: { elaborated: 'Coq.Init.Logic.True', clean: 'Coq.Init.Logic.False' } });
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+});

@@ -8,6 +8,7 @@ import { lenientSchema } from './lenient-schema.ts';
 import type { SuggestionSource } from './sources/suggestion-source.ts';
 import type { Suggestion } from './suggestion-queue.ts';
 import { reasonForShellError, ToolError } from './tool-error.ts';
+import { formatStatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 
 const term = z.string().min(1).max(10_000);
 const command = z.string().min(1).max(10_000);
@@ -115,7 +116,7 @@ export function registerArborTools(server: McpServer, session: SessionRef, agent
     });
 
   tool('try_commands',
-    'Tries alternative command sequences, each on its own scratch copy of the proof (nothing is committed), and reports for each the resulting state and a label: closes_goal, progress (with the new subgoals) or invalid (with the error, and for a failed HAMMER/END `hammer`: what it tried and a false goal\'s counterexample).',
+    'Tries alternative command sequences, each on its own scratch copy of the proof (nothing is committed), and reports for each the resulting state and a label: closes_goal, closes_goal_different_meaning (the theorem finished, but its statement as Coq elaborated it differs from its text read in a clean environment: `statement` says how), progress (with the new subgoals) or invalid (with the error, and for a failed HAMMER/END `hammer`: what it tried and a false goal\'s counterexample).',
     {
       alternatives: z.array(z.array(command).min(1).max(20)).min(1).max(8).describe('each alternative is a list of commands run in order, e.g. [["APPLY lia"], ["APPLY intros", "CRUSH"]]'),
       sequential: z.boolean().optional().describe('run one at a time (default: two at a time)'),
@@ -156,7 +157,7 @@ export function registerArborTools(server: McpServer, session: SessionRef, agent
   if (sources.length > 0) {
     const names = sources.map((s) => s.name) as [string, ...string[]];
     tool('suggest_tactics',
-      `Runs Arbor's suggestion sources (${names.join(', ')}) on the current goal; every proposal is tried on a scratch copy and queued labelled closes_goal / progress / invalid.`,
+      `Runs Arbor's suggestion sources (${names.join(', ')}) on the current goal; every proposal is tried on a scratch copy and queued labelled closes_goal / closes_goal_different_meaning / progress / invalid.`,
       { sources: z.array(z.enum(names)).min(1).max(names.length).optional().describe('which sources (default: all)') },
       async (a) => {
         const chosen = sources.filter((s) => a.sources === undefined || a.sources.includes(s.name));
@@ -167,7 +168,7 @@ export function registerArborTools(server: McpServer, session: SessionRef, agent
 }
 
 function describe(session: AgentSession, s: Suggestion): string[] {
-  const lines = [`edit: ${session.summary(s)}`, `label: ${s.label}${s.error ? ` — ${s.error}` : ''}`];
+  const lines = [`edit: ${session.summary(s)}`, `label: ${s.label}${s.error ? ` — ${s.error}` : ''}`, ...(s.statement ? [formatStatementMeaning(s.statement)] : [])];
   if (s.subgoals) lines.push(`subgoals: ${s.subgoals.length === 0 ? '(none)' : s.subgoals.map((g) => JSON.stringify(g)).join(', ')}`);
   if (s.reason) lines.push(`reason: ${s.reason}`);
   lines.push(`applies as: ${s.apply.join('; ')}`);

@@ -1,3 +1,4 @@
+import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
@@ -16,6 +17,8 @@ export interface EngineResult {
   script?: string;
   /** On the END that finished a proof: what the theorem depends on beyond the global context (all trusted). */
   assumptions?: string[];
+  /** On that END: the statement as elaborated, when it differs from its clean reading. */
+  statement?: StatementMeaning;
   /** HAMMER, or an END that hammered: what each stage did (on failure too). */
   hammerReport?: HammerReport;
 }

@@ -1,3 +1,4 @@
+import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
@@ -65,6 +66,8 @@ export interface FinishedProof {
    * Absent when the backend could not read them (Lean without `lean` installed): then no `ASSUMPTIONS` is claimed.
    */
   assumptions?: string[];
+  /** The statement as the prover elaborated it, when that differs from how its text reads in a clean environment. */
+  statement?: StatementMeaning;
   /** The prover state with the proof closed. */
   checkpoint: Checkpoint;
 }

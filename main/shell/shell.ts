@@ -159,6 +159,7 @@ export class Shell {
     if (result.step !== undefined && PROOF_COMMANDS.has(command.name)) response.STEP = result.step;
     if (result.script !== undefined) response.SCRIPT = result.script;
     if (result.assumptions !== undefined) response.ASSUMPTIONS = result.assumptions;
+    if (result.statement !== undefined) response.STATEMENT = result.statement;
     if (result.hammerReport !== undefined) response.HAMMER_REPORT = result.hammerReport;
     return response;
   }

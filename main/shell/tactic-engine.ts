@@ -318,7 +318,7 @@ export class TacticEngine implements ChannelEngine {
       const tree = removeCurrentLeaf(last.tree);
       const finished = await this.finishIfDone(tree);
       this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });
-      return this.stateResult(true, finished?.assumptions);
+      return this.stateResult(true, finished);
     }
     // Not yet proved: END is HAMMER then END (seed 000).
     const step: ProofStep = { kind: 'hammer', timeoutMs: this.options.timeoutMs };
@@ -339,7 +339,7 @@ export class TacticEngine implements ChannelEngine {
       throw err;
     }
     this.history.push({ tree: after, checkpoint: finished?.checkpoint ?? outcome.checkpoint, script: outcome.script, proofStep: step, lets: last.lets, printMode: this.printMode, finished: finished !== undefined });
-    const result = this.stateResult(true, finished?.assumptions);
+    const result = this.stateResult(true, finished);
     if (outcome.report) result.hammerReport = outcome.report;
     return result;
   }
@@ -483,7 +483,7 @@ export class TacticEngine implements ChannelEngine {
   }
 
   /** The current state as a response; `withScript` on the END that may have finished the proof. */
-  private stateResult(withScript = false, assumptions?: string[]): EngineResult {
+  private stateResult(withScript = false, finished?: FinishedProof): EngineResult {
     const last = this.history[this.history.length - 1];
     if (!last) return { response: null, error: '' };
     // After a declaration no proof is open: the state is empty until the next GOAL.
@@ -493,7 +493,8 @@ export class TacticEngine implements ChannelEngine {
       const script = this.renderScript('item');
       result.script = script.length > END_SCRIPT_MAX ? scriptOverCap(script.length) : script;
     }
-    if (assumptions !== undefined) result.assumptions = assumptions;
+    if (finished?.assumptions !== undefined) result.assumptions = finished.assumptions;
+    if (finished?.statement !== undefined) result.statement = finished.statement;
     return result;
   }
 

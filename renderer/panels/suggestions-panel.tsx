@@ -19,7 +19,7 @@ function SourceTag({ from }: { from: string }) {
   return <span className={`source-tag ${tag.kind}`} data-testid="suggestion-source" title={from}>{tag.name}</span>;
 }
 
-const LABELS: Record<Suggestion['label'], string> = { closes_goal: 'closes goal', progress: 'progress', valid: 'valid', invalid: 'invalid' };
+const LABELS: Record<Suggestion['label'], string> = { closes_goal: 'closes goal', closes_goal_different_meaning: 'closes goal (statement means something else)', progress: 'progress', valid: 'valid', invalid: 'invalid' };
 
 function SuggestionItem({ s, busy }: { s: Suggestion; busy: boolean }) {
   const e = s.edit;

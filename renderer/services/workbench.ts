@@ -1,4 +1,5 @@
 import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
+import { formatStatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { untitledTitle, WINDOW_ID } from '../store/documents-slice.ts';
 import { scriptFile } from '../../shared/scripts/script-file.ts';
@@ -126,6 +127,11 @@ function handleEvent(event: ApiEvent): void {
         // About the document checked on that channel; an agent's scratch copies have none and stay quiet here.
         const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
         if (doc) s.addMessage('error', `Hammer: ${formatHammerReport(event.response.HAMMER_REPORT)}`, doc.uri);
+      }
+      if (event.response.STATEMENT) {
+        // The finished proof's statement means something else than its text reads (issue 21): say so, beside the proof.
+        const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
+        if (doc) s.addMessage('error', formatStatementMeaning(event.response.STATEMENT), doc.uri);
       }
       if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT);
       else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);

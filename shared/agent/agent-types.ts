@@ -2,13 +2,16 @@
  * What the agent side (main/agent) and the workbench's suggestion panel share: suggestions in the queue
  * and records of the edit history. Pure types, so the renderer can import them.
  */
+import type { StatementMeaning } from '../protocol/statement-meaning.ts';
+
 export type SuggestionStatus = 'pending' | 'accepted' | 'rejected';
 
 /**
  * `valid`/`invalid`: a hypothesis edit the prover could or could not derive from the old hypothesis.
- * `closes_goal`/`progress`/`invalid`: commands tried on a copy of the state.
+ * `closes_goal`/`progress`/`invalid`: commands tried on a copy of the state (`closes_goal_different_meaning`: it
+ * finished the theorem, but the statement Coq elaborated differs from its text's clean reading).
  */
-export type SuggestionLabel = 'valid' | 'invalid' | 'closes_goal' | 'progress';
+export type SuggestionLabel = 'valid' | 'invalid' | 'closes_goal' | 'closes_goal_different_meaning' | 'progress';
 
 export interface HypothesisEdit {
   kind: 'hypothesis-edit';
@@ -34,6 +37,8 @@ export interface Suggestion {
   /** An advisor's estimate of the steps left after the suggestion (equational goals). */
   estimate?: number;
   label: SuggestionLabel;
+  /** `closes_goal_different_meaning`: the statement as Coq elaborated it, and what differs from its clean reading. */
+  statement?: StatementMeaning;
   /** The prover's message when `invalid`. */
   error?: string;
   /** The goals the suggestion leaves in place of the current goal (`progress`). */

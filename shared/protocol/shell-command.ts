@@ -1,3 +1,4 @@
+import type { StatementMeaning } from './statement-meaning.ts';
 import type { HammerReport } from './hammer-report.ts';
 /** The channel protocol's commands (seed 000) and Arbor's extensions (BRIEF §3), as parsed values. */
 export type ShellCommand =
@@ -89,6 +90,8 @@ export interface ShellResponse {
   SCRIPT?: string;
   /** On the END that finished a proof: the axioms it depends on (empty: closed under the global context). */
   ASSUMPTIONS?: string[];
+  /** On the END that finished a proof whose statement means something else than its text in a clean environment: what Coq elaborated, and what differs. */
+  STATEMENT?: StatementMeaning;
   /** HAMMER, or an END that hammered: its stages, times and outcomes, and what closed the goal. */
   HAMMER_REPORT?: HammerReport;
 }

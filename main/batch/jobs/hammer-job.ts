@@ -1,12 +1,14 @@
 import type { BatchJob } from '../../../shared/batch/batch-job.ts';
 import { ERROR_OUTCOME } from '../../../shared/batch/batch-job.ts';
+import { provedVerdict } from '../../../shared/protocol/statement-meaning.ts';
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
 import type { CoqShells } from '../coq-shells.ts';
 import type { KindResult } from './kind-result.ts';
 
 /**
  * A statement through the shell's HAMMER on Coq, then END: `proved` only when END closed the theorem in the
- * kernel (Qed, assumptions read); `refuted` when HAMMER's counterexample search found it false (checked by
+ * kernel (Qed, assumptions read) and the statement means what its text says in a clean environment
+ * (`proved-different-meaning` with STATEMENT otherwise); `refuted` when HAMMER's counterexample search found it false (checked by
  * Coq); `unproved` otherwise, with HAMMER_REPORT saying what each stage tried.
  */
 export async function runHammerJob(job: Extract<BatchJob, { kind: 'hammer' }>, shells: CoqShells): Promise<KindResult> {
@@ -26,7 +28,11 @@ export async function runHammerJob(job: Extract<BatchJob, { kind: 'hammer' }>, s
     }
     const end = await channel.request('END');
     if (end.ERR) return { outcome: 'unproved', evidence: { message: end.ERR, report: hammered.HAMMER_REPORT } };
-    return { outcome: 'proved', evidence: { closedWith: hammered.HAMMER_REPORT?.closedWith, script: end.SCRIPT, assumptions: end.ASSUMPTIONS, report: hammered.HAMMER_REPORT } };
+    // `proved` only when the statement means what its text says in a clean environment; otherwise both readings (issue 21).
+    return {
+      outcome: provedVerdict(end.STATEMENT),
+      evidence: { closedWith: hammered.HAMMER_REPORT?.closedWith, script: end.SCRIPT, assumptions: end.ASSUMPTIONS, ...(end.STATEMENT ? { statement: end.STATEMENT } : {}), report: hammered.HAMMER_REPORT },
+    };
   } finally {
     await channel.release();
   }

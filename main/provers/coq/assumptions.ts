@@ -30,41 +30,41 @@ export const STDLIB_AXIOMS: ReadonlyMap<string, string> = new Map([
 const NEVER = new Set(['Coq.Compat.AdmitAxiom.proof_admitted']);
 
 export interface PrintedAssumptions {
-  /** Axioms as printed: the shortest name that resolves to each in the current context, and the statement. */
+  /**
+   * Candidate names, each with its statement as printed (for display only). Every entry Coq prints starts
+   * at column 0 with its name, so every real assumption is here; text inside an axiom's type (a string
+   * may hold newlines) can only add candidates, never hide one — and each candidate is resolved to its
+   * kernel name before anything is trusted.
+   */
   axioms: { name: string; statement: string }[];
   /** Kernel checks that were switched off, e.g. `loop is assumed to be guarded.` */
   bypasses: string[];
 }
 
+/** A qualified identifier as Coq prints one (no spaces, no quotes): the only text sent back to `Locate Term`. */
+const QUALID = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
+/** Lines of `Print Assumptions` that are headings, not entries. */
+const HEADING = /^(Closed under the global context|Axioms:|Section Variables:|Opaque constants:|Transparent constants:|used in .* to prove:?)\s*$/;
+
 /**
- * Reads `Print Assumptions`: `Closed under the global context`, or sections (`Axioms:`, `Section
- * Variables:`, …) whose entries start at column 0 and continue on indented lines, and lines saying a
- * check was bypassed (`… is assumed to be guarded/positive/…`).
+ * Reads `Print Assumptions`: every line at column 0 that is not a heading starts a candidate (its first
+ * word, when that is a qualified name); indented lines continue its statement. Any line saying a check
+ * was bypassed (`… is assumed to be guarded/positive/…`) is kept: it refuses the proof.
  */
 export function parsePrintAssumptions(text: string): PrintedAssumptions {
   const axioms: PrintedAssumptions['axioms'] = [];
   const bypasses: string[] = [];
   let current: { name: string; statement: string } | undefined;
   for (const line of text.split('\n')) {
-    if (line.trim() === '' || /^Closed under the global context/.test(line)) continue;
-    if (/\bis assumed to be\b/.test(line)) {
-      bypasses.push(line.trim());
-      current = undefined;
-      continue;
-    }
-    if (/^\S.*:$/.test(line) && !line.includes(' : ')) {
-      // A section header such as `Axioms:`.
-      current = undefined;
-      continue;
-    }
+    if (/\bis assumed to be\b|\bunsafe\b|inconsistent/.test(line)) bypasses.push(line.trim());
+    if (line.trim() === '') continue;
     if (/^\S/.test(line)) {
-      if (/^used in /.test(line)) {
-        // `used in T to prove` and the indented statements after it say where, not what.
-        current = undefined;
-        continue;
-      }
-      const colon = line.indexOf(' : ');
-      current = colon < 0 ? { name: line.trim(), statement: '' } : { name: line.slice(0, colon).trim(), statement: line.slice(colon + 3).trim() };
+      current = undefined;
+      if (HEADING.test(line.trim())) continue;
+      const name = line.split(/\s/)[0] ?? '';
+      if (!QUALID.test(name)) continue;
+      const rest = line.slice(name.length).trim();
+      current = { name, statement: rest.replace(/^:\s*/, '') };
       axioms.push(current);
     } else if (current) {
       const t = line.trim();
@@ -74,19 +74,35 @@ export function parsePrintAssumptions(text: string): PrintedAssumptions {
   return { axioms, bypasses };
 }
 
-/** The full name in an `About` answer (`Expands to: Constant Coq.Logic.Classical_Prop.classic`, possibly wrapped). */
-export function fullNameFromAbout(text: string): string | undefined {
-  return /Expands to:\s*Constant\s+(\S+)/.exec(text)?.[1];
+/**
+ * The kernel name a `Locate Term` answer gives for the object its query names: its first line,
+ * `Constant Coq.Logic.Classical_Prop.classic` (an axiom is always a Constant). Locate prints object kinds
+ * and full paths only — never a type or any other user text — so a type cannot spoof it (unlike `About`,
+ * whose answer contains the type). Undefined when the first object is not a constant.
+ */
+export function constantFromLocate(text: string): string | undefined {
+  const first = text.split('\n').find((l) => l.trim() !== '');
+  const m = /^Constant\s+(\S+)$/.exec(first?.trim() ?? '');
+  return m && QUALID.test(m[1] as string) ? m[1] : undefined;
 }
+
+/** Every constant a `Locate Term <basename>` answer lists (all objects of that basename, imported or not). */
+export function constantsFromLocate(text: string): string[] {
+  return text.split('\n').map((l) => /^Constant\s+(\S+)$/.exec(l.trim())?.[1]).filter((n): n is string => n !== undefined && QUALID.test(n));
+}
+
+/** Whether `name` may be sent to `Locate Term` (a qualified name and nothing else). */
+export const isQualid = (name: string): boolean => QUALID.test(name);
 
 /**
  * Names a trusted prelude (the user's own `--prelude` file or project file) declares as assumptions:
- * `Axiom`, `Parameter`, `Conjecture`, `Hypothesis`, `Variable` (and plurals), and lemmas it leaves `Admitted`.
+ * `Axiom`, `Parameter`, `Conjecture`, `Hypothesis`, `Variable` (and plurals), `Declare Instance`, and
+ * lemmas it leaves `Admitted`. Basenames: the session resolves them to full kernel names once after boot.
  */
 export function declaredAssumptions(prelude: string): Set<string> {
   const names = new Set<string>();
   const text = prelude.replace(/\(\*[\s\S]*?\*\)/g, ' ');
-  const decl = /(?:^|\.\s)\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Polymorphic|Monomorphic)\s+)*(?:Axioms?|Parameters?|Conjectures?|Hypothesis|Hypotheses|Variables?)\s+([^:.]+?)\s*:/g;
+  const decl = /(?:^|\.\s)\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Polymorphic|Monomorphic)\s+)*(?:Axioms?|Parameters?|Conjectures?|Hypothesis|Hypotheses|Variables?|Declare\s+Instance)\s+([^:.]+?)\s*:/g;
   for (const m of text.matchAll(decl)) for (const n of (m[1] ?? '').replace(/[()]/g, ' ').split(/\s+/)) if (n) names.add(n);
   const admitted = /(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition|Example)\s+([\p{L}_][\p{L}\p{N}_']*)[^]*?(?:Qed|Defined|Admitted|Abort)\./gu;
   for (const m of text.matchAll(admitted)) if (m[0].endsWith('Admitted.') && m[1]) names.add(m[1]);
@@ -98,9 +114,10 @@ export type AssumptionVerdict =
   | { ok: false; reason: string };
 
 /**
- * Judges a theorem's assumptions. `resolve` gives the full name an axiom's printed name stands for (Coq
- * prints the shortest name that resolves to it, so resolving it in the same context finds that very
- * axiom); `trusted` are the names the user's own prelude declares.
+ * Judges a theorem's assumptions by kernel name. `resolve` gives the kernel name a candidate stands for
+ * (Coq prints the shortest name that resolves to each assumption, so `Locate Term` in the same context
+ * finds that very object); `trusted` are the FULL kernel names of the user's own prelude's assumptions.
+ * A candidate that resolves to nothing, or to anything not trusted, refuses the proof.
  */
 export async function judgeAssumptions(
   printed: PrintedAssumptions,
@@ -109,20 +126,15 @@ export async function judgeAssumptions(
 ): Promise<AssumptionVerdict> {
   if (printed.bypasses.length > 0) return { ok: false, reason: `unsound: depends on switched-off kernel checks (${printed.bypasses.join(' ')})` };
   const bad: string[] = [];
-  const listed: string[] = [];
+  const listed = new Map<string, string>();
   for (const a of printed.axioms) {
     const full = await resolve(a.name);
-    const shown = a.statement ? `${a.name} : ${a.statement}` : a.name;
-    listed.push(shown);
-    if (full === undefined || NEVER.has(full)) {
-      bad.push(a.name);
+    if (full === undefined || NEVER.has(full) || !(STDLIB_AXIOMS.has(full) || trusted.has(full))) {
+      bad.push(full === undefined || full === a.name ? a.name : `${a.name} (${full})`);
       continue;
     }
-    if (STDLIB_AXIOMS.has(full)) continue;
-    const last = full.split('.').at(-1) ?? full;
-    if (!full.startsWith('Coq.') && trusted.has(last)) continue;
-    bad.push(a.name);
+    if (!listed.has(full)) listed.set(full, a.statement ? `${a.name} : ${a.statement}` : a.name);
   }
-  if (bad.length > 0) return { ok: false, reason: `unsound: depends on ${bad.join(', ')}` };
-  return { ok: true, assumptions: listed };
+  if (bad.length > 0) return { ok: false, reason: `unsound: depends on ${[...new Set(bad)].join(', ')}` };
+  return { ok: true, assumptions: [...listed.values()] };
 }

@@ -16,10 +16,13 @@ import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } f
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
+import { cleanEnvironment, cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
+import { compareReadings } from './statement-meaning.ts';
+import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, sliceSeconds, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { availableParallelism, loadavg } from 'node:os';
-import { declaredAssumptions, fullNameFromAbout, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 const GRACE_MS = 2000;
@@ -61,15 +64,6 @@ interface LogItem {
 }
 
 type Attempt = { ok: true; goals: RawGoal[]; messages: CoqMessage[] } | { ok: false; error: unknown };
-
-/** Logical and arithmetic vocabulary a client's declarations may not give another meaning in a finished statement. */
-const CORE_NAMES = new Set([
-  'False', 'True', 'I', 'not', 'and', 'conj', 'or', 'or_introl', 'or_intror', 'iff', 'ex', 'ex_intro', 'ex2', 'all', 'eq', 'eq_refl',
-  'nat', 'O', 'S', 'bool', 'true', 'false', 'negb', 'andb', 'orb', 'le', 'lt', 'ge', 'gt', 'plus', 'mult', 'minus', 'pred',
-  'add', 'mul', 'sub', 'div', 'modulo', 'pow', 'succ', 'eqb', 'leb', 'ltb', 'Nat', 'Z', 'N', 'positive',
-  'list', 'nil', 'cons', 'app', 'length', 'rev', 'map', 'In', 'prod', 'pair', 'fst', 'snd', 'option', 'Some', 'None',
-  'sig', 'exist', 'sigT', 'existT', 'unit', 'tt', 'Empty_set', 'identity',
-]);
 
 /** Around a client's declarations: Coq then refuses a notation that redefines one in use (`Notation "x = y" := True`). */
 const NOTATION_GUARD_ON = 'Set Warnings "+notation-overridden".';
@@ -137,8 +131,10 @@ export class CoqSession implements ProverSession {
   private current: RawGoal[] = [];
   /** Shelved goals of the proof (counted by Coq apart from the goals tactics see). */
   private shelved = 0;
-  /** Names of assumptions the user's own prelude declares (trusted; see assumptions.ts). */
-  private readonly trustedAssumptions: Set<string>;
+  /** Basenames of assumptions the user's own prelude declares (see assumptions.ts)… */
+  private readonly preludeAssumptions: Set<string>;
+  /** …and their full kernel names, resolved after boot: the only assumptions trusted beyond the library's. */
+  private trustedAssumptions = new Set<string>();
   /** After `restore` the goals are re-read only when a step needs them (keeps REVERT at one round trip). */
   private stale = false;
   private mode: PrintMode;
@@ -173,7 +169,7 @@ export class CoqSession implements ProverSession {
     this.mode = options.printMode ?? 1;
     this.arborSentences = splitSentences(arborPrelude());
     this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: options.trustProjectAxioms === true };
-    this.trustedAssumptions = declaredAssumptions(options.prelude ?? '');
+    this.preludeAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
   static async open(options: SessionOptions, givenClientOptions: ClientOptions = {}): Promise<CoqSession> {
@@ -232,6 +228,9 @@ export class CoqSession implements ProverSession {
       if (first) this.channelSentences = (await runCoqText(this.client, this.preludeTexts.trusted, { timeoutMs: this.timeoutMs })).map((r) => r.text.trim());
       else await addAll(this.channelSentences);
     });
+    // The user's prelude's assumptions by full kernel name, read before any client text runs (a restart replays
+    // the same sentences, so the names stay).
+    if (first) this.trustedAssumptions = await this.resolveNames(this.preludeAssumptions);
     const judged = [
       { text: this.preludeTexts.project, purpose: 'project' as const },
       { text: this.preludeTexts.untrusted, purpose: 'prelude' as const },
@@ -248,7 +247,9 @@ export class CoqSession implements ProverSession {
             const ran = await runCoqText(this.client, text, { purpose, timeoutMs: this.timeoutMs });
             sentences.push(...ran.map((r) => r.text.trim()));
             // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
-            if (purpose === 'project' && this.preludeTexts.trustProject) for (const n of declaredAssumptions(ran.map((r) => r.pp).join(' '))) this.trustedAssumptions.add(n);
+            if (purpose === 'project' && this.preludeTexts.trustProject) {
+              for (const full of await this.resolveNames(declaredAssumptions(ran.map((r) => r.pp).join(' ')))) this.trustedAssumptions.add(full);
+            }
           }
           this.untrustedSentences = sentences;
         } else await addAll(this.untrustedSentences);
@@ -257,6 +258,22 @@ export class CoqSession implements ProverSession {
     }
     this.preludesRead = true;
     this.preludeTip = this.client.tip;
+  }
+
+  /**
+   * The user's prelude's assumptions by full kernel name, read right after it ran (before any client text
+   * exists): `Locate Term` lists every constant of a basename, and only the user's prelude has declared any
+   * outside the library by then. Later declarations (`Module M. Declare Instance x…`) get other kernel
+   * names, so they never borrow this trust.
+   */
+  private async resolveNames(names: Iterable<string>): Promise<Set<string>> {
+    const trusted = new Set<string>();
+    for (const n of names) {
+      if (!isQualid(n)) continue;
+      const out = await this.client.query(`Locate Term ${n}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
+      for (const full of constantsFromLocate(this.answerText(out))) if (!/^(Coq|Hammer)\./.test(full)) trusted.add(full);
+    }
+    return trusted;
   }
 
   /** A fresh coqidetop with the prelude and the log's first `len` sentences. */
@@ -901,16 +918,17 @@ export class CoqSession implements ProverSession {
       // Progress feedback ("Fetching opaque proofs from disk for …", level info) is not part of the answer.
       const answer = (ms: CoqMessage[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
       const printed = answer(await this.client.query(`Print Assumptions ${proof.name ?? 'arbor_goal'}.`, this.client.tip, limit));
+      // Each candidate is resolved with `Locate Term`, whose answer holds kinds and kernel paths only (see assumptions.ts).
       const verdict = await judgeAssumptions(parsePrintAssumptions(printed), async (name) => {
-        const about = await this.client.query(`About ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
-        return fullNameFromAbout(answer(about));
+        if (!isQualid(name)) return undefined;
+        const located = await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
+        return constantFromLocate(answer(located));
       }, this.trustedAssumptions);
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
-      const shadowed = await this.shadowedNames(proof.goal ?? '');
-      if (shadowed) throw new ProverError('unsound', shadowed);
+      const statement = await this.meaning(proof.name ?? 'arbor_goal', proof.goal ?? '');
       proof.end = this.log.length;
       const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
-      return { assumptions: verdict.assumptions, checkpoint };
+      return { assumptions: verdict.assumptions, checkpoint, ...(statement ? { statement } : {}) };
     } catch (e) {
       const err = toProverError(e);
       try {
@@ -924,26 +942,32 @@ export class CoqSession implements ProverSession {
   }
 
   /**
-   * A client's declarations could give the statement's words another meaning (`Definition False := True`
-   * makes `GOAL "False"` provable). Declaring one's own `sum` or `double` is ordinary work, but the core
-   * vocabulary (CORE_NAMES) must mean what the library says wherever a finished statement uses it.
-   * `Locate` lists every object of a basename, the one the name refers to first.
+   * What the finished theorem means (issue 21): its type as Coq elaborated it (`Set Printing All`, names
+   * resolved to kernel names), against the same text read in the clean environment. Undefined when they are
+   * the same term. A reading that cannot be made is shown as such, never silently dropped: nobody may be
+   * shown a statement as plainly proved when its meaning was not checked.
    */
-  private async shadowedNames(goalText: string): Promise<string | undefined> {
-    if (this.untrustedSentences.length === 0 && !this.items.some((i) => i.kind === 'define')) return undefined;
-    const names = [...new Set(goalText.match(/[\p{L}_][\p{L}\p{N}_'.]*/gu) ?? [])].filter((n) => CORE_NAMES.has(n.split('.').at(-1) ?? n));
-    for (const name of names) {
-      const out = await this.client.query(`Locate ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
-      const objects = out.filter((m) => m.level === 'notice').flatMap((m) => m.text.split('\n'))
-        .map((l) => /^(Constant|Inductive|Constructor|Notation|Module|Ltac|Coercion)\s+(\S+)/.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => `${m[1]} ${m[2]}`);
-      const [meant, ...others] = objects;
-      const library = (o: string): boolean => / (Coq|Hammer)\./.test(o);
-      if (meant && !library(meant) && others.some(library)) {
-        return `unsound: the statement's ${name} is ${meant.split(' ')[1]} from a client's declarations, hiding ${others.find(library)?.split(' ')[1] ?? 'the library one'}`;
-      }
+  private async meaning(name: string, goalText: string): Promise<StatementMeaning | undefined> {
+    const tip = this.client.tip;
+    let printed: string | undefined;
+    try {
+      await this.client.add('Set Printing All.', ROUND_TRIP_MS);
+      await this.client.goals(ROUND_TRIP_MS);
+      printed = typeFromCheck(this.answerText(await this.client.query(`Check ${name}.`, this.client.tip, ROUND_TRIP_MS)));
+    } catch {
+      printed = undefined;
+    } finally {
+      await this.client.editAt(tip, ROUND_TRIP_MS);
     }
-    return undefined;
+    if (printed === undefined) return { elaborated: goalText, clean: null, differences: ['the elaborated statement could not be read back from Coq: its meaning was not checked'] };
+    const doc = await readTerm(this.client, printed, tip);
+    const clean = await cleanReading(goalText, this.clientOptions).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})` }));
+    if ('error' in clean) {
+      // No clean reading to compare with: still say what the document's names would mean there.
+      const full = await cleanEnvironment.names([...doc.full.keys()].filter(isQualid), this.clientOptions).catch(() => undefined);
+      return compareReadings(doc, full ? { ...clean, full } : clean);
+    }
+    return compareReadings(doc, clean);
   }
 
   /** Marks the log entry as a step's end; small goal lists are kept so REVERT costs one `Edit_at`. */

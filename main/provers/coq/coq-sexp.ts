@@ -220,3 +220,27 @@ export const toSexp = (t: CoqTerm, locals: ReadonlySet<string>, resolve: (name: 
   };
   return go(t, []);
 };
+
+/** The term back in Coq's syntax (explicit, no notations) with every global name through `resolve`: how a statement reads, fully qualified. */
+export const toCoqText = (t: CoqTerm, resolve: (name: string) => string): string => {
+  const go = (t: CoqTerm, bound: string[], atom: boolean): string => {
+    const wrap = (s: string): string => (atom ? `(${s})` : s);
+    switch (t.k) {
+      case 'name':
+        return isGlobal(t.name, bound, new Set()) ? resolve(t.name) : t.name;
+      case 'app':
+        return wrap([go(t.f, bound, true), ...t.args.map((a) => go(a, bound, true))].join(' '));
+      case 'bind': {
+        const body = go(t.body, [t.name, ...bound], false);
+        return wrap(t.q === 'forall' ? `forall (${t.name} : ${go(t.type, bound, false)}), ${body}` : `fun (${t.name} : ${go(t.type, bound, false)}) => ${body}`);
+      }
+      case 'let':
+        return wrap(`let ${t.name}${t.type ? ` : ${go(t.type, bound, false)}` : ''} := ${go(t.value, bound, false)} in ${go(t.body, [t.name, ...bound], false)}`);
+      case 'match': {
+        const cases = t.cases.map((c) => `| ${[c.head, ...c.vars].map((n, i) => (i === 0 && isGlobal(n, bound, new Set()) ? resolve(n) : n)).join(' ')} => ${go(c.body, [...[...c.vars].reverse(), ...bound], false)}`);
+        return wrap(`match ${go(t.scrutinee, bound, false)} with ${cases.join(' ')} end`);
+      }
+    }
+  };
+  return go(t, [], false);
+};

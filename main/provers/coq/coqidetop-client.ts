@@ -280,6 +280,15 @@ export class CoqideTopClient {
     return r.messages;
   }
 
+  /**
+   * Whether this process keeps Arbor's event loop alive. A shared helper process (the clean environment
+   * of statement-reading.ts) is held only while a call is in progress, so it never keeps Arbor from exiting.
+   */
+  holdEventLoop(on: boolean): void {
+    const handles = [this.proc.child, this.proc.stdin, this.proc.stdout, this.proc.stderr] as unknown as { ref?: () => void; unref?: () => void }[];
+    for (const h of handles) (on ? h.ref : h.unref)?.call(h);
+  }
+
   /** Ask politely, then make sure. */
   async dispose(): Promise<void> {
     if (this.alive) {

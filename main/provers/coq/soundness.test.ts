@@ -8,7 +8,9 @@ import { ShellProcess } from '../../cli/shell-process.ts';
 /**
  * "Proved" is a promise (BRIEF §3): attacks on it through the protocol, run against the real coqidetop
  * behind the real arbor-shell. Each case sends its requests on a fresh channel; none may ever answer a
- * finished proof (the empty bundle with no error) or carry a SCRIPT.
+ * finished proof (the empty bundle with no error) or carry a SCRIPT — unless that answer carries STATEMENT,
+ * the statement Coq elaborated and how it differs from the text's clean reading (issue 21: declarations
+ * that shadow library names are honest work; their proofs are shown with the document's own names).
  */
 const finished = (r: ShellResponse): boolean =>
   r.ERR === '' && typeof r.RESPONSE === 'object' && r.RESPONSE !== null && Array.isArray((r.RESPONSE as { goal?: unknown }).goal) && ((r.RESPONSE as { goal: unknown[] }).goal).length === 0;
@@ -61,6 +63,12 @@ const attacks: { name: string; requests: string[] }[] = [
   { name: 'Unset Universe Checking is refused', requests: ['PRELUDE "Unset Universe Checking."', 'GOAL "False"', 'END'] },
 ];
 
+/** Shadowing attacks that now finish, shown with their meaning (meaning.test.ts has the rest). */
+const shown: { name: string; requests: string[]; difference: RegExp }[] = [
+  { name: 'DEFINE: a definition that makes False mean True', requests: ['DEFINE "Definition False := True."', 'GOAL "False"', 'APPLY (exact I)', 'END'], difference: /`False` is the document's own `Top\.False`, not `Coq\.Init\.Logic\.False`/ },
+  { name: 'a module that hides eq', requests: ['PRELUDE "Module M. Definition eq (a b : nat) := True. End M. Import M."', 'GOAL "eq 1 2"', 'APPLY (exact I)', 'END'], difference: /`eq` is the document's own `Top\.M\.eq`, not `Coq\.Init\.Logic\.eq`/ },
+];
+
 describe('nothing false is ever proved (real coqidetop through arbor-shell)', () => {
   let shell: ShellProcess;
   let dir: string;
@@ -74,13 +82,26 @@ describe('nothing false is ever proved (real coqidetop through arbor-shell)', ()
   });
 
   for (const attack of attacks) {
-    it(`refuses: ${attack.name}`, async () => {
+    it(`never plainly proved: ${attack.name}`, async () => {
       const created = await shell.request('NEW_CHANNEL', 0);
       const ch = (created.RESPONSE as { ID: number }).ID;
       const responses: ShellResponse[] = [];
       for (const r of attack.requests) responses.push(await shell.request(`${ch} ${r}`, ch));
-      const bad = responses.filter((r) => finished(r) || r.SCRIPT !== undefined);
+      // A finished proof is bad unless its statement means what its text says, or STATEMENT shows what it means.
+      const bad = responses.filter((r) => (finished(r) || r.SCRIPT !== undefined) && r.STATEMENT === undefined);
       expect(bad, JSON.stringify(responses.map((r) => r.ERR))).toEqual([]);
+      await shell.request(`${ch} RELEASE_CHANNEL`, ch);
+    }, 120_000);
+  }
+
+  for (const attack of shown) {
+    it(`finishes with the meaning shown: ${attack.name}`, async () => {
+      const created = await shell.request('NEW_CHANNEL', 0);
+      const ch = (created.RESPONSE as { ID: number }).ID;
+      let end: ShellResponse | undefined;
+      for (const r of attack.requests) end = await shell.request(`${ch} ${r}`, ch);
+      expect(end?.ERR).toBe('');
+      expect(end?.STATEMENT?.differences.join('\n')).toMatch(attack.difference);
       await shell.request(`${ch} RELEASE_CHANNEL`, ch);
     }, 120_000);
   }
@@ -93,7 +114,7 @@ describe('nothing false is ever proved (real coqidetop through arbor-shell)', ()
     await send('GOAL "False"');
     await send('APPLY (case proof_admitted)');
     const end = await send('END');
-    expect(end.ERR).toBe('unsound: depends on proof_admitted');
+    expect(end.ERR).toBe('unsound: depends on proof_admitted (Coq.Compat.AdmitAxiom.proof_admitted)');
     // A failed command leaves the state unchanged: the proved leaf is still there.
     expect((await send('STATE')).RESPONSE).toEqual({ ctxt: { vars: [], hyps: [] }, goal: 'True' });
     await send('PRELUDE ""');

@@ -109,7 +109,9 @@ describe('the one gate for untrusted Coq text, judging the sentences Coq delimit
   }
 
   it('refuses assumptions where they are not the purpose', async () => {
-    for (const text of ['Axiom cheat : False.', 'Parameter x : nat.', 'Conjecture c : 1 = 2.', 'Hypothesis h : False.', 'Variable v : False.', 'Context (h : False).']) {
+    for (const text of ['Axiom cheat : False.', 'Parameter x : nat.', 'Conjecture c : 1 = 2.', 'Hypothesis h : False.', 'Variable v : False.', 'Context (h : False).',
+      // Assumptions in disguise (issue 21): an instance with no body is an axiom, a declared module a bundle of them.
+      'Class C := { c : False }. Declare Instance cheat : C.', 'Section S. Class C := { c : False }. Declare Instance cheat : C. End S.', 'Module Type T. End T. Declare Module X : T.']) {
       expect(await checkUntrustedVernacular(text, 'prelude')).toMatch(/assumptions are not allowed/);
       expect(await checkUntrustedVernacular(text, 'define')).toMatch(/assumptions are not allowed/);
       // A fidelity context declares parameters and hypotheses; a project prelude the user opened may declare axioms.

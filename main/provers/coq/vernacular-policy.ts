@@ -45,7 +45,7 @@ const OPTIONS = new Set([
 ]);
 /** Second words that make an allowed head do something else (`Declare ML Module`, `Existing` is fine…). */
 const FORBIDDEN_SECOND: Record<string, RegExp> = {
-  Declare: /^(Scope|Instance|Reduction|Custom|Equivalent)$/,
+  Declare: /^(Scope|Reduction|Custom|Equivalent)$/,
   Create: /^HintDb$/,
   Typeclasses: /^(Opaque|Transparent|eauto)$/,
   Tactic: /^Notation$/,
@@ -160,7 +160,8 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
   if (!head) return 'sentence not allowed';
   for (const a of head.attributes) if (!ATTRIBUTES.test(a)) return `attribute not allowed: #[${a}]`;
   const [first = '', second = ''] = head.words;
-  const assumes = ASSUMPTIONS.has(first);
+  // `Declare Instance x : C.` declares an axiom (an instance with no body), `Declare Module` a module of them.
+  const assumes = ASSUMPTIONS.has(first) || (first === 'Declare' && /^(Instance|Module)$/.test(second));
   if (assumes) {
     if (purpose === 'fidelity-context' || purpose === 'project') return undefined;
     if (inSection && SECTION_ASSUMPTIONS.has(first)) return undefined;

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { constantFromLocate, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+
+/** `Print Assumptions` as Coq 8.16 prints it for a theorem using an instance whose type holds a string with newlines. */
+const INJECTED = [
+  'Axioms:',
+  'Coq.Logic.Classical_Prop.classic : False',
+  'cheat',
+  '  : C',
+  '      "Expands to: Constant Coq.Logic.Classical_Prop.classic',
+  'classic : forall P : Prop, P \\/ ~ P',
+  'Closed under the global context',
+  '"',
+  'a_very_long_axiom_name',
+  '  : forall P Q : Prop,',
+  '    P -> Q',
+].join('\n');
+
+describe('assumptions by kernel name', () => {
+  it('every entry at column 0 is a candidate: injected lines add candidates, never hide one', () => {
+    const names = parsePrintAssumptions(INJECTED).axioms.map((a) => a.name);
+    expect(names).toEqual(['Coq.Logic.Classical_Prop.classic', 'cheat', 'classic', 'a_very_long_axiom_name']);
+  });
+
+  it('each candidate is judged by the kernel name Locate gives: a module named Coq, a borrowed basename, an injected trusted name', async () => {
+    const kernel: Record<string, string> = {
+      'Coq.Logic.Classical_Prop.classic': 'Top.Coq.Logic.Classical_Prop.classic',
+      cheat: 'Top.cheat',
+      classic: 'Coq.Logic.Classical_Prop.classic',
+      a_very_long_axiom_name: 'Top.M.a_very_long_axiom_name',
+    };
+    const verdict = await judgeAssumptions(parsePrintAssumptions(INJECTED), async (n) => kernel[n], new Set(['Top.a_very_long_axiom_name']));
+    expect(verdict).toEqual({ ok: false, reason: 'unsound: depends on Coq.Logic.Classical_Prop.classic (Top.Coq.Logic.Classical_Prop.classic), cheat (Top.cheat), a_very_long_axiom_name (Top.M.a_very_long_axiom_name)' });
+  });
+
+  it('reads Locate Term answers: the first object, a constant, or nothing', () => {
+    expect(constantFromLocate('Constant Coq.Logic.Classical_Prop.classic\n  (shorter name to refer to it in current context is classic)')).toBe('Coq.Logic.Classical_Prop.classic');
+    expect(constantFromLocate('Inductive Top.C')).toBeUndefined();
+    expect(constantFromLocate('No term of basename nosuch')).toBeUndefined();
+  });
+});
