@@ -15,9 +15,8 @@ import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } f
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
-import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, sliceSeconds, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
+import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
-import { availableParallelism, loadavg } from 'node:os';
 import { declaredAssumptions, fullNameFromAbout, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
@@ -81,8 +80,6 @@ const SNAPSHOT_GOALS = 64;
 const QED_MIN_MS = 30_000;
 
 const secs = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
-/** Runnable work per core (1: idle or just busy; 3: three times oversubscribed). */
-const machineLoad = (): number => Math.max(1, (loadavg()[0] ?? 1) / Math.max(1, availableParallelism()));
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 const guard = (what: string, text: string): string => {
@@ -159,6 +156,8 @@ export class CoqSession implements ProverSession {
   private readonly timeoutMs: number;
   /** The document's declarations and proofs, as spans of the log. */
   private items: LogItem[] = [];
+  /** While a HAMMER runs: the wall-clock instant its budget ends. No call runs past it (see `attempt`). */
+  private hardDeadline: number | undefined;
 
   private constructor(
     private readonly channelPrelude: string,
@@ -291,20 +290,25 @@ export class CoqSession implements ProverSession {
    * Add sentences on the tip and execute them. A Coq failure or an interrupted timeout is an answer
    * (`ok: false`, document restored); a dead process is thrown for the enclosing step to recover.
    */
-  private async attempt(sentences: string[], limitMs: number): Promise<Attempt> {
+  private async attempt(sentences: string[], wantedMs: number): Promise<Attempt> {
     const len = this.log.length;
     const before = this.client.tip;
+    // Inside a HAMMER the user's budget is a wall-clock limit: a call is interrupted at the deadline
+    // (SIGINT to coqidetop's group: its ATPs too) and none starts after it.
+    const hardLeft = this.hardDeadline === undefined ? Infinity : this.hardDeadline - Date.now();
+    if (hardLeft <= 0) throw new ProverError('timeout', 'timeout');
+    const limitMs = Math.min(wantedMs, hardLeft);
     try {
       let r: { goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] };
       if (sentences.length === 1) {
         // The common case: one pipelined exchange, the same two calls as a raw Add+Goal, one round trip.
         const sentence = sentences[0] as string;
-        const a = await this.client.addAndGoals(sentence, limitMs + GRACE_MS);
+        const a = await this.client.addAndGoals(sentence, Math.min(limitMs + GRACE_MS, hardLeft));
         this.log.push({ sentence, stateId: a.stateId });
         r = a;
       } else {
         for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence, ROUND_TRIP_MS) });
-        r = await this.client.goals(limitMs + GRACE_MS);
+        r = await this.client.goals(Math.min(limitMs + GRACE_MS, Math.max(1, (this.hardDeadline ?? Infinity) - Date.now())));
       }
       this.current = r.goals ?? [];
       this.shelved = r.shelved;
@@ -499,7 +503,12 @@ export class CoqSession implements ProverSession {
       case 'unfold':
         return this.unfold(guard('rule', step.rule));
       case 'hammer':
-        return this.transaction(() => this.hammer(step.timeoutMs));
+        this.hardDeadline = Date.now() + step.timeoutMs;
+        try {
+          return await this.transaction(() => this.hammer(step.timeoutMs));
+        } finally {
+          this.hardDeadline = undefined;
+        }
     }
   }
 
@@ -563,9 +572,9 @@ export class CoqSession implements ProverSession {
    */
   private async hammer(requestedMs: number): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
     const started = Date.now();
-    // Under load the budget stretches (up to twice) rather than fail: every stage is slower, not wrong.
-    const budgetMs = requestedMs * Math.min(2, machineLoad());
-    const deadline = started + budgetMs;
+    // The user's budget is a wall-clock limit, loaded machine or not: every slice is cut from what is left.
+    const budgetMs = requestedMs;
+    const deadline = Math.min(started + budgetMs, this.hardDeadline ?? Infinity);
     const left = (): number => deadline - Date.now();
     const others = this.current.length - 1;
     const script: string[] = [];
@@ -573,6 +582,20 @@ export class CoqSession implements ProverSession {
     const stages: HammerStage[] = [];
     const discovered: DiscoveredLemma[] = [];
     const report = (): HammerReport => ({ stages, ms: Date.now() - started, ...(discovered.length > 0 ? { discovered } : {}) });
+    try {
+      return await this.hammerStages({ started, budgetMs, left, others, script, messages, stages, discovered, report });
+    } catch (e) {
+      // Stopped at the deadline in the middle of a stage: the answer still says what was tried.
+      if (e instanceof ProverError && e.report === undefined && e.code === 'timeout') e.report = report();
+      throw e;
+    }
+  }
+
+  private async hammerStages(h: {
+    started: number; budgetMs: number; left: () => number; others: number; script: string[]; messages: string[];
+    stages: HammerStage[]; discovered: DiscoveredLemma[]; report: () => HammerReport;
+  }): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
+    const { started, budgetMs, left, others, script, messages, stages, discovered, report } = h;
     const refuted = await this.refuteFirst(stages, left);
     if (refuted) throw new ProverError('fail', `the goal is false: ${refuted} (a counterexample Coq checked)`, report());
     // The whole goal through the portfolio, then induction, within their shares of the budget.
@@ -585,7 +608,7 @@ export class CoqSession implements ProverSession {
     if (withLemma !== undefined) return { script: withLemma, messages, report: { ...report(), closedWith: withLemma.join(' ') } };
     const crushStart = Date.now();
     try {
-      script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4))));
+      script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4), Math.max(0, left()))));
       stages.push({ stage: 'crush', ms: Date.now() - crushStart, outcome: this.current.length > others ? 'progress' : 'closed' });
     } catch (e) {
       if (!(e instanceof ProverError) || (e.code !== 'fail' && e.code !== 'timeout')) throw e;
@@ -619,7 +642,7 @@ export class CoqSession implements ProverSession {
     const t0 = Date.now();
     const statement = await this.closedStatement();
     if (statement === undefined) return undefined;
-    const found = await this.refute(statement, Math.min(10_000, Math.max(2000, left() / 4))).catch(() => undefined);
+    const found = await this.refute(statement, Math.min(10_000, Math.max(2000, left() / 4), Math.max(0, left()))).catch(() => undefined);
     stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: found ? 'refuted' : 'failed', detail: found ? found.summary : 'no counterexample on small instances' });
     return found?.summary;
   }
@@ -755,9 +778,9 @@ export class CoqSession implements ProverSession {
 
   private async firstClosing(tactics: { stage: HammerStage['stage']; tactic: string; secs: number }[], until: number, stages: HammerStage[]): Promise<string | undefined> {
     const count = this.current.length;
-    const load = machineLoad();
+    const end = Math.min(until, this.hardDeadline ?? Infinity);
     for (const t of tactics) {
-      const secsNow = Math.min(sliceSeconds(t.secs, load), Math.floor((until - Date.now()) / 1000));
+      const secsNow = Math.min(t.secs, Math.floor((end - Date.now()) / 1000));
       if (secsNow < 1) {
         stages.push({ stage: t.stage, tactic: t.tactic, ms: 0, outcome: 'skipped', detail: 'its share of the budget is spent' });
         continue;
@@ -826,8 +849,12 @@ export class CoqSession implements ProverSession {
       return undefined;
     }
     for (const v of reconstructionVariants(found)) {
+      if (left() < 1000) {
+        stages.push({ stage: 'reconstruction', tactic: v, ms: 0, outcome: 'skipped', detail: 'budget spent' });
+        break;
+      }
       const t0 = Date.now();
-      const a = await this.attempt([`Timeout ${secs(Math.max(left(), 5000))} (${v}).`], Math.max(left(), 5000));
+      const a = await this.attempt([`Timeout ${Math.floor(left() / 1000)} (${v}).`], left());
       const closed = a.ok && this.current.length < count;
       stages.push({ stage: 'reconstruction', tactic: v, ms: Date.now() - t0, outcome: closed ? 'closed' : 'failed', ...(!a.ok ? { detail: firstLine(a.error) } : {}) });
       if (closed) return v;

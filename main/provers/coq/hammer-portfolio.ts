@@ -6,7 +6,7 @@
 export interface PortfolioTactic {
   stage: 'decision' | 'rewrite' | 'sauto' | 'witness';
   tactic: string;
-  /** Its slice of the budget, seconds (stretched when the machine is loaded: see `sliceSeconds`). */
+  /** Its slice of the budget, seconds (never more than what is left of the budget). */
   secs: number;
 }
 
@@ -127,6 +127,3 @@ export function witnessTactics(natVars: readonly string[], all: readonly string[
   const intro = all.length === 0 ? 'intros' : `intros ${all.join(' ')}`;
   return ['lia', 'nia'].flatMap((closer) => terms.map((t) => ({ stage: 'witness' as const, tactic: `solve [${intro}; try unfold Nat.divide; exists (${t}); ${closer}]`, secs: 1 })));
 }
-
-/** A stage's slice in seconds, stretched by the load factor (loaded machine: slower, not failed). */
-export const sliceSeconds = (secs: number, load: number): number => Math.max(1, Math.ceil(secs * Math.max(1, load)));
