@@ -17,6 +17,7 @@ import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruct
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
 import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
+import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { declaredAssumptions, fullNameFromAbout, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
@@ -636,15 +637,67 @@ export class CoqSession implements ProverSession {
     return text;
   }
 
-  /** Refutation first: a false goal is reported with its instance before any budget goes to proving it. */
+  /**
+   * Refutation first: a false goal is reported with its instance before any budget goes to proving it.
+   * The search runs in the document's environment (instance-refutation.ts): this coqidetop, at its tip,
+   * proves the negation of the goal's closure at small values. The fidelity engine's search (the
+   * supervisor's `refute`, which knows Z and real arithmetic but checks in an empty environment) runs only
+   * when the document declares nothing of its own, so its `max` is the library's.
+   */
   private async refuteFirst(stages: HammerStage[], left: () => number): Promise<string | undefined> {
-    if (!this.refute) return undefined;
     const t0 = Date.now();
+    const own = await this.refuteHere(Math.min(5000, Math.max(1000, left() / 5), left())).catch((e: unknown) => {
+      if (isTimeout(e) && left() <= 0) throw e;
+      return undefined;
+    });
+    if (own !== undefined) {
+      stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: 'refuted', detail: `${own} (in the document's environment)` });
+      return own;
+    }
+    const declaresNothing = this.channelSentences.length === 0 && this.untrustedSentences.length === 0 && !this.items.some((i) => i.kind === 'define');
+    if (!this.refute || !declaresNothing) {
+      stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: 'failed', detail: 'no counterexample on small instances' });
+      return undefined;
+    }
     const statement = await this.closedStatement();
     if (statement === undefined) return undefined;
     const found = await this.refute(statement, Math.min(10_000, Math.max(2000, left() / 4), Math.max(0, left()))).catch(() => undefined);
     stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: found ? 'refuted' : 'failed', detail: found ? found.summary : 'no counterexample on small instances' });
     return found?.summary;
+  }
+
+  /** The in-session search: the instance (`n = 1`) when Coq proved the goal's closure false there. */
+  private async refuteHere(limitMs: number): Promise<string | undefined> {
+    const raw = this.current[0];
+    // A let-bound name (`x := 5 : nat`) is not a free variable: generalising it could make a true goal look false.
+    if (!raw || raw.hyps.flatMap((h) => this.splitCached(h)).some((h) => h.body !== undefined) || /\blet\b/.test(raw.goal)) return undefined;
+    const shape = await this.afterIntros();
+    if (!shape || shape.goal === '') return undefined;
+    const context = shape.context.map((e) => ({ kind: e.kind === 'var' ? 'var' as const : 'hyp' as const, name: e.name, text: flat(e.text) }));
+    const plan = refutationPlan(context, flat(shape.goal), await this.inductiveShapes(context.filter((e) => e.kind === 'var').map((e) => e.text)));
+    if (plan === undefined || [plan.statement, plan.tactic].some((t) => fragmentProblem(t) !== undefined)) return undefined;
+    const len = this.log.length;
+    const secsNow = Math.max(1, Math.floor(limitMs / 1000));
+    const r = await this.attempt([`Timeout ${secsNow} (assert (~ (${plan.statement})) by (${plan.tactic})).`], secsNow * 1000);
+    if (!r.ok) return undefined;
+    await this.rewind(len);
+    return refutingInstance(plan, r.messages.map((m) => m.text)) ?? 'an instance of small values (Coq proved the negation)';
+  }
+
+  /** The constructors of the document's inductive types among `types` (`Print`), for the counterexample search. */
+  private async inductiveShapes(types: string[]): Promise<Map<string, ConstructorShape[]>> {
+    const out = new Map<string, ConstructorShape[]>();
+    const heads = new Set(types.flatMap((t) => t.match(/[\p{L}_][\p{L}\p{N}_'.]*/gu) ?? []));
+    for (const head of heads) {
+      if (/^(nat|bool|unit|Z|N|positive|list|option|prod|Type|Set|Prop|forall)$/.test(head) || !isIdent(head)) continue;
+      const printed = (await this.client.query(`Print ${head}.`, this.client.tip, ROUND_TRIP_MS).catch(() => [])).map((m) => m.text).join('\n');
+      if (!/^\s*(Inductive|Variant)\s/.test(printed)) continue;
+      const ctors = constructorsOf(printed).map((c) => ({ name: c.name, parts: arrowParts(c.type) }));
+      // Only a type of its own (no parameters, no dependent constructor types).
+      if (ctors.length === 0 || ctors.some((c) => c.parts.at(-1) !== head || c.parts.some((p) => /^forall\b/.test(p)))) continue;
+      out.set(head, ctors.map((c) => ({ name: c.name, args: c.parts.slice(0, -1) })));
+    }
+    return out;
   }
 
   /**
