@@ -35,6 +35,8 @@ export interface PublicStatement {
   header: string[];
   /** The compiled segment that holds everything before the theorem. */
   context: string;
+  /** Its place in the file's chain: segment `index` is its context, segment `index + 1` holds its reference proof. */
+  index: number;
   part: Part;
 }
 
@@ -110,6 +112,19 @@ const moduleName = (source: string, file: string): string => `${source}_${file.r
 
 interface Segment { module: string; text: string }
 
+/**
+ * CoqHammer's test file runs `hammer. Restart.` before each reconstruction "for illustrative purposes"
+ * (its own comment: the final script is the reconstruction): a context keeps the reconstruction only, so
+ * building it does not depend on the ATPs' luck.
+ */
+const provenWithout = (text: string): string => text.replace(/\bhammer\.\s*Restart\./g, '');
+
+/**
+ * A segment's first lines: the file's imports first, then the segment before it — its own names must come
+ * after the library's (an `Import Arith` after them would hide the file's own `leb`).
+ */
+const chainHead = (base: string, k: number, header: readonly string[]): string => `${header.join('\n')}\nRequire Export ${PUBLIC_ROOT}.${base}_${k - 1}.\n`;
+
 /** A file's statements and the chain of segments that gives each its context. */
 export function cutFile(source: string, file: string, text: string): { statements: PublicStatement[]; segments: Segment[] } {
   const ss = sentences(text);
@@ -130,18 +145,20 @@ export function cutFile(source: string, file: string, text: string): { statement
     const ending = ss[j]?.text ?? '';
     const statement = statementOf(m[3] as string);
     const module = `${base}_${k}`;
-    const previous = k === 0 ? '' : `Require Export ${PUBLIC_ROOT}.${base}_${k - 1}.\n${header.join('\n')}\n`;
-    segments.push({ module, text: `${previous}${text.slice(segStart, s.start)}\n` });
+    const previous = k === 0 ? '' : chainHead(base, k, header);
+    segments.push({ module, text: `${previous}${provenWithout(text.slice(segStart, s.start))}\n` });
     segStart = s.start;
     k++;
     // Only theorems the source proves (not admitted or aborted), statements we could read, and not a second
     // proof of a statement the file already proved (the tutorials prove `lem_x` twice: `lem_x'` would be `apply lem_x`).
     const repeated = statement !== undefined && statements.some((p) => p.statement === statement);
     if (statement !== undefined && !repeated && /^(Qed|Defined|Save)\b/.test(ending)) {
-      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], context: `${PUBLIC_ROOT}.${module}`, part: partOf(source, file, m[2] as string) });
+      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], context: `${PUBLIC_ROOT}.${module}`, index: k - 1, part: partOf(source, file, m[2] as string) });
     }
     i = j;
   }
+  // The tail: the last theorem's proof, so it is compiled (checked) too.
+  segments.push({ module: `${base}_${k}`, text: `${k === 0 ? '' : chainHead(base, k, header)}${provenWithout(text.slice(segStart))}\n` });
   return { statements, segments };
 }
 
@@ -157,22 +174,24 @@ export async function publicStatements(sources: readonly PublicSource[] = PUBLIC
 /**
  * Compiles every file's segment chain into `dir/Pub/` (coqc -Q dir/Pub Pub); a run then sets COQPATH=dir so
  * both coqidetop and coqc find them. Returns the files whose chain failed (with coqc's message): their
- * reference proofs do not compile as extracted, and their statements are left out.
+ * reference proofs do not compile as extracted: statements from that segment on are left out.
  */
-export async function buildContexts(dir: string, sources: readonly PublicSource[] = PUBLIC_SOURCES): Promise<{ failed: Map<string, string> }> {
+export async function buildContexts(dir: string, sources: readonly PublicSource[] = PUBLIC_SOURCES): Promise<{ failed: Map<string, { index: number; message: string }> }> {
   const out = join(dir, PUBLIC_ROOT);
   await mkdir(out, { recursive: true });
-  const failed = new Map<string, string>();
+  const failed = new Map<string, { index: number; message: string }>();
   for (const src of sources) {
     for (const path of await vFiles(src.dir)) {
       const file = relative(src.dir, path);
       const { segments } = cutFile(src.name, file, await readFile(path, 'utf8'));
-      for (const seg of segments) {
+      for (const [index, seg] of segments.entries()) {
         const v = join(out, `${seg.module}.v`);
+        // Built before (same text): not again.
+        if (await readFile(v, 'utf8').catch(() => '') === seg.text && await readFile(`${v}o`).then(() => true, () => false)) continue;
         await writeFile(v, seg.text);
         const r = await runProcess({ program: 'coqc', args: ['-Q', out, PUBLIC_ROOT, v], cwd: out, timeoutMs: 600_000 });
         if (r.exitCode !== 0) {
-          failed.set(`${src.name}/${file}`, `${basename(v)}: ${`${r.stdout}${r.stderr}`.slice(0, 600)}`);
+          failed.set(`${src.name}/${file}`, { index, message: `${basename(v)}: ${`${r.stdout}${r.stderr}`.replace(/^.*Warning[\s\S]*?\]\n/gm, '').slice(0, 600)}` });
           break;
         }
       }

@@ -712,7 +712,7 @@ export class CoqSession implements ProverSession {
     ];
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
-    const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name)) : [];
+    const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
     return this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
   }
 
