@@ -584,7 +584,10 @@ export class CoqSession implements ProverSession {
     const discovered: DiscoveredLemma[] = [];
     const report = (): HammerReport => ({ stages, ms: Date.now() - started, ...(discovered.length > 0 ? { discovered } : {}) });
     try {
-      return await this.hammerStages({ started, budgetMs, left, others, script, messages, stages, discovered, report });
+      const done = await this.hammerStages({ started, budgetMs, left, others, script, messages, stages, discovered, report });
+      // Proved: what the step does after (Unshelve, reading the goals) is not the search, and not cut off.
+      this.hardDeadline = undefined;
+      return done;
     } catch (e) {
       // Stopped at the deadline in the middle of a stage: the answer still says what was tried.
       if (e instanceof ProverError && e.report === undefined && e.code === 'timeout') e.report = report();
