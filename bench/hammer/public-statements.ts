@@ -115,9 +115,23 @@ interface Segment { module: string; text: string }
 /**
  * CoqHammer's test file runs `hammer. Restart.` before each reconstruction "for illustrative purposes"
  * (its own comment: the final script is the reconstruction): a context keeps the reconstruction only, so
- * building it does not depend on the ATPs' luck.
+ * building it does not depend on the ATPs' luck. Likewise a tactic the file takes back with `Undo`.
  */
-const provenWithout = (text: string): string => text.replace(/\bhammer\.\s*Restart\./g, '');
+const provenWithout = (text: string): string => withoutUndone(text.replace(/\bhammer\.\s*Restart\./g, ''));
+
+/** The tutorials try tactics and take them back (`time (induction l; sauto). Undo.`): a context keeps what stays. */
+const withoutUndone = (text: string): string => {
+  const ss = sentences(text);
+  let out = '';
+  let at = 0;
+  for (let i = 0; i + 1 < ss.length; i++) {
+    if ((ss[i + 1] as (typeof ss)[number]).text !== 'Undo.') continue;
+    out += text.slice(at, (ss[i] as (typeof ss)[number]).start);
+    at = (ss[i + 1] as (typeof ss)[number]).end;
+    i++;
+  }
+  return out + text.slice(at);
+};
 
 /**
  * A segment's first lines: the file's imports first, then the segment before it — its own names must come
@@ -184,10 +198,12 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
     for (const path of await vFiles(src.dir)) {
       const file = relative(src.dir, path);
       const { segments } = cutFile(src.name, file, await readFile(path, 'utf8'));
+      let rebuilt = false;
       for (const [index, seg] of segments.entries()) {
         const v = join(out, `${seg.module}.v`);
-        // Built before (same text): not again.
-        if (await readFile(v, 'utf8').catch(() => '') === seg.text && await readFile(`${v}o`).then(() => true, () => false)) continue;
+        // Built before (same text, and nothing before it rebuilt): not again.
+        if (!rebuilt && await readFile(v, 'utf8').catch(() => '') === seg.text && await readFile(`${v}o`).then(() => true, () => false)) continue;
+        rebuilt = true;
         await writeFile(v, seg.text);
         const r = await runProcess({ program: 'coqc', args: ['-Q', out, PUBLIC_ROOT, v], cwd: out, timeoutMs: 600_000 });
         if (r.exitCode !== 0) {
