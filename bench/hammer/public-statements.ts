@@ -110,7 +110,12 @@ async function vFiles(dir: string): Promise<string[]> {
 
 const moduleName = (source: string, file: string): string => `${source}_${file.replace(/\.v$/, '')}`.replace(/[^A-Za-z0-9]/g, '_');
 
-interface Segment { module: string; text: string }
+interface Segment {
+  module: string;
+  text: string;
+  /** The same with the previous theorem's proof replaced by `Admitted.`: the chain goes on past a proof this Coq rejects. */
+  admitted?: string;
+}
 
 /**
  * CoqHammer's test file runs `hammer. Restart.` before each reconstruction "for illustrative purposes"
@@ -147,10 +152,19 @@ export function cutFile(source: string, file: string, text: string): { statement
   const segments: Segment[] = [];
   const header: string[] = [];
   let segStart = 0;
+  /** The previous theorem's proof (offsets in `text`), for the segment that holds it. */
+  let proof: { start: number; end: number } | undefined;
+  const segment = (k: number, end: number): Segment => {
+    const head = k === 0 ? '' : chainHead(base, k, header);
+    const body = text.slice(segStart, end);
+    const seg: Segment = { module: `${base}_${k}`, text: `${head}${provenWithout(body)}\n` };
+    if (proof) seg.admitted = `${head}${provenWithout(`${text.slice(segStart, proof.start)} Admitted.${text.slice(proof.end, end)}`)}\n`;
+    return seg;
+  };
   let k = 0;
   for (let i = 0; i < ss.length; i++) {
     const s = ss[i] as (typeof ss)[number];
-    if (/^(Require|From|Import|Export|Open Scope)\b/.test(s.text)) header.push(s.text);
+    if (/^(Require|From|Import|Export|((Local|Global) )?Open Scope)\b/.test(s.text)) header.push(s.text);
     const m = THEOREM.exec(s.text);
     if (!m) continue;
     // Its proof: up to the first sentence that ends one.
@@ -159,9 +173,9 @@ export function cutFile(source: string, file: string, text: string): { statement
     const ending = ss[j]?.text ?? '';
     const statement = statementOf(m[3] as string);
     const module = `${base}_${k}`;
-    const previous = k === 0 ? '' : chainHead(base, k, header);
-    segments.push({ module, text: `${previous}${provenWithout(text.slice(segStart, s.start))}\n` });
+    segments.push(segment(k, s.start));
     segStart = s.start;
+    proof = j < ss.length ? { start: (ss[i + 1] as (typeof ss)[number]).start, end: (ss[j] as (typeof ss)[number]).end } : undefined;
     k++;
     // Only theorems the source proves (not admitted or aborted), statements we could read, and not a second
     // proof of a statement the file already proved (the tutorials prove `lem_x` twice: `lem_x'` would be `apply lem_x`).
@@ -172,7 +186,7 @@ export function cutFile(source: string, file: string, text: string): { statement
     i = j;
   }
   // The tail: the last theorem's proof, so it is compiled (checked) too.
-  segments.push({ module: `${base}_${k}`, text: `${k === 0 ? '' : chainHead(base, k, header)}${provenWithout(text.slice(segStart))}\n` });
+  segments.push(segment(k, text.length));
   return { statements, segments };
 }
 
@@ -190,10 +204,23 @@ export async function publicStatements(sources: readonly PublicSource[] = PUBLIC
  * both coqidetop and coqc find them. Returns the files whose chain failed (with coqc's message): their
  * reference proofs do not compile as extracted: statements from that segment on are left out.
  */
-export async function buildContexts(dir: string, sources: readonly PublicSource[] = PUBLIC_SOURCES): Promise<{ failed: Map<string, { index: number; message: string }> }> {
+export interface ChainFailures {
+  /** The segment where a file's chain stops (nothing from it on is usable), with coqc's message. */
+  failed: Map<string, { index: number; message: string }>;
+  /** Per file, the theorems whose reference proof this Coq rejects (admitted in the chain, left out as statements). */
+  admitted: Map<string, { index: number; message: string }[]>;
+}
+
+export async function buildContexts(dir: string, sources: readonly PublicSource[] = PUBLIC_SOURCES): Promise<ChainFailures> {
   const out = join(dir, PUBLIC_ROOT);
   await mkdir(out, { recursive: true });
   const failed = new Map<string, { index: number; message: string }>();
+  const admitted = new Map<string, { index: number; message: string }[]>();
+  const compile = async (v: string, text: string): Promise<string | undefined> => {
+    await writeFile(v, text);
+    const r = await runProcess({ program: 'coqc', args: ['-Q', out, PUBLIC_ROOT, v], cwd: out, timeoutMs: 600_000 });
+    return r.exitCode === 0 ? undefined : `${basename(v)}: ${`${r.stdout}${r.stderr}`.replace(/^.*Warning[\s\S]*?\]\n/gm, '').slice(0, 600)}`;
+  };
   for (const src of sources) {
     for (const path of await vFiles(src.dir)) {
       const file = relative(src.dir, path);
@@ -204,14 +231,17 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
         // Built before (same text, and nothing before it rebuilt): not again.
         if (!rebuilt && await readFile(v, 'utf8').catch(() => '') === seg.text && await readFile(`${v}o`).then(() => true, () => false)) continue;
         rebuilt = true;
-        await writeFile(v, seg.text);
-        const r = await runProcess({ program: 'coqc', args: ['-Q', out, PUBLIC_ROOT, v], cwd: out, timeoutMs: 600_000 });
-        if (r.exitCode !== 0) {
-          failed.set(`${src.name}/${file}`, { index, message: `${basename(v)}: ${`${r.stdout}${r.stderr}`.replace(/^.*Warning[\s\S]*?\]\n/gm, '').slice(0, 600)}` });
-          break;
+        const error = await compile(v, seg.text);
+        if (error === undefined) continue;
+        // The previous theorem's proof fails under this Coq: admit it and go on (its statement is left out).
+        if (seg.admitted !== undefined && await compile(v, seg.admitted) === undefined) {
+          admitted.set(`${src.name}/${file}`, [...(admitted.get(`${src.name}/${file}`) ?? []), { index: index - 1, message: error }]);
+          continue;
         }
+        failed.set(`${src.name}/${file}`, { index, message: error });
+        break;
       }
     }
   }
-  return { failed };
+  return { failed, admitted };
 }
