@@ -680,10 +680,14 @@ export class CoqSession implements ProverSession {
     const plan = refutationPlan(context, flat(shape.goal), await this.inductiveShapes(context.filter((e) => e.kind === 'var').map((e) => e.text)));
     if (plan === undefined || [plan.statement, plan.tactic].some((t) => fragmentProblem(t) !== undefined)) return undefined;
     const len = this.log.length;
+    const saved = { current: this.current, shelved: this.shelved };
     const secsNow = Math.max(1, Math.floor(limitMs / 1000));
     const r = await this.attempt([`Timeout ${secsNow} (assert (~ (${plan.statement})) by (${plan.tactic})).`], secsNow * 1000);
     if (!r.ok) return undefined;
+    // Only the answer stays: the document and its goals are as they were.
     await this.rewind(len);
+    this.current = saved.current;
+    this.shelved = saved.shelved;
     return refutingInstance(plan, r.messages.map((m) => m.text)) ?? 'an instance of small values (Coq proved the negation)';
   }
 
