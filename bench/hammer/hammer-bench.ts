@@ -64,9 +64,9 @@ async function publicSet(part: Part): Promise<BenchStatement[]> {
     .map((s) => ({ id: s.id, grade: `${s.source} ${s.part}`, defs: [...s.header, `Require Import ${s.context}.`], statement: s.statement, proof: '' }));
 }
 
-const log = (s: string): void => {
+function log(s: string): void {
   process.stderr.write(`bench: ${s}\n`);
-};
+}
 
 async function checkReferenceProofs(statements: readonly BenchStatement[]): Promise<string[]> {
   // Public statements: their reference proofs were compiled in context when the segments were built.

@@ -229,7 +229,11 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
       for (const [index, seg] of segments.entries()) {
         const v = join(out, `${seg.module}.v`);
         // Built before (same text, and nothing before it rebuilt): not again.
-        if (!rebuilt && await readFile(v, 'utf8').catch(() => '') === seg.text && await readFile(`${v}o`).then(() => true, () => false)) continue;
+        const before = await readFile(v, 'utf8').catch(() => '');
+        if (!rebuilt && (before === seg.text || before === seg.admitted) && await readFile(`${v}o`).then(() => true, () => false)) {
+          if (before === seg.admitted) admitted.set(`${src.name}/${file}`, [...(admitted.get(`${src.name}/${file}`) ?? []), { index: index - 1, message: '(built before)' }]);
+          continue;
+        }
         rebuilt = true;
         const error = await compile(v, seg.text);
         if (error === undefined) continue;
