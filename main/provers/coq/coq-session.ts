@@ -650,7 +650,8 @@ export class CoqSession implements ProverSession {
   private async refuteFirst(stages: HammerStage[], left: () => number): Promise<string | undefined> {
     const t0 = Date.now();
     const own = await this.refuteHere(Math.min(5000, Math.max(1000, left() / 5), left())).catch((e: unknown) => {
-      if (isTimeout(e) && left() <= 0) throw e;
+      // The deadline, or a prover that died, ends the HAMMER; anything else only ends this search.
+      if ((isTimeout(e) && left() <= 0) || e instanceof CoqCrash || (e instanceof CoqTimeout && e.killed) || !this.client.alive) throw e;
       return undefined;
     });
     if (own !== undefined) {
