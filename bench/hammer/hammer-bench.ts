@@ -9,13 +9,16 @@ import type { BenchRow } from '../bench-table.ts';
 import { median, printTable, writeResults } from '../bench-table.ts';
 import { HAMMER_STATEMENTS } from './hammer-statements.ts';
 import { HELD_OUT_STATEMENTS } from './held-out-statements.ts';
-import type { Grade, HammerStatement } from './hammer-statements.ts';
+import type { HammerStatement as OwnStatement } from './hammer-statements.ts';
+import { buildContexts, publicStatements, type Part } from './public-statements.ts';
 
 /**
- * `npm run bench:hammer` (issue 13): Arbor's HAMMER against CoqHammer's `hammer` alone, the same wall budget
+ * `npm run bench:hammer` (issues 13, 25): Arbor's HAMMER against CoqHammer's `hammer` alone, the same wall budget
  * per statement, alternately (never concurrently), each run in its own process group (Arbor: a channel of
- * arbor-shell, released after; CoqHammer: one coqc process group). A proof counts only when its script
- * passes coqc alone with `Print Assumptions` closed under the global context.
+ * arbor-shell, released after; CoqHammer: one coqc process group). Both sides are timed from outside, from
+ * the start of the request (HAMMER sent; coqc started) to its answer, and stopped 1 s past the budget; a
+ * proof counts only when it was answered within the budget and its script passes coqc alone with `Print
+ * Assumptions` closed under the global context. Each row reports the machine's load and the largest overrun.
  *   --check        first compile every reference proof with coqc (the statements are true as written) and
  *                  ask `Search` that no statement is in the library, `Locate` that no definition hides a
  *                  library name;  --check-only: only that
@@ -24,27 +27,56 @@ import type { Grade, HammerStatement } from './hammer-statements.ts';
  *                  the whole set)   --grade easy|medium|hard   --budget SECONDS (20)
  *   --only ID,ID,…  only the statements with these ids (after the other filters); an unknown id is an error
  *   --held-out     the held-out set (held-out-statements.ts) instead of the main one
+ *   --public tuning|held-out   the public benchmark (public-statements.ts: theorems of public developments in
+ *                  their source's context), its tuning or its held-out part; --check there compiles every
+ *                  source's reference proofs in their context (the segments a run imports)
  *   --summarize A.json [B.json …]   the figures of saved reports together, running nothing
  */
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean' } } });
-const STATEMENTS = values['held-out'] ? HELD_OUT_STATEMENTS : HAMMER_STATEMENTS;
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean' }, public: { type: 'string' } } });
 const BUDGET_S = Number(values.budget ?? 20);
-const IMPORTS = 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
+const BUDGET_MS = BUDGET_S * 1000;
+const PUBLIC_PART = values.public as Part | undefined;
+if (PUBLIC_PART !== undefined && PUBLIC_PART !== 'tuning' && PUBLIC_PART !== 'held-out') throw new Error('--public tuning|held-out');
+/** The library imports of the benchmark's own statements (a public statement has its source's). */
+const IMPORTS = PUBLIC_PART ? '' : 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
+/** Where the public statements' contexts are compiled; coqidetop and coqc find them through COQPATH. */
+const PUBLIC_DIR = '/tmp/arbor-public-bench';
+const STATEMENTS: readonly BenchStatement[] = PUBLIC_PART ? await publicSet(PUBLIC_PART) : values['held-out'] ? HELD_OUT_STATEMENTS : HAMMER_STATEMENTS;
+/** A statement of either set; a public one's group (`grade`) is its source and part. */
+type BenchStatement = Omit<OwnStatement, 'grade'> & { grade: string };
 const CLOSED = /Closed under the global context/;
-/** Each run's wall limit: the budget plus 1.5 s, the time coqc needs to load the libraries and CoqHammer (Arbor's channel has them loaded). */
-const WALL_MS = BUDGET_S * 1000 + 1500;
+/** Each run is stopped 1 s past the budget (the allowance for stopping what runs); only an answer within the budget counts. */
+const WALL_MS = BUDGET_MS + 1000;
 
-const log = (s: string): void => {
+/** The public part as benchmark statements: the context is its compiled segment, imported with the source's header. */
+async function publicSet(part: Part): Promise<BenchStatement[]> {
+  process.env.COQPATH = PUBLIC_DIR;
+  const all = await publicStatements();
+  log(`public: building the contexts of ${all.length} statements (${all.filter((s) => s.part === 'held-out').length} held out) in ${PUBLIC_DIR}`);
+  const { failed, admitted } = await buildContexts(PUBLIC_DIR);
+  for (const [file, why] of failed) log(`public: ${file} stops compiling at segment ${why.index} (its statements from there on are left out): ${why.message.slice(0, 300)}`);
+  for (const [file, list] of admitted) log(`public: ${file}: the reference proofs of theorems ${list.map((a) => a.index).join(', ')} do not compile under this Coq (admitted in the context, left out)`);
+  // A statement counts when its context and its own reference proof (the next segment) compiled.
+  const checked = (s: (typeof all)[number]): boolean => (failed.get(`${s.source}/${s.file}`)?.index ?? Infinity) > s.index + 1
+    && !(admitted.get(`${s.source}/${s.file}`) ?? []).some((a) => a.index === s.index);
+  log(`public: ${all.filter(checked).length} of ${all.length} statements have a context and a reference proof that compile`);
+  return all.filter((s) => s.part === part && checked(s))
+    .map((s) => ({ id: s.id, grade: `${s.source} ${s.part}`, defs: [...s.header, `Require Import ${s.context}.`], statement: s.statement, proof: '' }));
+}
+
+function log(s: string): void {
   process.stderr.write(`bench: ${s}\n`);
-};
+}
 
-async function checkReferenceProofs(statements: readonly HammerStatement[]): Promise<string[]> {
+async function checkReferenceProofs(statements: readonly BenchStatement[]): Promise<string[]> {
+  // Public statements: their reference proofs were compiled in context when the segments were built.
+  if (PUBLIC_PART) return [];
   const body = statements.map((s, i) => `Module M${i}.\n${s.defs.join('\n')}\nLemma ${lemmaName(s)} : ${s.statement}.\nProof. ${s.proof} Qed.\nEnd M${i}.`).join('\n');
   const r = await runCoqc(`${IMPORTS}\n${body}\n`, { killAfterMs: 600_000 });
   return r.ok ? [] : [r.output.slice(0, 2000)];
 }
 
-const lemmaName = (s: HammerStatement): string => `bench_${s.id.replace(/[^A-Za-z0-9]/g, '_')}`;
+const lemmaName = (s: BenchStatement): string => `bench_${s.id.replace(/[^A-Za-z0-9]/g, '_')}`;
 
 /**
  * No statement may be a lemma of the library as it stands: `Search (statement)` finds every library
@@ -52,7 +84,7 @@ const lemmaName = (s: HammerStatement): string => `bench_${s.id.replace(/[^A-Za-
  * whether a benchmark definition hides a library object of the same name (a statement about it would
  * then mean something else). Returns the statements that failed, with what was found.
  */
-async function checkNotInLibrary(statements: readonly HammerStatement[]): Promise<string[]> {
+async function checkNotInLibrary(statements: readonly BenchStatement[]): Promise<string[]> {
   const mark = (i: number, what: string): string => `Goal True. idtac "@@${what} ${i}". Abort.`;
   const names = (defs: readonly string[]): string[] => defs.flatMap((d) => /^(?:Fixpoint|Definition|Inductive)\s+([A-Za-z_][A-Za-z0-9_']*)/.exec(d)?.[1] ?? []);
   const body = statements.map((s, i) => [
@@ -89,9 +121,19 @@ async function checkNotInLibrary(statements: readonly HammerStatement[]): Promis
   return problems;
 }
 
-interface Outcome { solved: boolean; ms: number; stage?: string; detail?: string; /** Arbor: HAMMER's closing tactic. */ closedWith?: string }
+interface Outcome {
+  solved: boolean;
+  /** Wall time from the start of the request to its answer, measured from outside. */
+  ms: number;
+  stage?: string;
+  detail?: string;
+  /** Arbor: HAMMER's closing tactic. */
+  closedWith?: string;
+  /** The 1-minute load average when the run started. */
+  load?: number;
+}
 
-async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcome> {
+async function runArbor(shell: ShellProcess, s: BenchStatement): Promise<Outcome> {
   const created = await shell.request('NEW_CHANNEL', 0);
   const c = (created.RESPONSE as { ID: number }).ID;
   let cancelled = false;
@@ -102,10 +144,10 @@ async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcom
     }
     const g = await shell.request(`${c} GOAL ${lemmaName(s)} ${quoteArgument(s.statement)}`, c);
     if (g.ERR) return { solved: false, ms: 0, detail: `GOAL: ${g.ERR}` };
+    const load = loadavg()[0] ?? 0;
     const t0 = performance.now();
     const hammering = shell.request(`${c} HAMMER ${BUDGET_S}`, c);
-    // The same wall budget as CoqHammer's run: HAMMER stretches its slices on a loaded machine, but a run
-    // past the budget (plus CoqHammer's allowance for loading) is stopped and counts as unsolved.
+    // The same wall budget as CoqHammer's run: a run still going 1 s past it is stopped and counts as unsolved.
     const wall = new AbortController();
     const h = await Promise.race([hammering, sleep(WALL_MS, undefined, { signal: wall.signal }).catch(() => undefined)]);
     wall.abort();
@@ -114,34 +156,37 @@ async function runArbor(shell: ShellProcess, s: HammerStatement): Promise<Outcom
       // CANCEL kills the channel's prover group (its ATPs too) before the next run starts.
       await Promise.all([hammering, shell.request(`${c} CANCEL`, c)]);
       cancelled = true;
-      return { solved: false, ms, detail: 'over the wall budget (cancelled)' };
+      return { solved: false, ms, load, detail: 'over the wall budget (cancelled)' };
     }
-    if (h.ERR) return { solved: false, ms, detail: h.ERR.slice(0, 120) };
+    if (h.ERR) return { solved: false, ms, load, detail: h.ERR.slice(0, 120) };
+    if (ms > BUDGET_MS) return { solved: false, ms, load, detail: 'answered after the budget' };
     const stage = h.HAMMER_REPORT?.stages.find((x) => x.outcome === 'closed')?.stage;
     const closedWith = h.HAMMER_REPORT?.closedWith;
     const end = await shell.request(`${c} END`, c);
-    if (end.ERR || end.SCRIPT === undefined) return { solved: false, ms, detail: `END: ${end.ERR}` };
+    if (end.ERR || end.SCRIPT === undefined) return { solved: false, ms, load, detail: `END: ${end.ERR}` };
     // The script must prove the statement as given, not some other one.
-    if (!end.SCRIPT.includes(`Theorem ${lemmaName(s)} : (${s.statement}).`)) return { solved: false, ms, detail: 'the script states something else' };
+    if (!end.SCRIPT.includes(`Theorem ${lemmaName(s)} : (${s.statement}).`)) return { solved: false, ms, load, detail: 'the script states something else' };
     // The reproduction script, checked by coqc alone.
     const checked = await runCoqc(`${end.SCRIPT}\nPrint Assumptions ${lemmaName(s)}.\n`, { killAfterMs: 120_000 });
-    return { solved: checked.ok && CLOSED.test(checked.output), ms, ...(stage ? { stage } : {}), ...(closedWith ? { closedWith } : {}) };
+    return { solved: checked.ok && CLOSED.test(checked.output), ms, load, ...(stage ? { stage } : {}), ...(closedWith ? { closedWith } : {}) };
   } finally {
     // Answered once the channel's prover group is dead: nothing of this run is left when the next starts.
     if (!cancelled) await shell.request(`${c} RELEASE_CHANNEL`, c);
   }
 }
 
-async function runCoqHammer(s: HammerStatement): Promise<Outcome> {
+async function runCoqHammer(s: BenchStatement): Promise<Outcome> {
   const src = `${IMPORTS}\nFrom Hammer Require Import Hammer.\n${s.defs.join('\n')}\nLemma ${lemmaName(s)} : ${s.statement}.\nProof. hammer. Qed.\nPrint Assumptions ${lemmaName(s)}.\n`;
-  // The same wall budget, plus the second Coq takes to load the libraries (Arbor's channel has them loaded).
+  // The same wall budget from outside: coqc's start (loading the libraries included) to its exit.
+  const load = loadavg()[0] ?? 0;
   const r = await runCoqc(src, { killAfterMs: WALL_MS });
-  return { solved: r.ok && CLOSED.test(r.output), ms: r.ms, ...(r.ok ? { stage: 'coqhammer' } : { detail: r.timedOut ? 'timeout' : 'failed' }) };
+  const inTime = r.ms <= BUDGET_MS;
+  return { solved: inTime && r.ok && CLOSED.test(r.output), ms: r.ms, load, ...(r.ok ? { stage: 'coqhammer' } : {}), ...(!r.ok ? { detail: r.timedOut ? 'timeout' : 'failed' } : !inTime ? { detail: 'answered after the budget' } : {}) };
 }
 
 const seconds = (ms: number[]): string => ms.length === 0 ? '-' : `${(median(ms) / 1000).toFixed(1)} s, ${(ms.reduce((x, y) => x + y, 0) / ms.length / 1000).toFixed(1)} s`;
 
-interface Result { id: string; grade: Grade; arbor: Outcome; coqhammer: Outcome }
+interface Result { id: string; grade: string; arbor: Outcome; coqhammer: Outcome }
 
 const byStage = (solved: readonly Result[]): string => {
   const stages = new Map<string, number>();
@@ -150,8 +195,10 @@ const byStage = (solved: readonly Result[]): string => {
 };
 
 /** The figures of a run (or of several runs' results together: `--summarize`), per grade and overall. */
-function summarize(results: readonly Result[], grades: readonly Grade[]): BenchRow[] {
+function summarize(results: readonly Result[], grades: readonly string[]): BenchRow[] {
   const rows: BenchRow[] = [];
+  const overrun = (o: Outcome): number => Math.max(0, o.ms - BUDGET_MS);
+  const loads = results.flatMap((r) => [r.arbor.load, r.coqhammer.load]).filter((l): l is number => l !== undefined);
   for (const g of grades) {
     const rs = results.filter((r) => r.grade === g);
     const a = rs.filter((r) => r.arbor.solved);
@@ -164,11 +211,14 @@ function summarize(results: readonly Result[], grades: readonly Grade[]): BenchR
   const hAll = results.filter((r) => r.coqhammer.solved).length;
   rows.push({ what: `all: Arbor vs CoqHammer (of ${results.length})`, value: aAll, unit: `vs ${hAll}`, target: '> CoqHammer', ok: aAll > hAll });
   rows.push({ what: 'Arbor: the stage that solved each', value: aAll, unit: 'solved', detail: byStage(results.filter((r) => r.arbor.solved)) });
+  rows.push({ what: 'Arbor: largest overrun of the budget', value: Math.max(0, ...results.map((r) => overrun(r.arbor))) / 1000, unit: 's', target: '<= 1 s', ok: results.every((r) => overrun(r.arbor) <= 1000) });
+  rows.push({ what: 'CoqHammer: largest overrun of the budget', value: Math.max(0, ...results.map((r) => overrun(r.coqhammer))) / 1000, unit: 's', target: '<= 1 s (killed)' });
+  rows.push({ what: 'machine load (1-min average) at the runs\' start', value: loads.length === 0 ? 0 : Math.max(...loads), unit: 'max', detail: loads.length === 0 ? '' : `min ${Math.min(...loads).toFixed(2)}, mean ${(loads.reduce((x, y) => x + y, 0) / loads.length).toFixed(2)}` });
   return rows;
 }
 
 async function main(): Promise<void> {
-  const grades: Grade[] = values.grade ? [values.grade as Grade] : ['easy', 'medium', 'hard'];
+  const grades: string[] = values.grade ? [values.grade] : PUBLIC_PART ? [...new Set(STATEMENTS.map((s) => s.grade))] : ['easy', 'medium', 'hard'];
   if (values.summarize) {
     // Saved reports of runs that covered disjoint samples (a --spread run and its --complement), figured together.
     const files = [values.summarize, ...positionals];
@@ -178,9 +228,9 @@ async function main(): Promise<void> {
     return;
   }
   const limit = values.limit ? Number(values.limit) : Infinity;
-  const pick = (all: HammerStatement[]): HammerStatement[] => {
+  const pick = (all: readonly BenchStatement[]): readonly BenchStatement[] => {
     if (!(limit < all.length)) return values.complement ? [] : all;
-    const sample = values.spread ? Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.length) / limit)] as HammerStatement) : all.slice(0, limit);
+    const sample = values.spread ? Array.from({ length: limit }, (_, i) => all[Math.floor((i * all.length) / limit)] as BenchStatement) : all.slice(0, limit);
     return values.complement ? all.filter((s) => !sample.includes(s)) : sample;
   };
   // The grades take turns, so a run stopped early (its results are written after each statement) still covers each.

@@ -16,6 +16,9 @@ import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, Prover
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
 import { ProverError } from './prover-session.ts';
 
+/** Past a HAMMER's budget, how long the watchdog waits for the session's own answer (interrupt, rewind). */
+const HAMMER_WATCHDOG_GRACE_MS = 5_000;
+
 /**
  * One entry of a channel's history: the document after step n (index n-1). A document is a sequence of
  * items — declarations (`DEFINE`) and proofs (`GOAL` … the `END` that finishes it) — and its steps are
@@ -519,8 +522,9 @@ export class TacticEngine implements ChannelEngine {
   private async withWatchdog<T>(step: ProofStep | undefined, call: (s: ProverSession) => Promise<T>): Promise<T> {
     if (this.disposed) throw new ShellError('bad channel');
     const session = await this.session;
-    // A HAMMER's budget stretches up to twice under load (see the Coq session): the watchdog allows for it.
-    const limit = (step?.kind === 'hammer' ? step.timeoutMs * 2 : this.options.timeoutMs) + (this.options.watchdogGraceMs ?? 30_000);
+    // A HAMMER's budget is a wall-clock limit the session keeps itself (docs/hammer.md): the watchdog only
+    // catches a session that stopped answering, a few seconds past it.
+    const limit = step?.kind === 'hammer' ? step.timeoutMs + HAMMER_WATCHDOG_GRACE_MS : this.options.timeoutMs + (this.options.watchdogGraceMs ?? 30_000);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const watchdog = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new WatchdogExpired()), limit);

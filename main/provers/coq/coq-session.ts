@@ -19,9 +19,9 @@ import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
 import { cleanEnvironment, cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
 import { compareReadings } from './statement-meaning.ts';
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
-import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, sliceSeconds, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
+import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
-import { availableParallelism, loadavg } from 'node:os';
+import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
@@ -76,8 +76,6 @@ const SNAPSHOT_GOALS = 64;
 const QED_MIN_MS = 30_000;
 
 const secs = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
-/** Runnable work per core (1: idle or just busy; 3: three times oversubscribed). */
-const machineLoad = (): number => Math.max(1, (loadavg()[0] ?? 1) / Math.max(1, availableParallelism()));
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 const guard = (what: string, text: string): string => {
@@ -159,6 +157,8 @@ export class CoqSession implements ProverSession {
   private readonly timeoutMs: number;
   /** The document's declarations and proofs, as spans of the log. */
   private items: LogItem[] = [];
+  /** While a HAMMER runs: the wall-clock instant its budget ends. No call runs past it (see `attempt`). */
+  private hardDeadline: number | undefined;
 
   private constructor(
     options: SessionOptions,
@@ -334,20 +334,25 @@ export class CoqSession implements ProverSession {
    * Add sentences on the tip and execute them. A Coq failure or an interrupted timeout is an answer
    * (`ok: false`, document restored); a dead process is thrown for the enclosing step to recover.
    */
-  private async attempt(sentences: string[], limitMs: number): Promise<Attempt> {
+  private async attempt(sentences: string[], wantedMs: number): Promise<Attempt> {
     const len = this.log.length;
     const before = this.client.tip;
+    // Inside a HAMMER the user's budget is a wall-clock limit: a call is interrupted at the deadline
+    // (SIGINT to coqidetop's group: its ATPs too) and none starts after it.
+    const hardLeft = this.hardDeadline === undefined ? Infinity : this.hardDeadline - Date.now();
+    if (hardLeft <= 0) throw new ProverError('timeout', 'timeout');
+    const limitMs = Math.min(wantedMs, hardLeft);
     try {
       let r: { goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] };
       if (sentences.length === 1) {
         // The common case: one pipelined exchange, the same two calls as a raw Add+Goal, one round trip.
         const sentence = sentences[0] as string;
-        const a = await this.client.addAndGoals(sentence, limitMs + GRACE_MS);
+        const a = await this.client.addAndGoals(sentence, Math.min(limitMs + GRACE_MS, hardLeft));
         this.log.push({ sentence, stateId: a.stateId });
         r = a;
       } else {
         for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence, ROUND_TRIP_MS) });
-        r = await this.client.goals(limitMs + GRACE_MS);
+        r = await this.client.goals(Math.min(limitMs + GRACE_MS, Math.max(1, (this.hardDeadline ?? Infinity) - Date.now())));
       }
       this.current = r.goals ?? [];
       this.shelved = r.shelved;
@@ -561,7 +566,12 @@ export class CoqSession implements ProverSession {
       case 'unfold':
         return this.unfold(guard('rule', step.rule));
       case 'hammer':
-        return this.transaction(() => this.hammer(step.timeoutMs));
+        this.hardDeadline = Date.now() + step.timeoutMs;
+        try {
+          return await this.transaction(() => this.hammer(step.timeoutMs));
+        } finally {
+          this.hardDeadline = undefined;
+        }
     }
   }
 
@@ -625,9 +635,9 @@ export class CoqSession implements ProverSession {
    */
   private async hammer(requestedMs: number): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
     const started = Date.now();
-    // Under load the budget stretches (up to twice) rather than fail: every stage is slower, not wrong.
-    const budgetMs = requestedMs * Math.min(2, machineLoad());
-    const deadline = started + budgetMs;
+    // The user's budget is a wall-clock limit, loaded machine or not: every slice is cut from what is left.
+    const budgetMs = requestedMs;
+    const deadline = Math.min(started + budgetMs, this.hardDeadline ?? Infinity);
     const left = (): number => deadline - Date.now();
     const others = this.current.length - 1;
     const script: string[] = [];
@@ -635,6 +645,23 @@ export class CoqSession implements ProverSession {
     const stages: HammerStage[] = [];
     const discovered: DiscoveredLemma[] = [];
     const report = (): HammerReport => ({ stages, ms: Date.now() - started, ...(discovered.length > 0 ? { discovered } : {}) });
+    try {
+      const done = await this.hammerStages({ started, budgetMs, left, others, script, messages, stages, discovered, report });
+      // Proved: what the step does after (Unshelve, reading the goals) is not the search, and not cut off.
+      this.hardDeadline = undefined;
+      return done;
+    } catch (e) {
+      // Stopped at the deadline in the middle of a stage: the answer still says what was tried.
+      if (e instanceof ProverError && e.report === undefined && e.code === 'timeout') e.report = report();
+      throw e;
+    }
+  }
+
+  private async hammerStages(h: {
+    started: number; budgetMs: number; left: () => number; others: number; script: string[]; messages: string[];
+    stages: HammerStage[]; discovered: DiscoveredLemma[]; report: () => HammerReport;
+  }): Promise<{ script: string[]; messages: string[]; report: HammerReport }> {
+    const { started, budgetMs, left, others, script, messages, stages, discovered, report } = h;
     const refuted = await this.refuteFirst(stages, left);
     if (refuted) throw new ProverError('fail', `the goal is false: ${refuted} (a counterexample Coq checked)`, report());
     // The whole goal through the portfolio, then induction, within their shares of the budget.
@@ -647,7 +674,7 @@ export class CoqSession implements ProverSession {
     if (withLemma !== undefined) return { script: withLemma, messages, report: { ...report(), closedWith: withLemma.join(' ') } };
     const crushStart = Date.now();
     try {
-      script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4))));
+      script.push(await this.crush([], Math.min(this.timeoutMs, Math.max(1000, budgetMs / 4), Math.max(0, left()))));
       stages.push({ stage: 'crush', ms: Date.now() - crushStart, outcome: this.current.length > others ? 'progress' : 'closed' });
     } catch (e) {
       if (!(e instanceof ProverError) || (e.code !== 'fail' && e.code !== 'timeout')) throw e;
@@ -675,15 +702,72 @@ export class CoqSession implements ProverSession {
     return text;
   }
 
-  /** Refutation first: a false goal is reported with its instance before any budget goes to proving it. */
+  /**
+   * Refutation first: a false goal is reported with its instance before any budget goes to proving it.
+   * The search runs in the document's environment (instance-refutation.ts): this coqidetop, at its tip,
+   * proves the negation of the goal's closure at small values. The fidelity engine's search (the
+   * supervisor's `refute`, which knows Z and real arithmetic but checks in an empty environment) runs only
+   * when the document declares nothing of its own, so its `max` is the library's.
+   */
   private async refuteFirst(stages: HammerStage[], left: () => number): Promise<string | undefined> {
-    if (!this.refute) return undefined;
     const t0 = Date.now();
+    const own = await this.refuteHere(Math.min(5000, Math.max(1000, left() / 5), left())).catch((e: unknown) => {
+      // The deadline, or a prover that died, ends the HAMMER; anything else only ends this search.
+      if ((isTimeout(e) && left() <= 0) || e instanceof CoqCrash || (e instanceof CoqTimeout && e.killed) || !this.client.alive) throw e;
+      return undefined;
+    });
+    if (own !== undefined) {
+      stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: 'refuted', detail: `${own} (in the document's environment)` });
+      return own;
+    }
+    const declaresNothing = this.channelSentences.length === 0 && this.untrustedSentences.length === 0 && !this.items.some((i) => i.kind === 'define');
+    if (!this.refute || !declaresNothing) {
+      stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: 'failed', detail: 'no counterexample on small instances' });
+      return undefined;
+    }
     const statement = await this.closedStatement();
     if (statement === undefined) return undefined;
-    const found = await this.refute(statement, Math.min(10_000, Math.max(2000, left() / 4))).catch(() => undefined);
+    const found = await this.refute(statement, Math.min(10_000, Math.max(2000, left() / 4), Math.max(0, left()))).catch(() => undefined);
     stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: found ? 'refuted' : 'failed', detail: found ? found.summary : 'no counterexample on small instances' });
     return found?.summary;
+  }
+
+  /** The in-session search: the instance (`n = 1`) when Coq proved the goal's closure false there. */
+  private async refuteHere(limitMs: number): Promise<string | undefined> {
+    const raw = this.current[0];
+    // A let-bound name (`x := 5 : nat`) is not a free variable: generalising it could make a true goal look false.
+    if (!raw || raw.hyps.flatMap((h) => this.splitCached(h)).some((h) => h.body !== undefined) || /\blet\b/.test(raw.goal)) return undefined;
+    const shape = await this.afterIntros();
+    if (!shape || shape.goal === '') return undefined;
+    const context = shape.context.map((e) => ({ kind: e.kind === 'var' ? 'var' as const : 'hyp' as const, name: e.name, text: flat(e.text) }));
+    const plan = refutationPlan(context, flat(shape.goal), await this.inductiveShapes(context.filter((e) => e.kind === 'var').map((e) => e.text)));
+    if (plan === undefined || [plan.statement, plan.tactic].some((t) => fragmentProblem(t) !== undefined)) return undefined;
+    const len = this.log.length;
+    const saved = { current: this.current, shelved: this.shelved };
+    const secsNow = Math.max(1, Math.floor(limitMs / 1000));
+    const r = await this.attempt([`Timeout ${secsNow} (assert (~ (${plan.statement})) by (${plan.tactic})).`], secsNow * 1000);
+    if (!r.ok) return undefined;
+    // Only the answer stays: the document and its goals are as they were.
+    await this.rewind(len);
+    this.current = saved.current;
+    this.shelved = saved.shelved;
+    return refutingInstance(plan, r.messages.map((m) => m.text)) ?? 'an instance of small values (Coq proved the negation)';
+  }
+
+  /** The constructors of the document's inductive types among `types` (`Print`), for the counterexample search. */
+  private async inductiveShapes(types: string[]): Promise<Map<string, ConstructorShape[]>> {
+    const out = new Map<string, ConstructorShape[]>();
+    const heads = new Set(types.flatMap((t) => t.match(/[\p{L}_][\p{L}\p{N}_'.]*/gu) ?? []));
+    for (const head of heads) {
+      if (/^(nat|bool|unit|Z|N|positive|list|option|prod|Type|Set|Prop|forall)$/.test(head) || !isIdent(head)) continue;
+      const printed = (await this.client.query(`Print ${head}.`, this.client.tip, ROUND_TRIP_MS).catch(() => [])).map((m) => m.text).join('\n');
+      if (!/^\s*(Inductive|Variant)\s/.test(printed)) continue;
+      const ctors = constructorsOf(printed).map((c) => ({ name: c.name, parts: arrowParts(c.type) }));
+      // Only a type of its own (no parameters, no dependent constructor types).
+      if (ctors.length === 0 || ctors.some((c) => c.parts.at(-1) !== head || c.parts.some((p) => /^forall\b/.test(p)))) continue;
+      out.set(head, ctors.map((c) => ({ name: c.name, args: c.parts.slice(0, -1) })));
+    }
+    return out;
   }
 
   /**
@@ -698,7 +782,7 @@ export class CoqSession implements ProverSession {
     ];
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
-    const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name)) : [];
+    const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
     return this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
   }
 
@@ -817,9 +901,9 @@ export class CoqSession implements ProverSession {
 
   private async firstClosing(tactics: { stage: HammerStage['stage']; tactic: string; secs: number }[], until: number, stages: HammerStage[]): Promise<string | undefined> {
     const count = this.current.length;
-    const load = machineLoad();
+    const end = Math.min(until, this.hardDeadline ?? Infinity);
     for (const t of tactics) {
-      const secsNow = Math.min(sliceSeconds(t.secs, load), Math.floor((until - Date.now()) / 1000));
+      const secsNow = Math.min(t.secs, Math.floor((end - Date.now()) / 1000));
       if (secsNow < 1) {
         stages.push({ stage: t.stage, tactic: t.tactic, ms: 0, outcome: 'skipped', detail: 'its share of the budget is spent' });
         continue;
@@ -888,8 +972,12 @@ export class CoqSession implements ProverSession {
       return undefined;
     }
     for (const v of reconstructionVariants(found)) {
+      if (left() < 1000) {
+        stages.push({ stage: 'reconstruction', tactic: v, ms: 0, outcome: 'skipped', detail: 'budget spent' });
+        break;
+      }
       const t0 = Date.now();
-      const a = await this.attempt([`Timeout ${secs(Math.max(left(), 5000))} (${v}).`], Math.max(left(), 5000));
+      const a = await this.attempt([`Timeout ${Math.floor(left() / 1000)} (${v}).`], left());
       const closed = a.ok && this.current.length < count;
       stages.push({ stage: 'reconstruction', tactic: v, ms: Date.now() - t0, outcome: closed ? 'closed' : 'failed', ...(!a.ok ? { detail: firstLine(a.error) } : {}) });
       if (closed) return v;

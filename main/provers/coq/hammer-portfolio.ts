@@ -6,7 +6,7 @@
 export interface PortfolioTactic {
   stage: 'decision' | 'rewrite' | 'sauto' | 'witness';
   tactic: string;
-  /** Its slice of the budget, seconds (stretched when the machine is loaded: see `sliceSeconds`). */
+  /** Its slice of the budget, seconds (never more than what is left of the budget). */
   secs: number;
 }
 
@@ -117,16 +117,32 @@ export function recursionInductionTactics(natVars: readonly string[], candidates
 export const wantsWitness = (goal: string): boolean => /^\s*exists\b|^\s*\(.*\|.*\)\s*$|^\s*Nat\.divide\b/s.test(goal);
 
 /**
+ * Linear combinations `k * v + c` of the goal's variables whose coefficients come from its constants
+ * (issue 25): for a divisibility by a literal `d`, the constants divided by `d` (`Nat.divide 4 (8 * n + 12)`
+ * wants `2 * n + 3`); otherwise the constants themselves. At most eight, the likeliest first.
+ */
+export function linearWitnesses(goal: string, natVars: readonly string[]): string[] {
+  if (natVars.length === 0) return [];
+  const constants = [...new Set((goal.match(/(?<![\p{L}\p{N}_'.])\d+(?![\p{L}\p{N}_'.])/gu) ?? []).map(Number))].filter((c) => c > 0 && c < 10_000);
+  const divisor = /^\s*(?:Nat\.divide\s+(\d+)\b|\(\s*(\d+)\s*\|)/.exec(goal);
+  const d = divisor ? Number(divisor[1] ?? divisor[2]) : undefined;
+  const scaled = d === undefined || d === 0 ? constants : constants.filter((c) => c % d === 0 && c !== d).map((c) => c / d);
+  const coefficients = [...new Set(scaled.filter((k) => k > 1))];
+  const offsets = [...new Set([...scaled, 0, 1])];
+  const out: string[] = [];
+  for (const v of natVars) for (const k of coefficients) for (const c of offsets) out.push(c === 0 ? `${k} * ${v}` : `${k} * ${v} + ${c}`);
+  return out.slice(0, 8);
+}
+
+/**
  * Witnesses built from the goal's variables and small constants (`v`, `v + 1`, `v + 2`, `v - 1`, `2 * v`,
  * `0`, `1`, `2`; at most twelve), each followed by lia, then each by nia: one tactic per witness, so the
  * script and the report say which witness it was. Divisibility is an existential
  * (`Nat.divide a b := exists z, b = z * a`), so the same witnesses serve it.
  */
-export function witnessTactics(natVars: readonly string[], all: readonly string[]): PortfolioTactic[] {
-  const terms = [...natVars.flatMap((v) => [v, `${v} + 1`, `${v} + 2`, `${v} - 1`, `2 * ${v}`]), '0', '1', '2'].slice(0, 12);
+export function witnessTactics(natVars: readonly string[], all: readonly string[], goal = ''): PortfolioTactic[] {
+  const simple = [...natVars.flatMap((v) => [v, `${v} + 1`, `${v} + 2`, `${v} - 1`, `2 * ${v}`]), '0', '1', '2'].slice(0, 12);
+  const terms = [...new Set([...linearWitnesses(goal, natVars), ...simple])].slice(0, 20);
   const intro = all.length === 0 ? 'intros' : `intros ${all.join(' ')}`;
   return ['lia', 'nia'].flatMap((closer) => terms.map((t) => ({ stage: 'witness' as const, tactic: `solve [${intro}; try unfold Nat.divide; exists (${t}); ${closer}]`, secs: 1 })));
 }
-
-/** A stage's slice in seconds, stretched by the load factor (loaded machine: slower, not failed). */
-export const sliceSeconds = (secs: number, load: number): number => Math.max(1, Math.ceil(secs * Math.max(1, load)));
