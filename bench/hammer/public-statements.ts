@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { runProcess } from '../../main/process/process-manager.ts';
+import { sentenceSpans } from '../../main/provers/coq/coq-sentence.ts';
 
 /**
  * The public benchmark (issue 25): theorems of public Coq developments nobody here wrote, each stated in its
@@ -50,34 +51,9 @@ export const PUBLIC_ROOT = 'Pub';
 const THEOREM = /^(Lemma|Theorem|Corollary|Fact|Remark|Proposition|Example)\s+([\p{L}_][\p{L}\p{N}_']*)([\s\S]*)$/u;
 const PROOF_END = /^(Qed|Defined|Admitted|Abort|Save)\b/;
 
-/** Sentences of Coq text with their offsets: ends at a `.` followed by blank or end, outside comments and strings. */
+/** Sentences of a public development (trusted text) with their offsets, from the one Coq syntax module. */
 export function sentences(text: string): { start: number; end: number; text: string }[] {
-  const out: { start: number; end: number; text: string }[] = [];
-  let start = 0;
-  let i = 0;
-  while (i < text.length) {
-    if (text.startsWith('(*', i)) {
-      let depth = 1;
-      i += 2;
-      while (i < text.length && depth > 0) {
-        if (text.startsWith('(*', i)) { depth++; i += 2; } else if (text.startsWith('*)', i)) { depth--; i += 2; } else i++;
-      }
-      if (text.slice(start, i).replace(/\(\*[\s\S]*?\*\)/g, '').trim() === '') start = i;
-      continue;
-    }
-    if (text[i] === '"') {
-      i = text.indexOf('"', i + 1) + 1 || text.length;
-      continue;
-    }
-    if (text[i] === '.' && (i + 1 === text.length || /\s/.test(text[i + 1] as string)) && text[i - 1] !== '.') {
-      const raw = text.slice(start, i + 1);
-      const clean = raw.replace(/\(\*[\s\S]*?\*\)/g, ' ').replace(/\s+/g, ' ').trim();
-      if (clean !== '') out.push({ start, end: i + 1, text: clean });
-      start = i + 1;
-    }
-    i++;
-  }
-  return out;
+  return sentenceSpans(text).filter((s) => s.complete).map((s) => ({ start: s.start, end: s.end, text: s.text.replace(/\s+/g, ' ') }));
 }
 
 /** `name (x y : nat) {A} : stmt` → `forall (x y : nat) {A}, stmt`; the rest after the colon at depth 0. */

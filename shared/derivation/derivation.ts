@@ -156,7 +156,7 @@ export function buildDerivation(steps: readonly DerivationStep[]): Derivation {
 }
 
 /** An inner node is closed when all its children are, proved when none is open. */
-function settle(n: DerivationNode): DerivationStatus {
+export function settle(n: DerivationNode): DerivationStatus {
   if (n.children.length === 0) return n.status;
   const statuses = n.children.map(settle);
   if (statuses.every((x) => x === 'closed')) n.status = 'closed';

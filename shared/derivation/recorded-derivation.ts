@@ -2,7 +2,7 @@ import type { ContextEntry } from '../proof-tree/proof-state.ts';
 import type { LeafNode, ProofTree, TreeView } from '../proof-tree/proof-tree.ts';
 import { currentLeaf, leaves } from '../proof-tree/proof-tree.ts';
 import type { DerivationAction, DerivationNode, DerivationStatus } from './derivation.ts';
-import { usedNames } from './derivation.ts';
+import { settle, usedNames } from './derivation.ts';
 
 /**
  * The derivation as the engine records it while it runs the proof, instead of rebuilding it from text:
@@ -126,16 +126,6 @@ function makeNode(key: string, goal: string, context: readonly ContextEntry[], p
 }
 
 const entryKey = (e: ContextEntry): string => `${e.kind}\u0000${e.name}\u0000${e.text}`;
-
-/** An inner node is closed when all its children are, proved when none is open. */
-function settle(n: DerivationNode): DerivationStatus {
-  if (n.children.length === 0) return n.status;
-  const statuses = n.children.map(settle);
-  if (statuses.every((x) => x === 'closed')) n.status = 'closed';
-  else if (statuses.every((x) => x !== 'open')) n.status = 'proved';
-  else n.status = 'open';
-  return n.status;
-}
 
 /** What the workbench receives: an item's derivation drawn as a tree, and the document's items. */
 export interface ItemDerivationView {

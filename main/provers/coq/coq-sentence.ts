@@ -8,13 +8,27 @@
 /** A sentence ends at `.` followed by whitespace or the end, outside comments and strings. */
 const isEnd = (s: string, i: number): boolean => s[i] === '.' && (i + 1 >= s.length || /\s/.test(s[i + 1] ?? ''));
 
+/** A sentence of trusted Coq text: where it lies in the text, and its text with comments dropped. */
+export interface SentenceSpan {
+  /** Offset of its first character after any comments before it. */
+  start: number;
+  /** Offset just past its final `.` (the text's length for an unterminated remainder). */
+  end: number;
+  /** Trimmed, comments replaced by a blank. */
+  text: string;
+  /** False for a remainder that does not end with a sentence's `.`. */
+  complete: boolean;
+}
+
 /**
- * Splits Arbor's own prelude into sentences (comments dropped, each trimmed and ending in `.`). Never for
- * text from anyone else: this lexer does not know everything Coq's does (strings inside comments, `..`).
+ * Sentences of TRUSTED Coq text — Arbor's own prelude, the public developments the benchmarks read — with
+ * their offsets. Never for text from anyone else: this lexer does not know everything Coq's does (strings
+ * inside comments), so untrusted text is delimited by Coq itself (`nextCoqSentence`).
  */
-export const splitSentences = (text: string): string[] => {
-  const out: string[] = [];
+export const sentenceSpans = (text: string): SentenceSpan[] => {
+  const out: SentenceSpan[] = [];
   let cur = '';
+  let start = 0;
   let i = 0;
   while (i < text.length) {
     if (text.startsWith('(*', i)) {
@@ -29,6 +43,8 @@ export const splitSentences = (text: string): string[] => {
           i += 2;
         } else i++;
       }
+      // Comments before a sentence are not part of it.
+      if (cur.trim() === '') start = i;
       cur += ' ';
       continue;
     }
@@ -41,16 +57,21 @@ export const splitSentences = (text: string): string[] => {
       continue;
     }
     cur += c;
-    if (isEnd(text, i)) {
+    // `..` (recursive notations) is a token, not a sentence's end.
+    if (isEnd(text, i) && text[i - 1] !== '.') {
       const s = cur.trim();
-      if (s !== '.') out.push(s);
+      if (s !== '.') out.push({ start, end: i + 1, text: s, complete: true });
       cur = '';
+      start = i + 1;
     }
     i++;
   }
-  if (cur.trim() !== '') out.push(cur.trim());
+  if (cur.trim() !== '') out.push({ start, end: text.length, text: cur.trim(), complete: false });
   return out;
 };
+
+/** Arbor's own prelude as sentences (comments dropped, each trimmed and ending in `.`). */
+export const splitSentences = (text: string): string[] => sentenceSpans(text).map((s) => s.text);
 
 const PAIRS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 
