@@ -76,7 +76,12 @@ export function pantographEnv(leanPath: string | undefined): NodeJS.ProcessEnv {
 export function leanSandbox(projectDir: string | undefined, leanPath: string | undefined, programs: readonly string[]): SandboxOptions {
   const elanHome = process.env.ELAN_HOME ?? join(homedir(), '.elan');
   const programDirs = programs.filter((p) => isAbsolute(p) && existsSync(p)).map((p) => dirname(realpathSync(p)));
-  const readOnly = [elanHome, ...(projectDir !== undefined ? [projectDir] : []), ...(leanPath ?? '').split(delimiter).filter((p) => isAbsolute(p)), ...programDirs];
+  // Pantograph finds Lean through LEAN_SYSROOT or the `lean` on PATH (`lean --print-prefix`): both must be
+  // visible inside, wherever the toolchain lives (the toolchain's root is the parent of its bin/).
+  const sysroot = process.env.LEAN_SYSROOT;
+  const lean = findExecutable('lean');
+  const toolchain = [...(sysroot !== undefined && isAbsolute(sysroot) && existsSync(sysroot) ? [sysroot] : []), ...(lean !== undefined ? [dirname(dirname(realpathSync(lean))), dirname(lean)] : [])];
+  const readOnly = [elanHome, ...(projectDir !== undefined ? [projectDir] : []), ...(leanPath ?? '').split(delimiter).filter((p) => isAbsolute(p)), ...programDirs, ...toolchain];
   return { readOnly, passEnv: ['LEAN_PATH', 'ELAN_HOME', 'ELAN_TOOLCHAIN', 'LEAN_SYSROOT'] };
 }
 
