@@ -95,7 +95,9 @@ const toolchain = process.env.PANTOGRAPH_DOUBLE_TOOLCHAIN ?? 'v4.21.0';
 async function findSysroot(): Promise<string> {
   const fromEnv = process.env.LEAN_SYSROOT;
   if (fromEnv !== undefined) return fromEnv;
-  const r = await runProcess({ program: 'lean', args: ['--print-prefix'], timeoutMs: 60_000 });
+  // `IO.Process.run` waits without a limit: a `lean` that hangs holds the repl before `ready.` (the longest
+  // timer Node allows stands for "none").
+  const r = await runProcess({ program: 'lean', args: ['--print-prefix'], timeoutMs: 2_147_483_647 });
   if (r.exitCode !== 0) {
     // No exit code: the program could not be started (what Lean's child reports as exit 255).
     const started = r.exitCode !== null;
