@@ -68,6 +68,8 @@ export class MinilangEngine implements ChannelEngine {
   private history: Entry[] = [];
   private busy = false;
   private disposed = false;
+  /** Why the session is closed when Arbor closed it itself (otherwise the server did). */
+  private lostBecause: string | undefined;
 
   constructor(private readonly options: MinilangEngineOptions) {}
 
@@ -277,6 +279,7 @@ export class MinilangEngine implements ChannelEngine {
     } catch (err) {
       client.close();
       if (err instanceof IsaReplError) throw new EngineError(`unavailable: the Isa-REPL server cannot start Minilang's REPL (${MINILANG_TOP_THEORY}): ${minilangError(err.message)}`);
+      if (err instanceof ConnectionClosed) throw new EngineError(`unavailable: ${SESSION_CLOSED}; it closed this one while Arbor set up Minilang's REPL on it`);
       throw err;
     }
     this.client = client;
@@ -295,8 +298,10 @@ export class MinilangEngine implements ChannelEngine {
       // The session broke between commands (the server died or dropped it): a new session is in REPL mode
       // with no proof, so bring the proof back before anything is sent, and say so.
       this.client = undefined;
+      const why = this.lostBecause ?? SESSION_CLOSED;
+      this.lostBecause = undefined;
       const note = await this.recover(keep);
-      throw new EngineError(`prover crashed: ${SESSION_CLOSED}; ${note}`);
+      throw new EngineError(`prover crashed: ${why}; ${note}`);
     }
     let client: IsaReplClient;
     try {
@@ -346,6 +351,15 @@ export class MinilangEngine implements ChannelEngine {
       }
       return `restarted at step ${restored.length}`;
     } catch (err) {
+      // A session that did not answer in time may still run the replayed step, and its late answer would be read
+      // as the next command's: it is not used again (the next command replays on a new one). One that refused
+      // a step (IsaReplError) is in step with Arbor and stays.
+      const client = this.client;
+      if (!(err instanceof IsaReplError) && client && !client.closed) {
+        if (err instanceof ReadTimeout) await this.options.interrupt(client).catch(() => undefined);
+        client.close();
+        this.lostBecause = 'Arbor closed the session whose replay did not finish';
+      }
       if (this.history.length === 0) this.goal = undefined;
       return `replay stopped at step ${this.history.length}: ${err instanceof Error ? err.message : String(err)}`;
     }
