@@ -9,6 +9,7 @@ import { asProverError } from './pantograph-session.ts';
 import { PantographSession } from './pantograph-session.ts';
 import { createLeanBackend } from './lean-backend.ts';
 import { pantographProcess } from './lean-config.ts';
+import { PantographClient, SILENT } from './pantograph-client.ts';
 import type { LeanSettings } from './lean-config.ts';
 import { findLeanSysroot, LEAN_SYSROOT_FIX } from './lean-sysroot.ts';
 import { makeLeanToolchain } from './test-fixtures/lean-toolchain-double.ts';
@@ -206,6 +207,20 @@ describe('attack: a Pantograph that misbehaves mid-session', () => {
     expect((await session.goals()).map((g) => g.goal)).toEqual(['p']);
     expect((await session.step({ kind: 'apply', tactic: 'exact hp' })).goals).toEqual([]);
   }, 60_000);
+});
+
+describe('attack: a REPL that keeps talking but never answers', () => {
+  it('blank lines every 100 ms do not push the deadline back: `timeout` at the command\'s limit', async () => {
+    // PANTOGRAPH TEST DOUBLE (shell script): `ready.`, then blank lines forever and no answer.
+    const repl = join(scratch, 'chatty.sh');
+    await writeFile(repl, '#!/bin/sh\necho ready.\nread line\nwhile true; do echo; sleep 0.1; done\n');
+    await chmod(repl, 0o755);
+    const client = await PantographClient.start({ command: repl, args: [] }, 10_000);
+    cleanup.push(() => client.kill());
+    const started = Date.now();
+    await expect(client.request('stat', {}, 1000)).rejects.toMatchObject({ code: 'timeout', message: SILENT });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 30_000);
 });
 
 describe('attack: Lean `core` errors (maxHeartbeats, maxRecDepth) in every position', () => {

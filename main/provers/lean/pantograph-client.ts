@@ -50,8 +50,10 @@ export class PantographClient {
     const line = `${cmd} ${JSON.stringify(payload)}`;
     try {
       this.proc.write(line);
+      // One deadline for the answer: blank lines before it do not extend it.
+      const end = Date.now() + deadlineMs;
       let text: string;
-      do text = await this.proc.nextLine(deadlineMs); while (text.trim() === '');
+      do text = await this.proc.nextLine(Math.max(1, end - Date.now())); while (text.trim() === '');
       try {
         return JSON.parse(text) as unknown;
       } catch {
