@@ -135,6 +135,29 @@ describe('attack: the connection closes at every moment', () => {
   }, 30_000);
 });
 
+describe('attack: a close while the finishing END asks `\\conclude`', () => {
+  it('the END fails with the reason, the proof is back before it, and END again finishes it', async () => {
+    const r = await rig();
+    r.onConnect.hook = async (client, n) => {
+      if (n !== 1) return;
+      const original = client.conclude.bind(client);
+      client.conclude = async (timeoutMs) => {
+        await killSession(r, client);
+        return original(timeoutMs);
+      };
+    };
+    await r.engine.execute({ name: 'GOAL', expr: 'A ⟶ A' });
+    await r.engine.execute({ name: 'RULE', rule: 'impI' });
+    const end = await r.engine.execute({ name: 'END' });
+    expect(end).toMatchObject({ response: null, error: expect.stringMatching(/^prover crashed: the Isa-REPL server closed the session .*; restarted at step 2$/), step: 2 });
+    expect(r.engine.status()).toMatchObject({ step: 2, finished: false });
+    const again = await r.engine.execute({ name: 'END' });
+    expect(again).toMatchObject({ error: '', step: 3 });
+    expect(again.script).toContain('by (min_script');
+    expect(r.engine.status()).toMatchObject({ finished: true });
+  }, 30_000);
+});
+
 describe('attack: the replay itself runs out of time', () => {
   it('a replayed step that answers late: its late answer is never taken for the next command\'s', async () => {
     const r = await rig(300, 5_000, 300);

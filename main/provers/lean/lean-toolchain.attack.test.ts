@@ -190,6 +190,31 @@ describe('attack: a Pantograph that misbehaves mid-session', () => {
     expect(await e.execute(engineCommand('REVERT 1'))).toMatchObject({ error: '', step: 1 });
   }, 60_000);
 
+  it('a REPL that dies again during the replay: the answer says the restart failed too; the next command recovers at once', async () => {
+    process.env.LEAN_SYSROOT = toolchain.dir;
+    // PANTOGRAPH TEST DOUBLE wrapper (shell script): its second start reads only three commands (options.set,
+    // goal.start, goal.print) and then ends, in the middle of the replay.
+    const wrapper = join(scratch, 'dies-in-replay.sh');
+    const count = join(scratch, 'dies-in-replay.count');
+    await writeFile(wrapper, `#!/bin/sh\nif [ "$1" = "--version" ]; then exec ${doubleCommand} "$@"; fi\nn=$(cat '${count}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${count}'\nif [ "$n" = 2 ]; then head -n 3 | ${doubleCommand} "$@"; else exec ${doubleCommand} "$@"; fi\n`);
+    await chmod(wrapper, 0o755);
+    const backend = createLeanBackend(settings({ pantograph: wrapper }));
+    const e = new TacticEngine({ backend: 'lean', timeoutMs: 3000, watchdogGraceMs: 10_000, openSession: () => backend.open({ timeoutMs: 3000 }) });
+    cleanup.push(() => e.dispose());
+    await e.execute(engineCommand('GOAL "∀ (p q : Prop), p → q → p ∧ q"'));
+    await e.execute(engineCommand('APPLY intro p q hp hq'));
+    // (Before: `timeout` for a command that crashed, and `timeout` again for the next one, each after the full limit.)
+    const crashed = await e.execute(engineCommand('APPLY crash!'));
+    expect(crashed).toMatchObject({ response: null, step: 2 });
+    expect(crashed.error).toMatch(/^prover crashed: Pantograph exited with code 1; the new REPL failed too while the proof was replayed \((Pantograph did not answer in time|Pantograph exited .*)\); the next command restarts it$/);
+    expect(await e.execute(engineCommand('STATE'))).toMatchObject({ error: '', step: 2, response: { goal: 'p ∧ q' } });
+    // The next command finds that REPL stopped (not silent: no wait for its limit), starts another (the
+    // third), replays, and says so.
+    const next = await e.execute(engineCommand('APPLY constructor'));
+    expect(next.error).toMatch(/^prover crashed: the REPL before was lost while the proof was replayed \(.*\); restarted and replayed$/);
+    expect(await e.execute(engineCommand('APPLY constructor'))).toMatchObject({ error: '', step: 3, response: { goal: [{ goal: 'p' }, { goal: 'q' }] } });
+  }, 60_000);
+
   it('a REPL that writes something that is not JSON: `prover crashed`, restarted and replayed, the next step fine', async () => {
     process.env.LEAN_SYSROOT = toolchain.dir;
     // 0.3.3 lets a tactic's output reach stdout (the version gate refuses it; bypassed here to get a non-JSON line).
