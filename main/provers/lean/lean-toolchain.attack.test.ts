@@ -282,6 +282,17 @@ describe('attack: Lean `core` errors (maxHeartbeats, maxRecDepth) in every posit
     expect(await e.execute(engineCommand('APPLY sleep 2000'))).toMatchObject({ error: '', step: 3 });
   }, 60_000);
 
+  it('a hostile goal (5000 nested parentheses, 10 KB): Lean\'s recursion limit, a failed step; the REPL keeps serving', async () => {
+    process.env.LEAN_SYSROOT = toolchain.dir;
+    const e = engine();
+    const deep = `${'('.repeat(5000)}1${')'.repeat(5000)} = 1`;
+    expect(await e.execute(engineCommand(`GOAL "${deep}"`))).toMatchObject({ error: '', step: 1 });
+    const pid = e.status().pid;
+    expect(await e.execute(engineCommand('APPLY rfl'))).toMatchObject({ response: null, error: 'fail: maximum recursion depth has been reached', step: 1 });
+    expect(await e.execute(engineCommand('HAMMER 5'))).toMatchObject({ response: null, error: 'fail: the hammer found no proof', step: 1 });
+    expect(e.status().pid).toBe(pid);
+  }, 60_000);
+
   it('`core` in the only alternative (CRUSH = simp_all): `fail`, and the state is unchanged', async () => {
     process.env.LEAN_SYSROOT = toolchain.dir;
     const e = engine();
