@@ -81,7 +81,7 @@ describe('attack: the connection closes at every moment', () => {
     expect(await r.engine.execute({ name: 'GOAL', expr: 'A ⟶ A' })).toMatchObject({ error: '', step: 1 });
   }, 30_000);
 
-  it('during the replay of a session closed between commands: the command says where the replay stopped; no loop', async () => {
+  it('during the reconnect of a session closed between commands: the proof is kept, the next command replays it; no loop', async () => {
     const r = await rig();
     await r.engine.execute({ name: 'GOAL', expr: 'A ⟶ B ∧ C' });
     await r.engine.execute({ name: 'RULE', rule: 'impI' });
@@ -91,11 +91,13 @@ describe('attack: the connection closes at every moment', () => {
     };
     await killSession(r, r.connects[0] as IsaReplClient);
     const after = await r.engine.execute({ name: 'RULE', rule: 'conjI' });
-    expect(after).toMatchObject({ response: null, error: expect.stringMatching(/^prover crashed: the Isa-REPL server closed the session .*; replay stopped at step 0: /) });
+    expect(after).toMatchObject({ response: null, error: expect.stringMatching(/^prover crashed: the Isa-REPL server closed the session .*; not restarted \(unavailable: the Isa-REPL server closed the session .*it closed this one while Arbor set up Minilang's REPL on it\): the next command tries again$/), step: 2 });
     expect(r.connects).toHaveLength(2);
-    // Nothing of the proof is left to claim: the channel says so, and a new GOAL works.
-    expect(await r.engine.execute({ name: 'STATE' })).toMatchObject({ response: null, error: 'no goal' });
-    expect(await r.engine.execute({ name: 'GOAL', expr: 'A ⟶ B ∧ C' })).toMatchObject({ error: '', step: 1 });
+    // The proof is kept (was: dropped, `no goal`); the next command reconnects (once) and replays it.
+    expect(await r.engine.execute({ name: 'STATE' })).toMatchObject({ error: '', step: 2 });
+    expect(await r.engine.execute({ name: 'RULE', rule: 'conjI' })).toMatchObject({ response: null, error: expect.stringMatching(/^prover crashed: the session was lost and Arbor could not open a new one .*; restarted at step 2$/) });
+    expect(r.connects).toHaveLength(3);
+    expect(await r.engine.execute({ name: 'RULE', rule: 'conjI' })).toMatchObject({ error: '', step: 3 });
   }, 30_000);
 
   it('a server that closes every session at once: each command answers promptly with an error, a bounded number of reconnects', async () => {
@@ -216,9 +218,27 @@ describe('attack: the accept loop held by a silent client', () => {
     const hammer = await r.engine.execute({ name: 'HAMMER', timeoutSeconds: 1 });
     expect(hammer).toMatchObject({ response: null, error: 'timeout' });
     expect(Date.now() - started).toBeLessThan(8_000);
+    expect(hammer.step).toBe(2);
+    // The reconnect failed while the loop was held: the proof is not lost for that (was: silently gone, `no goal`).
+    expect(await r.engine.execute({ name: 'STATE' })).toMatchObject({ error: '', step: 2, response: { goal: 'stuck P' } });
     silentOnes.splice(0).forEach((c) => c.close());
-    // The reconnect failed while the loop was held, so the proof could not be replayed then; it can be now.
-    const next = await r.engine.execute({ name: 'GOAL', expr: 'A ⟶ A' });
-    expect(next).toMatchObject({ error: '', step: 1 });
+    // The next command opens a session, replays, and says why it did not run.
+    const next = await r.engine.execute({ name: 'HAVE', expr: 'Q' });
+    expect(next).toMatchObject({ response: null, error: expect.stringMatching(/^prover crashed: the session was lost and Arbor could not open a new one \(.*accepted the connection but did not answer within 800 ms.*\); restarted at step 2$/), step: 2 });
+    expect(await r.engine.execute({ name: 'HAVE', expr: 'Q' })).toMatchObject({ error: '', step: 3 });
+  }, 30_000);
+
+  it('a session closed while the server cannot be reached: the proof stays; the command says it could not reconnect', async () => {
+    const r = await rig(300, 800);
+    await r.engine.execute({ name: 'GOAL', expr: 'A ⟶ B ∧ C' });
+    await r.engine.execute({ name: 'RULE', rule: 'impI' });
+    silentOnes.push(await MsgpackConnection.open(r.double.host, r.double.port, 5_000));
+    // The session's connection breaks while no new one can be opened (the accept loop is held).
+    (r.connects[0] as IsaReplClient).close();
+    const lost = await r.engine.execute({ name: 'RULE', rule: 'conjI' });
+    expect(lost).toMatchObject({ response: null, error: expect.stringMatching(/^prover crashed: .*; not restarted \(.*did not answer within 800 ms.*\): the next command tries again$/), step: 2 });
+    silentOnes.splice(0).forEach((c) => c.close());
+    expect(await r.engine.execute({ name: 'RULE', rule: 'conjI' })).toMatchObject({ response: null, error: expect.stringMatching(/; restarted at step 2$/) });
+    expect(await r.engine.execute({ name: 'RULE', rule: 'conjI' })).toMatchObject({ error: '', step: 3 });
   }, 30_000);
 });
