@@ -33,9 +33,17 @@ export function describeExit(exit: ProcessExit, stderrTail: string): string {
   return tail ? `${how}: ${tail}` : how;
 }
 
+/**
+ * The longest line Arbor reads (as the MessagePack limit of the isabelle backend): a process that prints more
+ * without a line break is broken, and is stopped before it fills Arbor's memory.
+ */
+export const MAX_LINE_CHARS = 64 << 20;
+
 export class LineProcess {
   private readonly child: ManagedProcess;
   private buffer = '';
+  /** Why Arbor stopped the process itself (a line past MAX_LINE_CHARS). */
+  private overflow: string | undefined;
   private readonly lines: string[] = [];
   private waiter: { resolve: (line: string) => void; reject: (err: Error) => void } | undefined;
   private stderr = '';
@@ -62,7 +70,7 @@ export class LineProcess {
     this.child.stdin.on('error', () => undefined);
     this.exited = new Promise((resolve) => {
       this.child.child.on('error', (err) => this.finish({ code: null, signal: null, error: `cannot start ${options.command}: ${err.message}` }, resolve));
-      void this.child.exited.then(({ code, signal }) => this.finish({ code, signal }, resolve));
+      void this.child.exited.then(({ code, signal }) => this.finish({ code, signal, ...(this.overflow !== undefined ? { error: this.overflow } : {}) }, resolve));
     });
   }
 
@@ -111,7 +119,17 @@ export class LineProcess {
   }
 
   private onData(chunk: string): void {
+    if (this.overflow !== undefined) return;
     this.buffer += chunk;
+    // Only a chunk with a line break can end a line: a long line is not rescanned with every chunk.
+    if (!chunk.includes('\n')) {
+      if (this.buffer.length > MAX_LINE_CHARS) {
+        this.overflow = `printed a line longer than ${MAX_LINE_CHARS} characters; stopped`;
+        this.buffer = '';
+        this.child.kill();
+      }
+      return;
+    }
     let nl: number;
     while ((nl = this.buffer.indexOf('\n')) >= 0) {
       const line = this.buffer.slice(0, nl).replace(/\r$/, '');

@@ -197,6 +197,8 @@ export class TacticEngine implements ChannelEngine {
           return `prover crashed: ${detail || 'restarted'}${restarted}`;
         }
         case 'fail': return err.message && err.message !== 'fail' ? `fail: ${err.message}` : 'fail';
+        // The same stable prefix as a backend that cannot load at all (`UnavailableEngine`) and the isabelle backend.
+        case 'unavailable': return /^unavailable\b/.test(err.message) ? err.message : `unavailable: ${err.message}`;
         default: return err.message;
       }
     }

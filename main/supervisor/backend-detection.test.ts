@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findExecutable } from '../provers/lean/find-executable.ts';
 import { makeLeanToolchain } from '../provers/lean/test-fixtures/lean-toolchain-double.ts';
 import { detectBackends, detectCoq, detectIsabelle, detectLean, formatDetections } from './backend-detection.ts';
+import { startIsaReplDouble } from '../provers/isabelle/test-fixtures/isa-repl-double.ts';
 
 const coqInstalled = findExecutable('coqidetop.opt') !== undefined || findExecutable('coqidetop') !== undefined;
 
@@ -27,7 +28,13 @@ describe('backend detection (real binaries where present)', () => {
 
   it('isabelle: found when an Isa-REPL server is configured (an address, or a command on PATH)', async () => {
     expect(await detectIsabelle({})).toMatchObject({ found: false, missing: expect.arrayContaining([expect.stringMatching(/^no Isa-REPL server configured/)]) });
-    expect(await detectIsabelle({ address: '127.0.0.1:6666' })).toMatchObject({ found: true, tools: expect.arrayContaining([{ name: 'Isa-REPL server (address)', path: '127.0.0.1:6666' }]) });
+    // (An address is asked `heartbeat` since attack26: see backend-detection.attack.test.ts.)
+    const double = await startIsaReplDouble({ host: '127.0.0.1', port: 0 });
+    try {
+      expect(await detectIsabelle({ address: double.address })).toMatchObject({ found: true, tools: expect.arrayContaining([{ name: 'Isa-REPL server (address)', path: double.address }]) });
+    } finally {
+      await double.close();
+    }
     expect(await detectIsabelle({ serverCommand: process.execPath })).toMatchObject({ found: true });
     const bad = await detectIsabelle({ serverCommand: '/nonexistent/repl_server.sh' });
     expect(bad.found).toBe(false);

@@ -7,7 +7,12 @@ import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import { splitCommandLine } from '../process/command-line.ts';
 import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
+import { IsaReplClient, parseAddress } from '../provers/isabelle/isa-repl-client.ts';
+import type { ServerAddress } from '../provers/isabelle/isa-repl-client.ts';
 import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
+
+/** How long `--check` waits for a configured Isa-REPL server's `heartbeat`. */
+const ISABELLE_HEARTBEAT_MS = 3_000;
 
 /** What `arbor-shell --check` and the provers page show for one backend. */
 export interface BackendDetection {
@@ -40,7 +45,7 @@ export async function detectCoq(): Promise<BackendDetection> {
 
 /**
  * The isabelle backend is a client of an Isa-REPL server (github.com/xqyww123/Isa-REPL) with Isabelle/Minilang
- * (github.com/xqyww123/Isa-Mini): found when a server is configured — an address (not contacted here), or a
+ * (github.com/xqyww123/Isa-Mini): found when a server is configured — an address that answers `heartbeat`, or a
  * command that starts one and is on PATH. `isabelle` on PATH is reported for information.
  */
 export async function detectIsabelle(server: IsabelleServerConfig = {}): Promise<BackendDetection> {
@@ -53,7 +58,16 @@ export async function detectIsabelle(server: IsabelleServerConfig = {}): Promise
     return { backend: 'isabelle', found: false, tools: [isabelle], missing };
   }
   if (server.address !== undefined) {
-    return { backend: 'isabelle', found: true, tools: [isabelle, { name: 'Isa-REPL server (address)', path: server.address }], missing };
+    const tools = [isabelle, { name: 'Isa-REPL server (address)', path: server.address }];
+    // A server the user runs is asked Isa-REPL's `heartbeat` (it answers and closes): an address where nothing
+    // answers is not a backend that is found.
+    try {
+      await IsaReplClient.heartbeat(parseAddress(server.address) as ServerAddress, ISABELLE_HEARTBEAT_MS);
+    } catch (err) {
+      missing.push(`the Isa-REPL server at ${server.address} does not answer (${(err as Error).message}): start it there (Isa-REPL's repl_server.sh ${server.address} HOL OUTPUT_DIR, with Minilang installed) or fix the address (ARBOR_ISABELLE_ADDRESS, --isabelle-address, the Provers page)`);
+      return { backend: 'isabelle', found: false, tools, missing };
+    }
+    return { backend: 'isabelle', found: true, tools, missing };
   }
   let executable: string | undefined;
   try {

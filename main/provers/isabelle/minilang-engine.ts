@@ -68,6 +68,10 @@ export class MinilangEngine implements ChannelEngine {
   private history: Entry[] = [];
   private busy = false;
   private disposed = false;
+  /** Why the session is closed when Arbor closed it itself (otherwise the server did). */
+  private lostBecause: string | undefined;
+  /** The session was lost and no new one could be opened: the next command replays the history on a new one. */
+  private unreplayed = false;
 
   constructor(private readonly options: MinilangEngineOptions) {}
 
@@ -156,6 +160,7 @@ export class MinilangEngine implements ChannelEngine {
     // GOAL discards the proof before it (seed 000), even when Isabelle then rejects the new goal.
     this.history = [];
     this.goal = undefined;
+    this.unreplayed = false;
     const entry = await this.guarded(this.options.startMs ?? 600_000, async (client, deadline) => {
       const answer = await this.openProof(client, goal, deadline);
       await client.stamp(stampName(1), CONTROL_MS);
@@ -282,6 +287,7 @@ export class MinilangEngine implements ChannelEngine {
     } catch (err) {
       client.close();
       if (err instanceof IsaReplError) throw new EngineError(`unavailable: the Isa-REPL server cannot start Minilang's REPL (${MINILANG_TOP_THEORY}): ${minilangError(err.message)}`);
+      if (err instanceof ConnectionClosed) throw new EngineError(`unavailable: ${SESSION_CLOSED}; it closed this one while Arbor set up Minilang's REPL on it`);
       throw err;
     }
     this.client = client;
@@ -296,12 +302,14 @@ export class MinilangEngine implements ChannelEngine {
    */
   private async guarded<T>(limitMs: number, op: (client: IsaReplClient, deadlineMs: number) => Promise<T>, keep?: number): Promise<T> {
     const deadline = limitMs + (this.options.graceMs ?? 30_000);
-    if (this.client?.closed && this.goal !== undefined && this.history.length > 0) {
+    if ((this.client?.closed || this.unreplayed) && this.goal !== undefined && this.history.length > 0) {
       // The session broke between commands (the server died or dropped it): a new session is in REPL mode
       // with no proof, so bring the proof back before anything is sent, and say so.
       this.client = undefined;
+      const why = this.lostBecause ?? SESSION_CLOSED;
+      this.lostBecause = undefined;
       const note = await this.recover(keep);
-      throw new EngineError(`prover crashed: ${SESSION_CLOSED}; ${note}`);
+      throw new EngineError(`prover crashed: ${why}; ${note}`);
     }
     let client: IsaReplClient;
     try {
@@ -331,12 +339,24 @@ export class MinilangEngine implements ChannelEngine {
     const goal = this.goal;
     const kept = this.history.slice(0, keep);
     this.history = [];
+    this.unreplayed = false;
     if (!goal || kept.length === 0) {
       this.goal = undefined;
       return 'reconnected';
     }
+    let client: IsaReplClient;
     try {
-      const client = await this.connection();
+      client = await this.connection();
+    } catch (err) {
+      // No new session now (the server is down, or another client holds its accept loop): the proof is kept, and
+      // the next command tries again.
+      const why = err instanceof Error ? err.message : String(err);
+      this.history = kept;
+      this.unreplayed = true;
+      this.lostBecause = `the session was lost and Arbor could not open a new one (${why})`;
+      return `not restarted (${why}): the next command tries again`;
+    }
+    try {
       const restored: Entry[] = [];
       this.history = restored;
       const first = await this.openProof(client, goal, this.options.startMs ?? 600_000);
@@ -351,6 +371,14 @@ export class MinilangEngine implements ChannelEngine {
       }
       return `restarted at step ${restored.length}`;
     } catch (err) {
+      // A session that did not answer in time may still run the replayed step, and its late answer would be read
+      // as the next command's: it is not used again (the next command replays on a new one). One that refused
+      // a step (IsaReplError) is in step with Arbor and stays.
+      if (!(err instanceof IsaReplError) && !client.closed) {
+        if (err instanceof ReadTimeout) await this.options.interrupt(client).catch(() => undefined);
+        client.close();
+        this.lostBecause = 'Arbor closed the session whose replay did not finish';
+      }
       if (this.history.length === 0) this.goal = undefined;
       return `replay stopped at step ${this.history.length}: ${err instanceof Error ? err.message : String(err)}`;
     }

@@ -8,6 +8,9 @@ import { runProcess } from '../../process/process-manager.ts';
  */
 export const LEAN_SYSROOT_FIX = 'put the `lean` of the toolchain Pantograph was built with on PATH (with elan: `elan toolchain install` the version in Pantograph\'s lean-toolchain, then `elan default` it, or set ARBOR_LEAN_PROJECT to a Lake project whose lean-toolchain names it), or set LEAN_SYSROOT to that toolchain\'s directory (e.g. ~/.elan/toolchains/leanprover--lean4---v4.21.0)';
 
+/** LEAN_SYSROOT set to nothing: Pantograph takes that as Lean's system root and finds no library. */
+export const EMPTY_LEAN_SYSROOT = 'LEAN_SYSROOT is set but empty: Pantograph then takes the empty path as Lean\'s system root (Lean.findSysroot runs `lean --print-prefix` only when LEAN_SYSROOT is unset) and finds no library: unset LEAN_SYSROOT, or set it to the toolchain\'s directory (e.g. ~/.elan/toolchains/leanprover--lean4---v4.21.0)';
+
 export interface LeanSysroot {
   /** The directory Pantograph will read Lean's own library from (`<sysroot>/lib/lean`). */
   sysroot?: string;
@@ -29,7 +32,10 @@ export interface LeanSysroot {
 export async function findLeanSysroot(options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<LeanSysroot> {
   const env = options.env ?? process.env;
   const fromEnv = env.LEAN_SYSROOT;
-  if (fromEnv !== undefined && fromEnv !== '') {
+  // Lean's `IO.getEnv` is `some ""` for a variable set to nothing: the repl then takes "" as the system root
+  // and never runs `lean --print-prefix`.
+  if (fromEnv === '') return { source: 'LEAN_SYSROOT', problem: EMPTY_LEAN_SYSROOT };
+  if (fromEnv !== undefined) {
     // The toolchain's own `lean` says which Lean wrote its library.
     const leanVersion = await leanVersionOf(join(fromEnv, 'bin', 'lean'), env, options.cwd, options.timeoutMs);
     return withLibrary({ sysroot: fromEnv, source: 'LEAN_SYSROOT', ...(leanVersion ? { leanVersion } : {}) });

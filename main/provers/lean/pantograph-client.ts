@@ -1,7 +1,7 @@
 import { LineProcess, LineProcessExited, LineTimeout, describeExit } from '../../process/line-process.ts';
 import type { LineProcessOptions } from '../../process/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
-import { LEAN_SYSROOT_FIX } from './lean-sysroot.ts';
+import { EMPTY_LEAN_SYSROOT, LEAN_SYSROOT_FIX } from './lean-sysroot.ts';
 
 /** The message of a timeout Arbor saw itself (the REPL did not answer), as opposed to Pantograph's interrupt. */
 export const SILENT = 'Pantograph did not answer in time';
@@ -29,8 +29,10 @@ export class PantographClient {
       }
     } catch (err) {
       await proc.kill();
-      if (err instanceof LineProcessExited) throw new ProverError('unavailable', startupFailure(options.command, imports, err));
-      if (err instanceof LineTimeout) throw new ProverError('unavailable', `Pantograph (${options.command}) did not print ready. within ${startupMs} ms (importing ${imports.join(' ') || 'nothing'})`);
+      if (err instanceof LineProcessExited) throw new ProverError('unavailable', startupFailure(options.command, imports, err, options.env ?? process.env));
+      // Before importing, the repl waits on `lean --print-prefix` without a limit (unless LEAN_SYSROOT is set).
+      const sysroot = (options.env ?? process.env).LEAN_SYSROOT === undefined ? '; it first runs `lean --print-prefix` (LEAN_SYSROOT is unset), so a `lean` that hangs holds it too: `arbor-shell --check` tests that `lean`' : '';
+      if (err instanceof LineTimeout) throw new ProverError('unavailable', `Pantograph (${options.command}) did not print ready. within ${startupMs} ms (importing ${imports.join(' ') || 'nothing'})${sysroot}`);
       throw err;
     }
   }
@@ -48,8 +50,10 @@ export class PantographClient {
     const line = `${cmd} ${JSON.stringify(payload)}`;
     try {
       this.proc.write(line);
+      // One deadline for the answer: blank lines before it do not extend it.
+      const end = Date.now() + deadlineMs;
       let text: string;
-      do text = await this.proc.nextLine(deadlineMs); while (text.trim() === '');
+      do text = await this.proc.nextLine(Math.max(1, end - Date.now())); while (text.trim() === '');
       try {
         return JSON.parse(text) as unknown;
       } catch {
@@ -68,7 +72,7 @@ export class PantographClient {
 }
 
 /** Lean's runtime prints an escaped exception as `uncaught exception: MESSAGE` and exits with code 1. */
-function startupFailure(command: string, imports: readonly string[], err: LineProcessExited): string {
+function startupFailure(command: string, imports: readonly string[], err: LineProcessExited, env: NodeJS.ProcessEnv): string {
   const stderr = err.stderrTail;
   const at = stderr.indexOf('uncaught exception:');
   if (at < 0) return `Pantograph (${command}) did not start: ${describeExit(err.exit, stderr)}`;
@@ -85,8 +89,10 @@ function startupFailure(command: string, imports: readonly string[], err: LinePr
   if (/^failed to read file '.*', (incompatible|invalid) header/.test(first)) {
     return `Pantograph and the Lean it found are of different versions (${first}): ${LEAN_SYSROOT_FIX}`;
   }
-  // Lean's own modules are missing from the system root (a `lean` that is not a toolchain's, a wrong LEAN_SYSROOT).
-  if (/^unknown module prefix '(Init|Lean|Std)'/.test(first) && imports.some((m) => /^(Init|Lean|Std)(\.|$)/.test(m))) {
+  // Lean's own modules are missing from the system root (a `lean` that is not a toolchain's, a wrong LEAN_SYSROOT),
+  // whichever import needed them: Mathlib imports `Init` too, and only the system root holds it.
+  if (/^unknown module prefix '(Init|Lean|Std)'/.test(first)) {
+    if (env.LEAN_SYSROOT === '') return `Pantograph could not find Lean's own library: ${first}: ${EMPTY_LEAN_SYSROOT}`;
     const paths = message.split('\n').slice(1).map((l) => l.trim()).filter((l) => l.startsWith('/')).slice(0, 3);
     return `Pantograph could not find Lean's own library: ${first} (searched ${paths.join(', ')}): ${LEAN_SYSROOT_FIX}`;
   }

@@ -79,6 +79,8 @@ export class PantographSession implements ProverSession {
   private readonly libs: LeanLibraries;
   /** Pantograph state ids of this generation that Arbor has not deleted. */
   private live = new Set<number>();
+  /** Why the current REPL is dead when Arbor killed it itself (its replay failed). */
+  private lost: string | undefined;
 
   private constructor(private client: PantographClient, private readonly config: PantographSessionConfig) {
     this.printMode = config.printMode ?? 1;
@@ -407,8 +409,20 @@ export class PantographSession implements ProverSession {
       return await work();
     } catch (err) {
       if (err instanceof ProverError && (err.code === 'crashed' || (err.code === 'timeout' && err.message === SILENT))) {
-        await this.recover(before);
-        throw new ProverError(err.code, err.code === 'timeout' ? 'timeout' : `${err.message}; restarted${before ? ' and replayed' : ''}`);
+        // A REPL Arbor stopped using after a failed replay (below) is what the command found dead.
+        const what = this.lost ?? err.message;
+        this.lost = undefined;
+        try {
+          await this.recover(before);
+        } catch (again) {
+          if (!(again instanceof ProverError) || again.code === 'unavailable') throw again;
+          // The replacement died or went silent while the proof was replayed: it is not used again (a silent one
+          // would hold the next command to its limit); the next command starts another.
+          await this.client.kill();
+          this.lost = `the REPL before was lost while the proof was replayed (${again.message})`;
+          throw new ProverError(err.code, `${err.code === 'timeout' ? SILENT : what}; the new REPL failed too while the proof was replayed (${again.message}); the next command restarts it`);
+        }
+        throw new ProverError(err.code, err.code === 'timeout' ? 'timeout' : `${what}; restarted${before ? ' and replayed' : ''}`);
       }
       this.state = before ?? current;
       if (this.client.alive) await this.release([...this.live].filter((id) => !known.has(id)));

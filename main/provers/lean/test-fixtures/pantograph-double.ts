@@ -95,7 +95,9 @@ const toolchain = process.env.PANTOGRAPH_DOUBLE_TOOLCHAIN ?? 'v4.21.0';
 async function findSysroot(): Promise<string> {
   const fromEnv = process.env.LEAN_SYSROOT;
   if (fromEnv !== undefined) return fromEnv;
-  const r = await runProcess({ program: 'lean', args: ['--print-prefix'], timeoutMs: 60_000 });
+  // `IO.Process.run` waits without a limit: a `lean` that hangs holds the repl before `ready.` (the longest
+  // timer Node allows stands for "none").
+  const r = await runProcess({ program: 'lean', args: ['--print-prefix'], timeoutMs: 2_147_483_647 });
   if (r.exitCode !== 0) {
     // No exit code: the program could not be started (what Lean's child reports as exit 255).
     const started = r.exitCode !== null;
@@ -433,6 +435,20 @@ function runTactic(g: G, tactic: string): Outcome {
   return { parseError: UNKNOWN_TACTIC };
 }
 
+/**
+ * The toy evaluates arithmetic with JavaScript's parser, whose stack a deeply nested term (thousands of
+ * parentheses) exhausts; Lean meets such a term with its own recursion limit, a `core` error (see above), and
+ * goes on serving. So does the double.
+ */
+function runTacticWithinLimits(g: G, tactic: string): Outcome {
+  try {
+    return runTactic(g, tactic);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return { error: err('core', 'maximum recursion depth has been reached\nuse `set_option maxRecDepth <num>` to increase limit\nuse `set_option diagnostics true` to get diagnostic information') };
+  }
+}
+
 function tacticAnswer(st: St, goalId: number, o: Outcome): unknown {
   if ('error' in o) return o.error;
   if ('delay' in o) return tacticAnswer(st, goalId, o.then());
@@ -504,7 +520,7 @@ function answer(cmd: string, payload: Record<string, unknown>): unknown {
       const goal = st.goals[goalId];
       if (!goal) return err('index', payload.goalId === undefined ? 'No goals to be solved' : `Invalid goal index ${goalId}`);
       let outcome: Outcome;
-      if (typeof payload.tactic === 'string') outcome = runTactic(goal, payload.tactic);
+      if (typeof payload.tactic === 'string') outcome = runTacticWithinLimits(goal, payload.tactic);
       else if (typeof payload.have === 'string') {
         const binder = typeof payload.binderName === 'string' ? payload.binderName : '';
         if (!balanced(payload.have)) outcome = { parseError: '<stdin>:1:0: unexpected end of input' };
