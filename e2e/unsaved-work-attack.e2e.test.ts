@@ -114,4 +114,24 @@ describe.skipIf(!HAVE_CHROMIUM)('unsaved work under attack (Chromium)', () => {
     await expect.poll(() => page.locator('.arbor-checked').count(), { timeout: 120_000 }).toBeGreaterThan(0);
     expect(await readFile(file, 'utf8')).toContain('GOAL "True"');
   }, 180_000);
+
+  it('Save as over an existing file asks before replacing it', async () => {
+    const file = join(workspace, 'existing.arbor');
+    await writeFile(file, 'GOAL "precious"\n');
+    await page.goto(`${workbench.url}&new`);
+    await page.waitForSelector('.monaco-editor .view-line');
+    await typeInEditor(page, 'GOAL "other"');
+    await page.keyboard.press('Control+Shift+S');
+    const name = page.locator('input[aria-label="file name"]');
+    await name.waitFor();
+    await name.fill('existing.arbor');
+    await page.click('[data-testid="save-as-submit"]');
+    // Asked, not written.
+    await page.locator('[data-testid="save-as-replace"]').waitFor();
+    expect(await readFile(file, 'utf8')).toBe('GOAL "precious"\n');
+    // A yes replaces it.
+    await page.click('[data-testid="save-as-submit"]');
+    await expect.poll(() => readFile(file, 'utf8')).toBe('GOAL "other"');
+    await expect.poll(() => tabTitles(page)).toContain('existing.arbor');
+  }, 120_000);
 });
