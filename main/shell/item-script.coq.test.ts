@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../cli/shell-process.ts';
 
 const run = promisify(execFile);
@@ -26,7 +27,7 @@ describe('the finishing END\'s script checks alone (real coqidetop and coqc)', (
     await rm(dir, { recursive: true, force: true });
   });
 
-  const ok = async (line: string): Promise<Record<string, unknown>> => {
+  const ok = async (line: string): Promise<ShellResponse> => {
     const r = await shell.request(line);
     expect(r.ERR, line).toBe('');
     return r;
