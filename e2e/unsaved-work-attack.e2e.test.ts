@@ -134,4 +134,21 @@ describe.skipIf(!HAVE_CHROMIUM)('unsaved work under attack (Chromium)', () => {
     await expect.poll(() => readFile(file, 'utf8')).toBe('GOAL "other"');
     await expect.poll(() => tabTitles(page)).toContain('existing.arbor');
   }, 120_000);
+
+  it('a reload in the middle of a run brings the tab back, and it checks again', async () => {
+    const file = join(workspace, 'reloaded.arbor');
+    await writeFile(file, 'GOAL "forall n : nat, n * 1 = n"\nAPPLY (intros n; lia)\nEND\nGOAL "True"\nEND\n');
+    await page.goto(`${workbench.url}&open=${encodeURIComponent(file)}`);
+    await page.waitForSelector('.monaco-editor .view-line');
+    await page.locator('[data-testid="doc-tab"] button:not(.close)', { hasText: 'reloaded.arbor' }).click();
+    await page.click('[data-testid="run-all"]');
+    await page.reload();
+    await page.waitForSelector('.monaco-editor .view-line');
+    await expect.poll(() => tabTitles(page)).toContain('reloaded.arbor');
+    await page.locator('[data-testid="doc-tab"] button:not(.close)', { hasText: 'reloaded.arbor' }).click();
+    await page.click('[data-testid="run-all"]');
+    await expect.poll(() => page.locator('.arbor-checked').count(), { timeout: 120_000 }).toBeGreaterThan(0);
+    expect(await readFile(file, 'utf8')).toContain('GOAL "True"');
+  }, 180_000);
 });
+
