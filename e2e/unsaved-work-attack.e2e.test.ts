@@ -118,6 +118,8 @@ describe.skipIf(!HAVE_CHROMIUM)('unsaved work under attack (Chromium)', () => {
   it('Save as over an existing file asks before replacing it', async () => {
     const file = join(workspace, 'existing.arbor');
     await writeFile(file, 'GOAL "precious"\n');
+    // A window of its own: the main page's earlier untitled buffers are not in the way.
+    const page = await session?.newTab() as Page;
     await page.goto(`${workbench.url}&new`);
     await page.waitForSelector('.monaco-editor .view-line');
     await typeInEditor(page, 'GOAL "other"');
@@ -133,6 +135,7 @@ describe.skipIf(!HAVE_CHROMIUM)('unsaved work under attack (Chromium)', () => {
     await page.click('[data-testid="save-as-submit"]');
     await expect.poll(() => readFile(file, 'utf8')).toBe('GOAL "other"');
     await expect.poll(() => tabTitles(page)).toContain('existing.arbor');
+    await page.close();
   }, 120_000);
 
   it('a reload in the middle of a run brings the tab back, and it checks again', async () => {
