@@ -46,8 +46,12 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
     } catch {
       return;
     }
+    // A frame that is JSON but not an object (`null`, `5`, `{"event": null}`) would throw here, in a
+    // socket listener, and end arbor-mcp: skip it like text that is not JSON.
+    if (typeof frame !== 'object' || frame === null) return;
     if ('event' in frame) {
-      const event: ApiEvent = frame.event;
+      const event = frame.event as ApiEvent | null;
+      if (typeof event !== 'object' || event === null) return;
       if (event.kind === 'request' || event.kind === 'response') for (const l of listeners) l(event);
       return;
     }

@@ -97,8 +97,11 @@ export async function readBatchInput(kind: BatchKind, input: string, options: Ba
         bad.push(badInput(kind, f.id, 'refused: a link to a file outside the input folder'));
         continue;
       }
-      const size = (await stat(f.path)).size;
-      if (size > MAX_DOCUMENT_BYTES) bad.push(badInput(kind, f.id, `document too large (${size} bytes; limit ${MAX_DOCUMENT_BYTES})`));
+      const info = await stat(f.path);
+      const size = info.size;
+      // A FIFO named *.arbor would block the read (and the batch) for ever.
+      if (!info.isFile()) bad.push(badInput(kind, f.id, 'refused: not a regular file'));
+      else if (size > MAX_DOCUMENT_BYTES) bad.push(badInput(kind, f.id, `document too large (${size} bytes; limit ${MAX_DOCUMENT_BYTES})`));
       else add({ kind, id: f.id, document: await readFile(f.path, 'utf8'), timeoutMs: Math.round(seconds * 1000) });
     }
     return { items, bad };
@@ -217,8 +220,23 @@ async function arborFiles(input: string): Promise<{ id: string; path: string }[]
     throw new BatchInputError(`no such file or folder: ${input}`);
   }
   if (info.isFile()) return [{ id: input, path: root }];
-  const names = (await readdir(root, { recursive: true })).filter((n) => n.endsWith('.arbor')).sort();
+  const names = (await documentNames(root)).sort();
   const files = names.map((n) => ({ id: relative(root, join(root, n)), path: join(root, n) }));
   if (files.length === 0) throw new BatchInputError(`no proof documents (*.arbor) in ${input}`);
   return files;
+}
+
+/**
+ * The `*.arbor` entries under `root` (relative names), descending into real folders only: `readdir`'s
+ * `recursive` follows links to folders, so a link to `..` or `/` made it walk the disk (until ELOOP).
+ * Links to files are listed; the caller refuses those that lead out of the folder.
+ */
+async function documentNames(root: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(join(root, prefix), { withFileTypes: true })) {
+    const name = prefix === '' ? e.name : join(prefix, e.name);
+    if (e.isDirectory()) out.push(...(await documentNames(root, name)));
+    else if (e.name.endsWith('.arbor')) out.push(name);
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** A path an input names that would take Arbor outside the input's folder; its message says which and why. */
@@ -25,6 +25,8 @@ export async function confinedPath(folder: string, name: string): Promise<string
     return undefined;
   }
   if (!inside(root, real)) throw new PathOutsideFolder(`refused path ${JSON.stringify(name)}: it is a link to a file outside the input's folder`);
+  // A FIFO would block the read for ever, a directory would fail the whole input: only files are read.
+  if (!(await stat(real)).isFile()) throw new PathOutsideFolder(`refused path ${JSON.stringify(name)}: not a regular file`);
   return real;
 }
 

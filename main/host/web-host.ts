@@ -40,6 +40,12 @@ const COOKIE = 'arbor_token';
  */
 export const WS_MAX_PAYLOAD = 32 << 20;
 
+/**
+ * The most a client may leave unread (answers and events queued for it). A client that stops reading (a
+ * frozen tab, a stopped process) would otherwise make the host hold every later event for it, without end.
+ */
+export const WS_MAX_BACKLOG = 2 * WS_MAX_PAYLOAD;
+
 /** WebSocket close codes the host uses (RFC 6455 §7.4.1). */
 export const WS_CLOSE = { tooBig: 1009, invalidPayload: 1007, policy: 1008 } as const;
 const MIME: Record<string, string> = {
@@ -157,16 +163,29 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     try {
       const result = await options.service.call(frame.method, frame.params);
       ownership.observe(frame.method, frame.params, result);
+      // The client left while this call ran: what it just opened (a channel, a document) is released now,
+      // since its 'close' handler has already run.
+      if (ws.readyState === ws.CLOSED) void ownership.releaseAll(options.service);
       reply = { id: frame.id, result };
     } catch (err) {
       reply = { id: frame.id, error: err instanceof Error ? err.message : String(err) };
     }
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply), ignoreSendError);
+    sendTo(ws, JSON.stringify(reply));
+  }
+
+  /** Sends unless the client has stopped reading: past WS_MAX_BACKLOG unread it is cut off (its 'close' cleans up). */
+  function sendTo(ws: WebSocket, text: string): void {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > WS_MAX_BACKLOG) {
+      ws.terminate();
+      return;
+    }
+    ws.send(text, ignoreSendError);
   }
 
   const unsubscribe = options.service.onEvent((event) => {
     const text = JSON.stringify({ event } satisfies WsServerFrame);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text, ignoreSendError);
+    for (const ws of clients) sendTo(ws, text);
   });
 
   await new Promise<void>((resolveListen, reject) => {

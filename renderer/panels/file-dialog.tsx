@@ -16,6 +16,8 @@ export function FileDialog() {
   const [listing, setListing] = useState<{ dir: string; parent: string | null; entries: DirEntry[] } | null>(null);
   const [name, setName] = useState('proof.arbor');
   const [error, setError] = useState('');
+  /** The existing file Save as would replace, once asked about (it is replaced only on a second yes). */
+  const [replacing, setReplacing] = useState<string | null>(null);
   useEffect(() => {
     if (!mode) return;
     listDir(dir).then(setListing, (e: Error) => setError(e.message));
@@ -53,11 +55,18 @@ export function FileDialog() {
           <form onSubmit={async (ev) => {
             ev.preventDefault();
             if (!active || !listing) return;
+            // An existing file is not overwritten without asking (its contents would be lost).
+            if (replacing !== name && listing.entries.some((e) => e.kind !== 'dir' && e.name === name)) {
+              setReplacing(name);
+              return;
+            }
+            setReplacing(null);
             close();
             await saveTo(active, `${listing.dir}/${name}`);
           }}>
-            <input value={name} onChange={(e) => setName(e.target.value)} aria-label="file name" />
-            <button type="submit">Save</button>
+            <input value={name} onChange={(e) => { setName(e.target.value); setReplacing(null); }} aria-label="file name" />
+            <button type="submit" data-testid="save-as-submit">{replacing === name ? 'Replace' : 'Save'}</button>
+            {replacing === name && <div className="message" data-testid="save-as-replace">{name} already exists. Replace it?</div>}
           </form>
         )}
         <button type="button" onClick={close}>Close</button>

@@ -207,9 +207,13 @@ export async function saveTo(uri: string, path: string): Promise<void> {
   const model = getModel(uri);
   if (!model) return;
   try {
-    const saved = await api.writeFile(path, model.getValue());
-    store().patchDocument(uri, { path: saved.path, title: baseName(saved.path), dirty: false });
-    await api.discardRecovery(WINDOW_ID, uri);
+    const text = model.getValue();
+    const saved = await api.writeFile(path, text);
+    // Text typed while the write was on its way is not on disk: it stays dirty, and in recovery.
+    const dirty = !model.isDisposed() && model.getValue() !== text;
+    store().patchDocument(uri, { path: saved.path, title: baseName(saved.path), dirty });
+    if (dirty) saveRecoveryNow(uri);
+    else await api.discardRecovery(WINDOW_ID, uri);
     store().addMessage('info', `Saved ${saved.path}`);
   } catch (err) {
     store().addMessage('error', `save: ${(err as Error).message}`);

@@ -12,7 +12,7 @@ export class TermTooLarge extends Error {
  * `LET ?x = "t"`: later terms mention `?x`; the prover sees `(t)`. The result's size is computed before it
  * is built, so a hostile chain of abbreviations costs nothing but its refusal.
  */
-export function expandAbbreviations(text: string, lets: ReadonlyMap<string, string>): string {
+export function expandAbbreviations(text: string, lets: { get(name: string): string | undefined; readonly size: number }): string {
   if (lets.size === 0 || !text.includes('?')) {
     if (text.length > MAX_EXPANDED_TERM) throw new TermTooLarge(text.length);
     return text;
