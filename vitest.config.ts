@@ -17,7 +17,7 @@ export default defineConfig({
     // The Pantograph double reads its version from the environment.
     env: {
       ARBOR_SANDBOX_READ: [fileURLToPath(new URL('.', import.meta.url)), realpathSync(fileURLToPath(new URL('node_modules', import.meta.url)))].join(delimiter),
-      ARBOR_SANDBOX_ENV: 'PANTOGRAPH_DOUBLE_VERSION,PANTOGRAPH_DOUBLE_VERSION_SUFFIX',
+      ARBOR_SANDBOX_ENV: 'PANTOGRAPH_DOUBLE_VERSION,PANTOGRAPH_DOUBLE_VERSION_SUFFIX,LEAN_SYSROOT',
     },
   },
 });

@@ -26,7 +26,7 @@ describe('arbor batch check: a PRELUDE is Coq text like any other (real coqideto
     expect(existsSync(`${out}.out`)).toBe(false);
   }, 180_000);
 
-  it('an honest PRELUDE with notations, `..` and a proof with bullets and braces is verified; SCRIPT holds exactly what Coq ran', async () => {
+  it('an honest PRELUDE with notations, `..` and a proof with bullets and braces is verified; its own `[[ … ]]` is shown to differ from the clean reading', async () => {
     const prelude = [
       'Require Import List. (* "a string in a comment. *)" *)',
       'Notation "[[ x ; .. ; y ]]" := (cons x .. (cons y nil) ..).',
@@ -34,7 +34,9 @@ describe('arbor batch check: a PRELUDE is Coq text like any other (real coqideto
       'Proof. intros [p q]. split. - exact q. - { exact p. } Qed.',
     ].join(' ');
     const r = await check(`PRELUDE ${quoted(prelude)}\nGOAL "length [[1; 2]] = 2"\nAPPLY reflexivity\nEND\n`);
-    expect(r, JSON.stringify(r)).toMatchObject({ outcome: "verified" });
+    // Verified, and honest about meaning: in a clean environment `[[1; 2]]` is ListNotations' one-element list of a list.
+    expect(r, JSON.stringify(r)).toMatchObject({ outcome: 'verified-different-meaning' });
     expect(r.evidence).toMatchObject({ closed: 1 });
+    expect(JSON.stringify(r.evidence)).toMatch(/stands where a clean reading has/);
   }, 180_000);
 });

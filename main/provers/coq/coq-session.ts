@@ -103,7 +103,8 @@ export const toProverError = (e: unknown): ProverError => {
   if (e instanceof CoqCrash) return new ProverError('crashed', `crashed: ${e.message}`);
   if (e instanceof CoqFailure) {
     const msg = flat(e.message);
-    if (msg === 'Timeout!') return new ProverError('timeout', 'timeout');
+    // Arbor interrupts a call only at a time limit (`Timeout`, a HAMMER's deadline): both are timeouts.
+    if (msg === 'Timeout!' || msg === 'User interrupt.') return new ProverError('timeout', 'timeout');
     if (/^Syntax error|^Syntax Error|Lexer:/.test(msg)) return new ProverError('parse', `parse error: ${msg}`);
     return new ProverError('prover', msg);
   }
@@ -717,7 +718,8 @@ export class CoqSession implements ProverSession {
       return undefined;
     });
     if (own !== undefined) {
-      stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: 'refuted', detail: `${own} (in the document's environment)` });
+      // The detail is the instance alone: it is what Messages and the tools show as the counterexample.
+      stages.push({ stage: 'refutation', ms: Date.now() - t0, outcome: 'refuted', detail: own });
       return own;
     }
     const declaresNothing = this.channelSentences.length === 0 && this.untrustedSentences.length === 0 && !this.items.some((i) => i.kind === 'define');

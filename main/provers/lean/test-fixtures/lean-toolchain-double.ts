@@ -9,7 +9,7 @@
  * The Pantograph double finds it through `LEAN_SYSROOT` (as the real repl does) or `lean` on PATH.
  */
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 /** The toolchain Pantograph v0.3.4 is built with (its `lean-toolchain`: `leanprover/lean4:v4.21.0`). */
@@ -23,9 +23,14 @@ export interface LeanToolchainDouble {
   remove(): Promise<void>;
 }
 
-/** A toolchain directory for `toolchain` (`v4.21.0`), in a temporary directory. */
+/**
+ * A toolchain directory for `toolchain` (`v4.21.0`), under the repository's ignored `.tmp/`: the tests' sandboxed
+ * processes may read the repository (vitest.config.ts), not the host's /tmp (theirs is private).
+ */
 export async function makeLeanToolchain(toolchain = DOUBLE_TOOLCHAIN): Promise<LeanToolchainDouble> {
-  const dir = await mkdtemp(join(tmpdir(), 'arbor-lean-toolchain-'));
+  const parent = fileURLToPath(new URL('../../../../.tmp/', import.meta.url));
+  await mkdir(parent, { recursive: true });
+  const dir = await mkdtemp(join(parent, 'arbor-lean-toolchain-'));
   const bin = join(dir, 'bin');
   await mkdir(bin, { recursive: true });
   await mkdir(join(dir, 'lib', 'lean'), { recursive: true });
