@@ -1055,6 +1055,11 @@ export class CoqSession implements ProverSession {
     if ('error' in clean) {
       // No clean reading to compare with: still say what the document's names would mean there.
       const full = await cleanEnvironment.names([...doc.full.keys()].filter(isQualid), this.clientOptions).catch(() => undefined);
+      const own = [...doc.full].filter(([, f]) => !/^(Coq|Hammer)\./.test(f)).map(([shown]) => shown);
+      const referring = await cleanEnvironment.referring(own, this.clientOptions).catch(() => undefined);
+      // Arbor's own guard sentences around a client's declarations change nothing a term means.
+      const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
+      if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared)) return undefined;
       return compareReadings(doc, full ? { ...clean, full } : clean);
     }
     return compareReadings(doc, clean);
@@ -1268,3 +1273,19 @@ const entryOf = (a: ReturnType<typeof parseAbout> & object): EnvironmentEntry =>
   if (a.kind !== undefined) e.kind = a.kind;
   return e;
 };
+
+/** Declarations that change how a term is read (notations, scopes, coercions, implicit arguments, instances, imports). */
+const READS_DIFFERENTLY = /^(Notation|Infix|Reserved|Open|Close|Bind|Delimit|Declare|Coercion|Canonical|Arguments|Instance|Existing|Class|Hint|Set|Unset|Require|From|Import|Export|Include|Typeclasses|Generalizable|Implicit)\b/;
+
+/**
+ * A statement that does not elaborate in a clean environment only because it uses the document's own new
+ * words (`double`, defined by the document and naming nothing in the library) means what it says: the
+ * comparison has nothing else to find when the document changed no notation, scope, coercion, implicit
+ * argument, instance or import, no name of its shadows a library one and none looks like another (non-ASCII).
+ */
+function onlyNewWords(own: readonly string[], referring: ReadonlySet<string>, error: string, declarations: readonly string[]): boolean {
+  if (!/was not found in the current environment/.test(error) || own.length === 0) return false;
+  if (own.some((shown) => referring.has(shown) || [...shown].some((c) => c.charCodeAt(0) > 127))) return false;
+  const head = (sentence: string): string => sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^((Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+)+/, '');
+  return !declarations.some((d) => READS_DIFFERENTLY.test(head(d)) || /:>/.test(d));
+}

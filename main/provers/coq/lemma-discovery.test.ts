@@ -94,7 +94,9 @@ describe('lemma discovery in HAMMER (real coqidetop)', () => {
     return run(`HAMMER ${seconds}`);
   };
   const checkedByCoqc = async (script: string): Promise<boolean> => {
-    const r = await runCoqc(`${script}\nPrint Assumptions arbor_goal.\n`, { killAfterMs: 120_000 });
+    // The finishing END's script is its own item's: its theorem is the last one it states.
+    const theorem = [...script.matchAll(/^Theorem (\S+) :/gm)].at(-1)?.[1] ?? 'arbor_goal';
+    const r = await runCoqc(`${script}\nPrint Assumptions ${theorem}.\n`, { killAfterMs: 120_000 });
     return r.ok && /Closed under the global context/.test(r.output);
   };
 

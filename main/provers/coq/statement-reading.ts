@@ -118,6 +118,28 @@ class CleanEnvironment {
     return next;
   }
 
+  /** Which of `names` refer to something here as written (`Check @name` succeeds): a shadowed library name does. */
+  referring(names: string[], options: ClientOptions = {}): Promise<Set<string>> {
+    const run = async (): Promise<Set<string>> => {
+      const { client, base } = await this.start(options);
+      client.holdEventLoop(true);
+      try {
+        const out = new Set<string>();
+        for (const n of names) {
+          if (!isQualid(n)) continue;
+          const ok = await client.query(`Check @${n}.`, base, ROUND_TRIP_MS).then(() => true, () => false);
+          if (ok) out.add(n);
+        }
+        return out;
+      } finally {
+        client.holdEventLoop(false);
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
   async dispose(): Promise<void> {
     const c = this.client;
     this.client = undefined;
