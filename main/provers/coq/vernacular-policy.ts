@@ -159,6 +159,8 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
   const head = headOf(sentence);
   if (!head) return 'sentence not allowed';
   for (const a of head.attributes) if (!ATTRIBUTES.test(a)) return `attribute not allowed: #[${a}]`;
+  // `Export Set …`/`Export Unset …` (Coq ≥ 8.15) set an option with export locality: judged as the option, never as module names.
+  if ((head.words[0] === 'Export' || head.words[0] === 'Import') && /^(Set|Unset)$/.test(head.words[1] ?? '')) head.words.shift();
   const [first = '', second = ''] = head.words;
   // `Declare Instance x : C.` declares an axiom (an instance with no body), `Declare Module` a module of them.
   const assumes = ASSUMPTIONS.has(first) || (first === 'Declare' && /^(Instance|Module)$/.test(second));

@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { ShellProcess } from '../../cli/shell-process.ts';
+import { ProverError } from '../../shell/prover-session.ts';
+import { coqBackend } from './coq-backend.ts';
+import { CoqideTopClient } from './coqidetop-client.ts';
+import { runCoqText } from './coq-text-runner.ts';
+import type { PolicyPurpose } from './vernacular-policy.ts';
+
+/**
+ * Issue 21 attacked from outside, against the real coqidetop (policy level) and the real arbor-shell
+ * (protocol level): forbidden sentences through lexical tricks, assumptions in disguise, statements
+ * whose meaning is not their text. Each case asserts what must happen; a break found here was fixed
+ * beside it (`Export Unset Guard Checking.` passed the policy as an `Export` of module names).
+ */
+const ALL: PolicyPurpose[] = ['prelude', 'define', 'project', 'fidelity-context'];
+const REDIRECT = 'Redirect "arbor_attack" Print nat.';
+
+describe('policy: no forbidden sentence gets past Coq\'s delimiting and the policy', () => {
+  let client: CoqideTopClient;
+  let start: number;
+  beforeAll(async () => {
+    client = await CoqideTopClient.start();
+    start = client.tip;
+  });
+  afterAll(() => client.dispose());
+
+  const refusal = async (text: string, purpose: PolicyPurpose): Promise<string | undefined> => {
+    try {
+      await runCoqText(client, text, { purpose, timeoutMs: 10_000 });
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    } finally {
+      if (client.tip !== start) await client.editAt(start);
+    }
+  };
+
+  const refused: [string, string, RegExp][] = [
+    // Broke before the fix: `Export Set/Unset` (Coq 8.15+) was judged as an `Export` of module names.
+    ['Export Unset (guard)', 'Export Unset Guard Checking.', /option not allowed: Guard Checking/],
+    ['Export Unset (positivity)', 'Definition a := 1. Export Unset Positivity Checking.', /option not allowed: Positivity Checking/],
+    ['Export Unset (universes)', 'Export Unset Universe Checking.', /option not allowed: Universe Checking/],
+    ['Global Export Unset', 'Global Export Unset Guard Checking.', /option not allowed|Syntax error/],
+    ['#[export] Unset', '#[export] Unset Guard Checking.', /option not allowed: Guard Checking/],
+    ['Export Set with a path', 'Export Set Hammer PredictPath "/bin/true".', /not allowed/],
+    ['CRLF line ends', 'Definition a1 := 1.\r\nRedirect "x" Print nat.', /not allowed: Redirect/],
+    ['CR alone', 'Definition a1 := 1.\rRedirect "x" Print nat.', /not allowed: Redirect/],
+    ['a tab after the dot', `Definition a := 1.\t${REDIRECT}`, /not allowed: Redirect/],
+    ['a dot glued to a comment', `Definition a := 1.(* x *)${REDIRECT}`, /parse error: Syntax error/],
+    ['a zero-width space inside the command', 'Definition a := 1. Re\u200bdirect "x" Print nat.', /parse error/],
+    ['a full-width dot', `Definition a := 1\uff0e ${REDIRECT}`, /parse error/],
+    ['a homoglyph command (Cyrillic e)', 'R\u0435direct "x" Print nat.', /parse error/],
+    ['bidi overrides around it', `Definition a := 1. (* \u202e *) ${REDIRECT} (* \u202c *)`, /not allowed: Redirect/],
+    ['five thousand dots in a comment before it', `Definition a := 1. (* ${'a. '.repeat(5000)}*) ${REDIRECT}`, /not allowed: Redirect/],
+    ['comment delimiters in a string', `Require Import String. Definition s := "*) ${REDIRECT.replace(/"/g, '""')} (*"%string. ${REDIRECT}`, /not allowed: Redirect/],
+    ['nested comments with a string', `(* (* "*)" *) *) ${REDIRECT}`, /not allowed: Redirect/],
+    ['a bullet before it in a proof', `Lemma l : True. Proof. - ${REDIRECT}`, /not allowed: Redirect \(inside a proof\)/],
+    ['a brace before it in a proof', `Lemma l : True. Proof. { ${REDIRECT}`, /not allowed: Redirect \(inside a proof\)/],
+    ['Time prefix', `Time ${REDIRECT}`, /not allowed: Time/],
+    ['Fail prefix', 'Fail Drop.', /not allowed: Fail|parse error/],
+    ['Drop', 'Drop.', /parse error/],
+    ['Cd', 'Cd "/tmp".', /not allowed: Cd/],
+    ['Load', 'Load "/etc/passwd".', /not allowed: Load/],
+    ['Declare ML Module', 'Declare ML Module "foo".', /not allowed: Declare ML/],
+    ['Local Declare ML Module', 'Local Declare ML Module "foo".', /not allowed|parse error/],
+    ['Set Hammer PredictPath', 'Set Hammer PredictPath "touch /tmp/x".', /option not allowed/],
+    ['Add LoadPath', 'Add LoadPath "/root" as R.', /not allowed: Add/],
+    ['a bypass attribute with spaces', '#[ bypass_check ( guard ) ] Fixpoint f (n : nat) : False := f n.', /attribute not allowed/],
+    ['a bypass attribute after an allowed one', '#[local, bypass_check(universes)] Definition U := Type.', /attribute not allowed/],
+    ['Ltac2 Eval', 'Require Import Ltac2.Ltac2. Ltac2 Eval ().', /not allowed: Ltac2/],
+    ['Admitted through Instance proof mode', 'Class K := { k : False }. Instance i : K. Proof. Admitted.', /not allowed: Admitted/],
+    ['Program obligation admitted', 'Require Import Program. Program Definition bad : False := _. Admit Obligations.', /not allowed: Admit/],
+    ['Local Axiom', 'Local Axiom cheat : False.', /assumptions are not allowed/],
+    ['Global Parameter', 'Global Parameter cheat : False.', /assumptions are not allowed/],
+    ['a NUL byte', 'Definition a := 1.\u0000', /control characters/],
+    ['text over 256 KiB', `Definition a := 1. (* ${'x'.repeat(270_000)} *)`, /too large/],
+  ];
+  for (const [name, text, why] of refused) {
+    it(`refuses: ${name}`, async () => {
+      for (const p of ALL) {
+        // Assumptions are the purpose of project preludes and fidelity contexts.
+        if (/assumptions are not allowed/.test(String(why)) && (p === 'project' || p === 'fidelity-context')) continue;
+        expect(await refusal(text, p), p).toMatch(why);
+      }
+    }, 60_000);
+  }
+
+  it('accepts honest text with CRLF line ends, bidi characters in comments, deep nesting and thousands of dots in comments', async () => {
+    for (const text of [
+      'Definition a1 := 1.\r\nDefinition a2 := a1.\r\n',
+      'Definition ok := 1. (* \u202e not a command \u202c *)',
+      `Definition big := ${'('.repeat(2000)}0${')'.repeat(2000)}.`,
+      `Definition x := 1. (* ${'a. '.repeat(5000)}*) Definition y := 2.`,
+    ]) expect(await refusal(text, 'define')).toBeUndefined();
+  }, 60_000);
+});
+
+const finished = (r: ShellResponse | undefined): boolean =>
+  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
+
+describe('protocol: arguments, assumptions and meanings, through the real arbor-shell', () => {
+  let shell: ShellProcess;
+  beforeAll(() => {
+    shell = new ShellProcess(['--timeout', '6']);
+  });
+  afterAll(async () => {
+    await shell.end();
+  });
+  const session = async (requests: string[]): Promise<ShellResponse[]> => {
+    const created = await shell.request('NEW_CHANNEL', 0);
+    const ch = (created.RESPONSE as { ID: number }).ID;
+    const out: ShellResponse[] = [];
+    for (const r of requests) out.push(await shell.request(`${ch} ${r}`, ch));
+    await shell.request(`${ch} RELEASE_CHANNEL`, ch);
+    return out;
+  };
+  const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
+
+  it('DEFINE and PRELUDE refuse `Export Unset Guard Checking` (it used to run, and only Print Assumptions caught the proof)', async () => {
+    const rs = await session([`DEFINE ${q('Export Unset Guard Checking. Fixpoint f (n : nat) : False := f n.')}`, `GOAL ${q('False')}`, 'APPLY (exact (f 0))', 'END']);
+    expect(rs[0]?.ERR).toMatch(/option not allowed: Guard Checking/);
+    expect(rs.filter(finished)).toEqual([]);
+    const p = await session([`PRELUDE ${q('Export Unset Positivity Checking.')}`]);
+    expect(p[0]?.ERR).toMatch(/option not allowed: Positivity Checking/);
+  }, 60_000);
+
+  it('arguments of GOAL, APPLY, HAVE, CHECK, SEARCH and LOCATE cannot end their sentence and start another', async () => {
+    const hidden = 'Redirect \\"arbor_attack\\" Print nat.';
+    const rs = await session([
+      `GOAL "True). ${hidden} Goal (True"`,
+      `CHECK "0). ${hidden} Check (0"`,
+      `SEARCH "nat\\". ${hidden} Search \\"x"`,
+      `LOCATE "nat. ${hidden} Locate nat"`,
+      'GOAL "True"',
+      `APPLY (idtac. ${hidden} idtac)`,
+      `HAVE h : "True). ${hidden} assert (True"`,
+    ]);
+    for (const i of [0, 1, 2, 3, 5, 6]) expect(rs[i]?.ERR, String(i)).not.toBe('');
+    expect(rs[4]?.ERR).toBe('');
+  }, 60_000);
+
+  const spoofs: { name: string; requests: string[] }[] = [
+    { name: 'admit inside abstract, behind an Ltac', requests: [`DEFINE ${q('Ltac t := admit.')}`, `GOAL ${q('False')}`, 'APPLY (abstract t)', 'END'] },
+    { name: 'admit behind a Tactic Notation', requests: [`DEFINE ${q('Tactic Notation "cheat" := admit.')}`, `GOAL ${q('False')}`, 'APPLY cheat', 'END'] },
+    { name: 'admit inside ltac:() in a Definition', requests: [`DEFINE ${q('Ltac t := admit. Definition bad : False := ltac:(t).')}`, `GOAL ${q('False')}`, 'APPLY (exact bad)', 'END'] },
+    { name: 'a Hint Extern that shelves, used by auto', requests: [`DEFINE ${q('Ltac t := shelve. #[export] Hint Extern 0 False => t : core.')}`, `GOAL ${q('False')}`, 'APPLY auto', 'END'] },
+    { name: 'a typeclass hint that gives up', requests: [`DEFINE ${q('Class K := { k : False }. Ltac t := give_up. #[export] Hint Extern 0 K => t : typeclass_instances.')}`, `GOAL ${q('False')}`, 'APPLY (exact (@k _))', 'END'] },
+    { name: 'a section variable escaping through Let', requests: [`DEFINE ${q('Section S. Variable h : False. Let l : False := h. Definition d := l. End S.')}`, `GOAL ${q('False')}`, 'APPLY (exact (d _))', 'END'] },
+    { name: 'a universe inconsistency', requests: [`DEFINE ${q('Definition U := Type. Definition u : U := U.')}`, `GOAL ${q('False')}`, 'END'] },
+    { name: 'a Parameter inside a module type, used through a functor', requests: [`DEFINE ${q('Module Type T. Parameter cheat : False. End T. Module F (X : T). Definition c := X.cheat. End F.')}`, `GOAL ${q('False')}`, 'APPLY (exact F.c)', 'END'] },
+    { name: 'a local axiom in a module named like the library', requests: [`DEFINE ${q('Module Coq. Module Logic. Module Classical_Prop. Local Axiom classic : False. End Classical_Prop. End Logic. End Coq.')}`, `GOAL ${q('False')}`, 'APPLY (exact Coq.Logic.Classical_Prop.classic)', 'END'] },
+    { name: 'Program obligations left open', requests: [`DEFINE ${q('Program Definition bad : False := _.')}`, `GOAL ${q('False')}`, 'APPLY (exact bad)', 'END'] },
+  ];
+  for (const s of spoofs) {
+    it(`no proof of False: ${s.name}`, async () => {
+      const rs = await session(s.requests);
+      expect(rs.filter(finished), JSON.stringify(rs.map((r) => r.ERR))).toEqual([]);
+    }, 60_000);
+  }
+
+  const meanings: { name: string; requests: string[]; elaborated: RegExp; difference: RegExp }[] = [
+    { name: 'False through a Local Notation', requests: [`DEFINE ${q('Local Notation "\'False\'" := True.')}`, `GOAL ${q('False')}`, 'APPLY (exact I)', 'END'], elaborated: /^Coq\.Init\.Logic\.True$/, difference: /clean reading has `Coq\.Init\.Logic\.False`/ },
+    { name: 'False through an abbreviation', requests: [`DEFINE ${q('Notation False := True.')}`, `GOAL ${q('False')}`, 'APPLY (exact I)', 'END'], elaborated: /^Coq\.Init\.Logic\.True$/, difference: /clean reading has `Coq\.Init\.Logic\.False`/ },
+    {
+      name: 'False from a module Top.Coq.Init.Logic',
+      requests: [`DEFINE ${q('Module Coq. Module Init. Module Logic. Definition False := True. End Logic. End Init. End Coq. Import Top.Coq.Init.Logic.')}`, `GOAL ${q('False')}`, 'APPLY (exact I)', 'END'],
+      elaborated: /^Top\.Coq\.Init\.Logic\.False$/,
+      difference: /`False` is the document's own `Top\.Coq\.Init\.Logic\.False`/,
+    },
+    {
+      name: 'a coercion to Funclass',
+      requests: [`DEFINE ${q('Definition F (b : bool) : nat -> Prop := fun _ => True. Coercion F : bool >-> Funclass.')}`, `GOAL ${q('false 0')}`, 'APPLY (exact I)', 'END'],
+      elaborated: /^Top\.F Coq\.Init\.Datatypes\.false/,
+      difference: /does not elaborate/,
+    },
+    {
+      name: '< redefined without a scope',
+      requests: [`DEFINE ${q('Definition lt\' (a b : nat) := b < a. Notation "a < b" := (lt\' a b).')}`, `GOAL ${q('1 < 0')}`, 'APPLY (unfold lt\'; auto)', 'END'],
+      elaborated: /^Top\.lt'/,
+      difference: /clean reading has `Coq\.Init\.Peano\.lt/,
+    },
+    {
+      name: 'a full-width homoglyph name',
+      requests: [`DEFINE ${q('Definition \uff26alse := True.')}`, `GOAL ${q('\uff26alse')}`, 'APPLY (exact I)', 'END'],
+      elaborated: /^Top\.\uff26alse$/,
+      difference: /U\+FF26/,
+    },
+    {
+      name: 'the argument scope of S rebound to a scope where + multiplies',
+      requests: [`DEFINE ${q('Declare Scope ev. Delimit Scope ev with ev. Notation "x + y" := (Nat.mul x y) : ev. Arguments S _%ev.')}`, `GOAL ${q('S (1 + 1) = 2')}`, 'APPLY reflexivity', 'END'],
+      elaborated: /Coq\.Init\.Datatypes\.S \(Coq\.Arith\.PeanoNat\.Nat\.mul/,
+      difference: /clean reading has `Coq\.Init\.Nat\.add/,
+    },
+  ];
+  for (const m of meanings) {
+    it(`STATEMENT shows it: ${m.name}`, async () => {
+      const rs = await session(m.requests);
+      const end = rs.at(-1);
+      expect(finished(end), JSON.stringify(rs.map((r) => r.ERR))).toBe(true);
+      expect(end?.STATEMENT?.elaborated).toMatch(m.elaborated);
+      expect(end?.STATEMENT?.differences.join('\n')).toMatch(m.difference);
+    }, 60_000);
+  }
+});
+
+describe('below the policy: a kernel check switched off by the user\'s own prelude is still refused', () => {
+  it('a non-guarded fixpoint from a trusted prelude proves nothing', async () => {
+    const s = await coqBackend.open({ timeoutMs: 10_000, prelude: 'Unset Guard Checking. Fixpoint f (n : nat) : False := f n. Set Guard Checking.' });
+    try {
+      await s.start('False');
+      await s.step({ kind: 'apply', tactic: 'exact (f 0)' });
+      const refused = await (s.finish as () => Promise<unknown>).call(s).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ProverError);
+      expect((refused as ProverError).message).toMatch(/^unsound: depends on switched-off kernel checks/);
+    } finally {
+      await s.dispose();
+    }
+  }, 60_000);
+});
