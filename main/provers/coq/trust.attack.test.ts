@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
@@ -85,6 +86,32 @@ describe('policy: no forbidden sentence gets past Coq\'s delimiting and the poli
       }
     }, 60_000);
   }
+
+  // The unlucky new user: public Coq text that declares no assumption must pass (these were refused).
+  it('accepts module types with parameters, axioms and declared instances, as Coq\'s own Structures/Equalities.v writes them', async () => {
+    const source = readFileSync('/usr/lib/ocaml/coq/theories/Structures/Equalities.v', 'utf8');
+    const body = source.slice(source.indexOf('Module Type Nop.'), source.indexOf('End IsEqOrig.') + 'End IsEqOrig.'.length);
+    const text = `Require Export RelationClasses. Require Import Bool Morphisms Setoid. Set Implicit Arguments. Unset Strict Implicit.\n${body}`;
+    for (const p of ALL) expect(await refusal(text, p), p).toBeUndefined();
+    // Outside a module type the same sentences still assume things, and a declared module still is refused.
+    expect(await refusal('Module Type T. Parameter c : False. End T. Parameter x : nat.', 'define')).toMatch(/assumptions are not allowed/);
+    expect(await refusal('Module Type T. Parameter c : False. End T. Declare Module X : T.', 'define')).toMatch(/assumptions are not allowed/);
+    expect(await refusal('Require Import Orders. Module Type T. Declare Module M : OrderedType. End T.', 'define')).toBeUndefined();
+  }, 60_000);
+
+  it('accepts Program obligations, Function and setoid registrations, whose proofs the kernel checks; never an admitted one', async () => {
+    for (const text of [
+      'Require Import Program Lia. Program Definition p (n : nat) (h : n > 3) : {m : nat | m > 2} := n. Next Obligation. lia. Qed.',
+      'Require Import Recdef. Function half (n : nat) {measure id n} : nat := match n with 0 => 0 | 1 => 0 | S (S k) => S (half k) end. Proof. intros; unfold id; auto. Defined.',
+      'Require Import Setoid Morphisms. Definition eqv (a b : nat) := a = b. Add Parametric Relation : nat eqv reflexivity proved by (fun x => eq_refl) as eqv_rel. Add Parametric Morphism : S with signature eqv ==> eqv as S_m. Proof. unfold eqv; intros; subst; reflexivity. Qed.',
+    ]) expect(await refusal(text, 'define'), text).toBeUndefined();
+    expect(await refusal('Require Import Program. Program Definition bad : False := _. Next Obligation. admit.', 'define')).toMatch(/gives up a goal/);
+    expect(await refusal('Require Import Program. Program Definition bad : False := _. Next Obligation. Admitted.', 'define')).toMatch(/not allowed: Admitted/);
+    expect(await refusal('Require Import Program. Ltac t := admit. Program Definition bad : False := _. Next Obligation. t. Qed.', 'define')).toMatch(/given up goals/);
+    expect(await refusal('Require Import Setoid Morphisms. Definition eqv (a b : nat) := True. Add Parametric Morphism : S with signature eqv ==> eq as S_m. Proof. Admitted.', 'define')).toMatch(/not allowed: Admitted/);
+    expect(await refusal('Add ML Path "/root".', 'define')).toMatch(/not allowed/);
+    expect(await refusal('Add Rec LoadPath "/root" as R.', 'define')).toMatch(/not allowed: Add/);
+  }, 60_000);
 
   it('accepts honest text with CRLF line ends, bidi characters in comments, deep nesting and thousands of dots in comments', async () => {
     for (const text of [
