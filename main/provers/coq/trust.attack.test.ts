@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
+import { sandboxStatus } from '../../process/process-manager.ts';
 import { coqBackend } from './coq-backend.ts';
-import { CoqideTopClient } from './coqidetop-client.ts';
+import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
 import { runCoqText } from './coq-text-runner.ts';
 import type { PolicyPurpose } from './vernacular-policy.ts';
 
@@ -244,4 +248,49 @@ describe('below the policy: a kernel check switched off by the user\'s own prelu
       await s.dispose();
     }
   }, 60_000);
+});
+
+describe('sandbox: a prover given forbidden sentences directly (policy bypassed) reaches none of the host\'s files', () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const tag = `attack-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  // The test configuration lets provers read this repository (test doubles run from it): plant outside it.
+  let home: string;
+  let planted: string;
+  let c: CoqideTopClient;
+  beforeAll(async () => {
+    expect(sandboxStatus().state).toBe('on');
+    home = mkdtempSync(join(homedir(), 'arbor-attack-'));
+    planted = join(home, `${tag}.v`);
+    writeFileSync(planted, 'Definition planted := 1.\n');
+    c = await CoqideTopClient.start();
+  });
+  afterAll(async () => {
+    await c.dispose();
+    rmSync(home, { recursive: true, force: true });
+    rmSync(join(root, `${tag}.out`), { force: true });
+  });
+
+  it('Load of a file in the home directory, /root, /home or /etc/shadow fails, and Cd to the home directory: they are not there', async () => {
+    const start = c.tip;
+    const fails = async (sentence: string): Promise<unknown> => {
+      try {
+        return await c.addAndGoals(sentence);
+      } catch (e) {
+        return e;
+      } finally {
+        if (c.tip !== start) await c.editAt(start);
+      }
+    };
+    for (const file of [planted, '/root/.bashrc', '/home', '/etc/shadow']) {
+      const r = await fails(`Load "${file}".`);
+      expect(r, file).toBeInstanceOf(CoqFailure);
+      expect((r as Error).message, file).toMatch(/Can't find file/);
+    }
+    expect(await fails(`Cd "${home}".`)).toBeInstanceOf(CoqFailure);
+  });
+
+  it('Redirect into the project folder writes nothing on the host', async () => {
+    await c.addAndGoals(`Redirect "${join(root, tag)}" Print nat.`).catch(() => undefined);
+    expect(existsSync(join(root, `${tag}.out`))).toBe(false);
+  });
 });
