@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
+import { CoqShells } from '../../batch/coq-shells.ts';
+import { runCheckJob } from '../../batch/jobs/check-job.ts';
+import { runHammerJob } from '../../batch/jobs/hammer-job.ts';
 import { sandboxStatus } from '../../process/process-manager.ts';
 import { coqBackend } from './coq-backend.ts';
 import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
@@ -293,4 +296,32 @@ describe('sandbox: a prover given forbidden sentences directly (policy bypassed)
     await c.addAndGoals(`Redirect "${join(root, tag)}" Print nat.`).catch(() => undefined);
     expect(existsSync(join(root, `${tag}.out`))).toBe(false);
   });
+});
+
+describe('batch inputs: a hammer item\'s context and an .arbor document\'s PRELUDE are untrusted text', () => {
+  const shells = new CoqShells();
+  afterAll(() => shells.dispose());
+
+  it('a hammer context may not assume, switch a kernel check off or hide a Redirect; a notation makes it proved-different-meaning', async () => {
+    const hammer = (id: string, statement: string, context: string) => runHammerJob({ kind: 'hammer', id, statement, context, seconds: 5 }, shells);
+    for (const [context, why] of [
+      ['Axiom cheat : False.', /assumptions are not allowed/],
+      ['Hypothesis cheat : False.', /assumptions are not allowed/],
+      ['Export Unset Guard Checking. Fixpoint f (n : nat) : False := f n.', /option not allowed: Guard Checking/],
+      [`Definition ok := 1. (* "(*" *) ${REDIRECT} (* "*)" *)`, /not allowed: Redirect/],
+    ] as const) {
+      const r = await hammer('cheat', 'False', context);
+      expect(r.outcome, context).toBe('error');
+      expect(JSON.stringify(r.evidence), context).toMatch(why);
+    }
+    const r = await hammer('notation', 'False', 'Notation "\'False\'" := True.');
+    expect(r.outcome).toBe('proved-different-meaning');
+  }, 180_000);
+
+  it('an .arbor document whose PRELUDE hides `Export Unset Guard Checking` fails at its first line', async () => {
+    const document = 'PRELUDE "Export Unset Guard Checking. Fixpoint f (n : nat) : False := f n."\nGOAL "False"\nAPPLY (exact (f 0))\nEND\n';
+    const r = await runCheckJob({ kind: 'check', id: 'doc', document, timeoutMs: 10_000 }, shells, () => undefined);
+    expect(r.outcome).toBe('failed');
+    expect(JSON.stringify(r.evidence)).toMatch(/option not allowed: Guard Checking/);
+  }, 120_000);
 });
