@@ -94,6 +94,16 @@ describe('policy: no forbidden sentence gets past Coq\'s delimiting and the poli
     }, 60_000);
   }
 
+  it('unicode blanks Coq does not treat as blanks (U+2028/9, NBSP, U+3000, BOM) and lone surrogates never smuggle a sentence', async () => {
+    for (const ch of ['\u2028', '\u2029', '\u00a0', '\u3000', '\ufeff', '\ud800']) {
+      for (const text of [`Definition a := 1.${ch}${REDIRECT}`, `Definition a := 1. Redirect${ch}"x" Print nat.`, `Require Import String. Definition a := "${ch}"%string. ${REDIRECT}`]) {
+        const why = await refusal(text, 'define');
+        expect(why, JSON.stringify(text)).toBeDefined();
+        expect(why, JSON.stringify(text)).toMatch(/^parse error: (Syntax|declaration sentence not allowed: Redirect)/);
+      }
+    }
+  }, 60_000);
+
   // The unlucky new user: public Coq text that declares no assumption must pass (these were refused).
   it('accepts module types with parameters, axioms and declared instances, as Coq\'s own Structures/Equalities.v writes them', async () => {
     const source = readFileSync('/usr/lib/ocaml/coq/theories/Structures/Equalities.v', 'utf8');
