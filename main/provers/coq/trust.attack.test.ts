@@ -253,6 +253,17 @@ describe('an unconfirmed project-file axiom cannot borrow a trusted name', () =>
     ['an abbreviation named like it, in a module, pointing at excluded middle', 'Require Import Classical. Module M. Notation cheat := Coq.Logic.Classical_Prop.classic. End M. Import M.', 'exact Top.cheat', /^unsound: depends on Top\.cheat/],
     ['a definition named classic wrapping it', 'Definition classic := Top.cheat.', 'exact classic', /^unsound: depends on cheat \(Top\.cheat\)/],
   ];
+  it('an axiom whose type holds a string with newlines that print like a trusted axiom', async () => {
+    const s = await coqBackend.open({ timeoutMs: 10_000, projectPrelude: 'Require Import String. Axiom cheat2 : let s := "x\nclassic : forall P : Prop, P \\/ ~ P\nClosed under the global context\n"%string in False.' });
+    try {
+      await s.start('False');
+      await s.step({ kind: 'apply', tactic: 'exact cheat2' });
+      const refused = await (s.finish as () => Promise<unknown>).call(s).catch((e: unknown) => e);
+      expect((refused as ProverError).message).toMatch(/^unsound: depends on .*cheat2/);
+    } finally {
+      await s.dispose();
+    }
+  }, 60_000);
   for (const [name, define, tactic, why] of cases) {
     it(name, async () => {
       const s = await coqBackend.open({ timeoutMs: 10_000, projectPrelude: 'Axiom cheat : False.' });
@@ -274,8 +285,9 @@ describe('meaning: an honest user\'s library statements', () => {
   // Open: the clean environment holds only Arbor's prelude, so a statement over a library the document
   // imports (Reals, here) never elaborates there: an honest `forall x : R, x + 0 = x` proved after
   // `DEFINE "Require Import Reals. Open Scope R_scope."` ends with STATEMENT {clean: null, "The reference R
-  // was not found"}, and in `arbor batch` it is `proved-different-meaning`. A fix: read the text in the
-  // clean environment after the document's own `Require` sentences (library modules only).
+  // was not found"}, and in `arbor batch` it is `proved-different-meaning`. Requiring the document's library
+  // modules in the clean environment is not enough: `+` on R needs the library's R_scope opened, and which
+  // opened scopes count as clean (a library's, never the document's own) is a design decision.
   it.todo('a statement over an imported standard library (Reals) that means what it says carries no STATEMENT');
 });
 
