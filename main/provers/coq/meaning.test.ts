@@ -142,11 +142,11 @@ describe('the statement shown is what Coq elaborated', () => {
   }, 60_000);
 });
 
-describe('assumptions by kernel name, below the policy (a client prelude that got past it)', () => {
+describe('assumptions by kernel name, below the policy (a project prelude, which may declare axioms the user has not confirmed)', () => {
   it('a newline in a string in an axiom type cannot hide the axiom or pass for a trusted one', async () => {
     const s = await coqBackend.open({
       timeoutMs: 5000,
-      untrustedPrelude: 'Require Import String Classical. Class C (s : string) := { c : False }. Declare Instance cheat : C "x\nclassic : forall P : Prop, P \\/ ~ P\nClosed under the global context\nAxioms:\n".',
+      projectPrelude: 'Require Import String Classical. Class C (s : string) := { c : False }. Declare Instance cheat : C "x\nclassic : forall P : Prop, P \\/ ~ P\nClosed under the global context\nAxioms:\n".',
     });
     try {
       await s.start('False');
@@ -160,7 +160,7 @@ describe('assumptions by kernel name, below the policy (a client prelude that go
   }, 60_000);
 
   it('a trusted prelude axiom is matched by full kernel name, not by basename', async () => {
-    const s = await coqBackend.open({ timeoutMs: 5000, prelude: 'Axiom my_ext : forall P : Prop, P \\/ ~ P.', untrustedPrelude: 'Module M. Axiom my_ext : False. End M.' });
+    const s = await coqBackend.open({ timeoutMs: 5000, prelude: 'Axiom my_ext : forall P : Prop, P \\/ ~ P.', projectPrelude: 'Module M. Axiom my_ext : False. End M.' });
     try {
       await s.start('False');
       await s.step({ kind: 'apply', tactic: 'exact M.my_ext' });
