@@ -173,6 +173,8 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
     return `sentence not allowed: ${first} (assumptions are not allowed here)`;
   }
   if (PROOF_STARTERS.has(first)) return undefined;
+  // `Include` merges signatures inside a module type; inside a module, including a module type would assume its fields.
+  if (first === 'Include' && inModuleType) return undefined;
   // Program's obligations and setoid/ring registrations open proofs or take proof terms: the kernel checks them.
   if (first === 'Next' && second === 'Obligation') return undefined;
   if (first === 'Add' && /^(Parametric|Morphism|Relation|Setoid|Ring|Field)$/.test(second)) return undefined;
