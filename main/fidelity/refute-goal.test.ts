@@ -6,6 +6,8 @@ describe('refuteStatement (real coqc)', () => {
     const r = await refuteStatement('forall n : nat, n = 0');
     expect(r?.instances.join(' ')).toMatch(/n = [1-9]/);
     expect(await refuteStatement('forall l : list nat, length (l ++ [0]) = length l')).toBeDefined();
+    // A closed false statement has no instance: the summary speaks to whoever proves it, not of fidelity.
+    expect((await refuteStatement('1 = 2'))?.summary).toBe('Coq proved its negation');
   }, 60_000);
 
   it('says nothing of true goals or goals outside the fragment', async () => {

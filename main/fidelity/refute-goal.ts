@@ -27,7 +27,9 @@ export async function refuteStatement(statement: string, timeoutMs = 10_000): Pr
   const search = searchRefutation(truth, { text: statement, term }, emptyContext(), { header: coqHeader, timeoutS: Math.max(1, Math.floor(timeoutMs / 2000)), maxCandidates: 1 });
   for (const candidate of search.candidates) {
     const checked = await runCoqc(candidate.coqFile, { killAfterMs: timeoutMs });
-    if (checked.ok) return { instances: candidate.instances, summary: candidate.instances.length > 0 ? candidate.instances.join(', ') : candidate.summary };
+    // Without instances the search's own summary speaks of fidelity ("the canonical statement is true and the
+    // candidate is false"), which means nothing to someone proving a goal: say what Coq checked.
+    if (checked.ok) return { instances: candidate.instances, summary: candidate.instances.length > 0 ? candidate.instances.join(', ') : 'Coq proved its negation' };
   }
   return undefined;
 }

@@ -42,8 +42,11 @@ export interface ApiServiceOptions {
   recheckDelayMs?: number;
 }
 
-/** Settings whose value is a program Arbor runs. */
-export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.server'];
+/**
+ * Settings whose value is a program Arbor runs. A Lake project directory is one: `lake env` runs its
+ * lakefile (a Lean program), and what that prints (LEAN_PATH) becomes paths the provers' sandbox may read.
+ */
+export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.server', 'lean.projectDir'];
 
 export interface ApiService {
   /** Validates and runs one untrusted call; throws an Error whose message goes back to the caller. */

@@ -52,6 +52,8 @@ describe('the workspace project file and the user\'s prover settings', () => {
       // A program to run never comes from an API call alone (the web host has no dialog to confirm it)…
       await expect(service.call('settings.set', { patch: { 'lean.pantograph': '/bin/sh -c "touch /tmp/arbor-pwned"' } })).rejects.toThrow(/never set through this page/);
       await expect(service.call('settings.set', { patch: { 'isabelle.server': 'touch /tmp/arbor-pwned' } })).rejects.toThrow(/never set through this page/);
+      // A Lake project's lakefile is a program too (`lake env` runs it), and what it prints opens the sandbox to paths.
+      await expect(service.call('settings.set', { patch: { 'lean.projectDir': dir } })).rejects.toThrow(/never set through this page/);
       expect(await workspace.settings()).toEqual({});
       // …only from the user's own settings file (or the environment).
       await mkdir(join(dir, 'user'), { recursive: true });

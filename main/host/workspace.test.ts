@@ -72,6 +72,18 @@ describe('workspace writes never leave the workspace', () => {
     expect(await readdir(join(root, 'sub'))).toEqual([]);
   });
 
+  it('never writes a project file through a name Windows maps onto it, nor through a symlink inside the workspace', async () => {
+    for (const name of ['arbor.project.json.', 'arbor.project.json ', 'Arbor.Project.Json. .', 'arbor.project.json::$DATA', '_CoqProject:x']) {
+      await expect(ws.write(name, '{"backend":"eq"}'), name).rejects.toThrow(/project file/);
+    }
+    // A downloaded workspace may hold a harmless-looking link to its project file.
+    await writeFile(join(root, 'arbor.project.json'), '{"backend":"coq"}');
+    await symlink('arbor.project.json', join(root, 'notes.json'));
+    await expect(ws.write('notes.json', '{"backend":"eq"}')).rejects.toThrow(/project file/);
+    expect(await readFile(join(root, 'arbor.project.json'), 'utf8')).toBe('{"backend":"coq"}');
+    expect((await readdir(root)).sort()).toEqual(['arbor.project.json', 'notes.json']);
+  });
+
   it('refuses paths with NUL bytes or that are far too long', async () => {
     await expect(ws.write('a\u0000b', 'x')).rejects.toThrow();
     await expect(ws.write('x'.repeat(5000), 'x')).rejects.toThrow();

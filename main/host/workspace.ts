@@ -8,6 +8,13 @@ import { PROJECT_FILE_NAME } from '../../shared/project/project-file.ts';
 /** Files that configure a workspace's provers (compared case-insensitively: some file systems are). */
 const PROJECT_FILES = new Set([PROJECT_FILE_NAME.toLowerCase(), '_coqproject']);
 
+/**
+ * A name that is, or on some file system opens, a project file: case-insensitive, and without what Windows
+ * drops or reads as a stream (`arbor.project.json.`, `arbor.project.json ` and `arbor.project.json::$DATA`
+ * all create or change `arbor.project.json` there).
+ */
+const isProjectFileName = (name: string): boolean => PROJECT_FILES.has(name.replace(/:.*$/s, '').replace(/[. ]+$/, '').toLowerCase());
+
 export interface WorkspaceOptions {
   /** The directory the renderer may read and write in (the user's project). */
   root: string;
@@ -68,7 +75,7 @@ export class Workspace {
     if (existing?.isDirectory()) throw new Error(`not a file: ${path}`);
     // A project file chooses the backend, its prelude and (Coq) load paths: what the user trusts, never
     // something a client of the API (a web page, an attached agent) may create or change.
-    if (PROJECT_FILES.has(basename(full).toLowerCase())) throw new Error(`not allowed: ${basename(full)} is a project file; edit it outside Arbor`);
+    if (isProjectFileName(basename(full))) throw new Error(`not allowed: ${basename(full)} is a project file; edit it outside Arbor`);
     // Write to a fresh sibling temp file, then rename: a crash never leaves half a proof file. `wx`
     // (O_CREAT|O_EXCL) never follows a planted symlink, and the random name cannot be guessed in advance.
     const temp = join(dirname(full), `.${basename(full)}.${randomBytes(6).toString('hex')}.arbor-tmp`);

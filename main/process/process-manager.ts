@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -231,10 +231,22 @@ export function sandboxStatus(): SandboxStatus {
   return status;
 }
 
+/**
+ * ARBOR_IN_SANDBOX is believed only inside a PID namespace that bwrap leads (there, bwrap is process 1): a
+ * variable left in a user's environment, or set by anyone who starts Arbor, never switches containment off.
+ */
+function insideBwrap(): boolean {
+  try {
+    return linux && readFileSync('/proc/1/comm', 'utf8').trim() === 'bwrap';
+  } catch {
+    return false;
+  }
+}
+
 function probeSandbox(): SandboxStatus {
   const setting = process.env.ARBOR_SANDBOX?.trim().toLowerCase();
   if (setting === 'off' || setting === '0' || setting === 'false') return { state: 'off', detail: `turned off by ARBOR_SANDBOX=${process.env.ARBOR_SANDBOX ?? ''}` };
-  if (process.env[IN_SANDBOX] === '1') return { state: 'on', detail: 'inherited: this process runs inside Arbor\'s sandbox already', inherited: true };
+  if (process.env[IN_SANDBOX] === '1' && insideBwrap()) return { state: 'on', detail: 'inherited: this process runs inside Arbor\'s sandbox already', inherited: true };
   if (!linux) return { state: 'unavailable', detail: `bubblewrap is Linux-only; this is ${process.platform}` };
   if (!existsSync(BWRAP)) return { state: 'unavailable', detail: 'bwrap not found; fix: apt-get install bubblewrap' };
   // The probe is the sandbox itself running `true`: a kernel without unprivileged user namespaces fails here.

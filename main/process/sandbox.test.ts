@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,8 +148,18 @@ describe('the sandbox (bubblewrap)', () => {
       return JSON.parse(r.stdout) as unknown;
     };
     expect(await report({ ...process.env, ARBOR_SANDBOX: 'off' })).toEqual({ state: 'off', detail: 'turned off by ARBOR_SANDBOX=off', sandboxed: false });
-    expect(await report({ ...process.env, ARBOR_IN_SANDBOX: '1' })).toMatchObject({ state: 'on', inherited: true, sandboxed: false });
+    // Outside a sandbox the variable is not believed (it used to switch containment off while reporting "on").
+    const stray = await report({ ...process.env, ARBOR_IN_SANDBOX: '1' });
+    expect(stray).toMatchObject({ state: 'on', sandboxed: true });
+    expect(stray).not.toHaveProperty('inherited');
     expect(await report(process.env)).toMatchObject({ state: 'on', sandboxed: true });
+    // Inside a real sandbox (bwrap is its process 1) the variable is believed: an Arbor there inherits it.
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const inside = await runProcess({
+      program: process.execPath, args: ['--import', 'tsx', '--input-type=module', '-e', script], cwd: root, timeoutMs: 30_000,
+      sandbox: { readOnly: [root, realpathSync(join(root, 'node_modules'))] },
+    });
+    expect(JSON.parse(inside.stdout), inside.stderr).toMatchObject({ state: 'on', inherited: true, sandboxed: false });
   });
 
   it('keeps the address-space cap (prlimit outside, inherited inside)', async () => {

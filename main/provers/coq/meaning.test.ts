@@ -142,7 +142,7 @@ describe('the statement shown is what Coq elaborated', () => {
   }, 60_000);
 });
 
-describe('assumptions by kernel name, below the policy (a project prelude, whose axioms the policy lets through, not confirmed by the user)', () => {
+describe('assumptions by kernel name, below the policy (a project prelude, which may declare axioms the user has not confirmed)', () => {
   it('a newline in a string in an axiom type cannot hide the axiom or pass for a trusted one', async () => {
     const s = await coqBackend.open({
       timeoutMs: 5000,

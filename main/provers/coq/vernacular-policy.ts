@@ -24,7 +24,7 @@ export type PolicyPurpose =
 /** Sentence heads (after attributes and `Local`/`Global`-style prefixes) allowed for every purpose. */
 const DECLARATIONS = new Set([
   'Require', 'From', 'Import', 'Export', 'Open', 'Close', 'Declare', 'Delimit', 'Bind',
-  'Definition', 'Fixpoint', 'CoFixpoint', 'Let', 'Inductive', 'CoInductive', 'Variant', 'Record', 'Structure',
+  'Definition', 'Fixpoint', 'Function', 'CoFixpoint', 'Let', 'Inductive', 'CoInductive', 'Variant', 'Record', 'Structure',
   'Class', 'Instance', 'Existing', 'Canonical', 'Coercion', 'Notation', 'Infix', 'Reserved', 'Arguments',
   'Implicit', 'Generalizable', 'Hint', 'Create', 'Ltac', 'Tactic', 'Scheme', 'Combined', 'Opaque', 'Transparent',
   'Typeclasses', 'Section', 'Module', 'End', 'Set', 'Unset',
@@ -88,7 +88,7 @@ const IN_PROOF_COMMANDS = new Set(['Proof', 'Qed', 'Defined']);
  */
 export class SentencePolicy {
   private readonly what: string;
-  private readonly openBlocks: ('section' | 'module')[] = [];
+  private readonly openBlocks: ('section' | 'module' | 'module type')[] = [];
   private count = 0;
 
   constructor(private readonly purpose: PolicyPurpose) {
@@ -97,7 +97,7 @@ export class SentencePolicy {
 
   /** Why Coq's sentence `pp` is refused here, or undefined (then the block structure is tracked). */
   judge(pp: string, inProof: boolean): string | undefined {
-    const refusal = inProof ? proofSentence(pp) : checkSentence(pp, this.purpose, this.openBlocks.includes('section'));
+    const refusal = inProof ? proofSentence(pp) : checkSentence(pp, this.purpose, this.openBlocks.includes('section'), this.openBlocks.includes('module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     const head = headOf(pp);
     // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
@@ -105,7 +105,7 @@ export class SentencePolicy {
     this.count++;
     if (inProof) return undefined;
     if (head?.words[0] === 'Section') this.openBlocks.push('section');
-    else if (head?.words[0] === 'Module' && !/:=/.test(pp)) this.openBlocks.push('module');
+    else if (head?.words[0] === 'Module' && !/:=/.test(pp)) this.openBlocks.push(head.words[1] === 'Type' ? 'module type' : 'module');
     else if (head?.words[0] === 'End') this.openBlocks.pop();
     return undefined;
   }
@@ -155,19 +155,29 @@ function headOf(sentence: string): Head | undefined {
   return { words: words.slice(i), attributes };
 }
 
-function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: boolean): string | undefined {
+function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: boolean, inModuleType: boolean): string | undefined {
   const head = headOf(sentence);
   if (!head) return 'sentence not allowed';
   for (const a of head.attributes) if (!ATTRIBUTES.test(a)) return `attribute not allowed: #[${a}]`;
+  // `Export Set …`/`Export Unset …` (Coq ≥ 8.15) set an option with export locality: judged as the option, never as module names.
+  if ((head.words[0] === 'Export' || head.words[0] === 'Import') && /^(Set|Unset)$/.test(head.words[1] ?? '')) head.words.shift();
   const [first = '', second = ''] = head.words;
   // `Declare Instance x : C.` declares an axiom (an instance with no body), `Declare Module` a module of them.
   const assumes = ASSUMPTIONS.has(first) || (first === 'Declare' && /^(Instance|Module)$/.test(second));
   if (assumes) {
     if (purpose === 'fidelity-context' || purpose === 'project') return undefined;
     if (inSection && SECTION_ASSUMPTIONS.has(first)) return undefined;
+    // A module type's parameters are the fields of a signature, never axioms: only `Declare Module` (refused
+    // outside module types) or a module of that type can give them a value, and a module needs real ones.
+    if (inModuleType) return undefined;
     return `sentence not allowed: ${first} (assumptions are not allowed here)`;
   }
   if (PROOF_STARTERS.has(first)) return undefined;
+  // `Include` merges signatures inside a module type; inside a module, including a module type would assume its fields.
+  if (first === 'Include' && inModuleType) return undefined;
+  // Program's obligations and setoid/ring registrations open proofs or take proof terms: the kernel checks them.
+  if (first === 'Next' && second === 'Obligation') return undefined;
+  if (first === 'Add' && /^(Parametric|Morphism|Relation|Setoid|Ring|Field)$/.test(second)) return undefined;
   if (!DECLARATIONS.has(first)) return `sentence not allowed: ${first || sentence.slice(0, 20)}`;
   const forbiddenSecond = FORBIDDEN_SECOND[first];
   if (forbiddenSecond && !forbiddenSecond.test(second)) return `sentence not allowed: ${first} ${second}`.trimEnd();
