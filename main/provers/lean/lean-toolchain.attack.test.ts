@@ -20,6 +20,11 @@ import type { LeanToolchainDouble } from './test-fixtures/lean-toolchain-double.
  * and the Lean toolchain TEST DOUBLE (Lean cannot be installed here), plus a few hostile `lean`/Pantograph
  * stand-ins written below (each a three-line shell script, named as such).
  */
+// These attacks are on the Lean backend's own handling (toolchains, crashes, replays), and some wrappers here
+// keep state in a file between two starts of the REPL, which a sandboxed process cannot write: this file's
+// processes run unsandboxed (the sandbox is attacked in main/process and main/provers/coq). Set before the
+// process manager's first probe, which keeps its answer; vitest runs each test file in its own process.
+process.env.ARBOR_SANDBOX = 'off';
 const TSX_LOADER = import.meta.resolve('tsx');
 const double = fileURLToPath(new URL('./test-fixtures/pantograph-double.ts', import.meta.url));
 const doubleCommand = `${process.execPath} --import ${TSX_LOADER} ${double}`;
