@@ -97,18 +97,13 @@ class CleanEnvironment {
     return next;
   }
 
-  /** What each name means here (kernel names; absent when it names nothing here). */
-  names(names: string[], options: ClientOptions = {}): Promise<Map<string, string>> {
-    const run = async (): Promise<Map<string, string>> => {
+  /** Runs `work` on the clean prover's base state, after every earlier request (one at a time). */
+  private atBase<T>(options: ClientOptions, work: (client: CoqideTopClient, base: number) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
       const { client, base } = await this.start(options);
       client.holdEventLoop(true);
       try {
-        const out = new Map<string, string>();
-        for (const n of names) {
-          const full = (await readTerm(client, n, base, this.located)).full.get(n);
-          if (full !== undefined && full !== n) out.set(n, full);
-        }
-        return out;
+        return await work(client, base);
       } finally {
         client.holdEventLoop(false);
       }
@@ -118,26 +113,27 @@ class CleanEnvironment {
     return next;
   }
 
+  /** What each name means here (kernel names; absent when it names nothing here). */
+  names(names: string[], options: ClientOptions = {}): Promise<Map<string, string>> {
+    return this.atBase(options, async (client, base) => {
+      const out = new Map<string, string>();
+      for (const n of names) {
+        const full = (await readTerm(client, n, base, this.located)).full.get(n);
+        if (full !== undefined && full !== n) out.set(n, full);
+      }
+      return out;
+    });
+  }
+
   /** Which of `names` refer to something here as written (`Check @name` succeeds): a shadowed library name does. */
   referring(names: string[], options: ClientOptions = {}): Promise<Set<string>> {
-    const run = async (): Promise<Set<string>> => {
-      const { client, base } = await this.start(options);
-      client.holdEventLoop(true);
-      try {
-        const out = new Set<string>();
-        for (const n of names) {
-          if (!isQualid(n)) continue;
-          const ok = await client.query(`Check @${n}.`, base, ROUND_TRIP_MS).then(() => true, () => false);
-          if (ok) out.add(n);
-        }
-        return out;
-      } finally {
-        client.holdEventLoop(false);
+    return this.atBase(options, async (client, base) => {
+      const out = new Set<string>();
+      for (const n of names) {
+        if (isQualid(n) && (await client.query(`Check @${n}.`, base, ROUND_TRIP_MS).then(() => true, () => false))) out.add(n);
       }
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+      return out;
+    });
   }
 
   async dispose(): Promise<void> {
