@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('the finished proof shows what its statement means', () => {
-  it('False that means True: the elaborated statement and the difference in Messages', async (ctx) => {
+  it('False that means True: the elaborated statement and the difference in Messages and in the inspector', async (ctx) => {
     if (!useCoq) ctx.skip();
     await writeFile(join(workspace, 'meaning.arbor'), 'DEFINE "Notation \\"\'False\'\\" := (True)."\nGOAL "False"\nAPPLY (exact I)\nEND\n');
     await page.goto(`${workbench.url}&open=${encodeURIComponent(join(workspace, 'meaning.arbor'))}`);
@@ -39,6 +39,8 @@ describe('the finished proof shows what its statement means', () => {
     await expect.poll(() => page.locator('.message-list').textContent(), { timeout: 120_000 }).toMatch(/Coq proved: Coq\.Init\.Logic\.True/);
     const text = await page.locator('.message-list').textContent();
     expect(text).toMatch(/here `Coq\.Init\.Logic\.True` stands where a clean reading has `Coq\.Init\.Logic\.False`/);
+    // The inspector of the finished proof (shown when the proof completes) says it too, beside "proved".
+    await expect.poll(() => page.locator('[data-testid="inspector-meaning"]').textContent(), { timeout: 30_000 }).toMatch(/Coq proved: Coq\.Init\.Logic\.True.*clean environment the text reads: Coq\.Init\.Logic\.False/s);
     await page.screenshot({ path: join(ARTIFACTS, '70-statement-meaning.png') });
   }, 180_000);
 });

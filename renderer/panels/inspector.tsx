@@ -6,7 +6,7 @@ import { parseEquationView, usesAimOperators } from '../../shared/equational/ter
 import { selectAppInfo } from '../store/channels-slice.ts';
 import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
 import { EquationTrees } from './equation-trees.tsx';
-import { selectActiveScript, selectSelectedId } from '../store/proof-slice.ts';
+import { selectActiveMeaning, selectActiveScript, selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectDisplayedStep, selectOverlay, selectPreviousTree, selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
 import { useMemo } from 'react';
@@ -48,6 +48,7 @@ export function Inspector() {
   const showsDocument = useArbor(selectShowsDocument);
   const overlay = useArbor(selectOverlay);
   const script = useArbor(selectActiveScript);
+  const meaning = useArbor(selectActiveMeaning);
   const selected = useArbor(selectSelectedId);
   const check = useArbor(selectActiveCheck);
   const backend = useArbor(selectAppInfo)?.backend;
@@ -103,6 +104,15 @@ export function Inspector() {
         ? <pre className="goal-text" data-testid="inspector-goal">{change ? <Parts parts={change.goal.filter((p) => p.kind !== 'removed')} /> : node.goal}</pre>
         : <ol className="subgoals">{(node.children ?? []).map((c) => <li key={c.id}>{c.kind === 'leaf' ? c.goal : `bundle of ${c.children?.length ?? 0}`}</li>)}</ol>}
       {!finished && equation && (backend === 'eq' || usesAimOperators(equation)) && <EquationTrees view={equation} />}
+      {finished && showsDocument && meaning !== undefined && (
+        // Nobody may read "proved" without what was proved when the text means something else here (issue 21).
+        <div className="meaning-warning" data-testid="inspector-meaning">
+          <h4>What Coq proved differs from the text</h4>
+          <div>Coq proved: <code>{meaning.elaborated}</code></div>
+          <div>{meaning.clean === null ? 'In a clean environment the text does not elaborate.' : <>In a clean environment the text reads: <code>{meaning.clean}</code></>}</div>
+          <ul>{meaning.differences.map((d) => <li key={d}>{d}</li>)}</ul>
+        </div>
+      )}
       {finished && showsDocument && script !== undefined && (
         <>
           <h4>Reproduction script</h4>

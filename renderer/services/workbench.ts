@@ -133,7 +133,7 @@ function handleEvent(event: ApiEvent): void {
         const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
         if (doc) s.addMessage('error', formatStatementMeaning(event.response.STATEMENT), doc.uri);
       }
-      if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT);
+      if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT, event.response.STATEMENT);
       else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);
       break;
     case 'tree':

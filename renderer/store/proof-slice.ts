@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { DerivationReply } from '../../shared/derivation/recorded-derivation.ts';
+import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { ArborState } from './store.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface ProofSlice {
     synthetic: TreeView | null;
     /** The reproduction script of each channel's finished proof (the `SCRIPT` of its last END). */
     scripts: Record<number, string>;
+    /** A finished proof's STATEMENT (its elaborated meaning differs from its text's clean reading), by channel. */
+    meanings: Record<number, StatementMeaning>;
     /** The derivation the host last sent for each channel (the item and step it was asked for, or why none). */
     derivations: Record<number, DerivationReply>;
     /** The document item whose derivation is shown (the outline's choice); null: the one the slider or the proof is at. */
@@ -39,7 +42,8 @@ export interface ProofSlice {
   selectDerivationItem(item: number | null): void;
   /** The user moved the editor's cursor: the derivation follows it (the outline's choice gives way). */
   setCursorLine(line: number): void;
-  receiveScript(channel: number, script: string | null): void;
+  /** A finishing END's script and STATEMENT (null: a later step voided both). */
+  receiveScript(channel: number, script: string | null, meaning?: StatementMeaning): void;
   receiveTree(channel: number, step: number, tree: TreeView | null): void;
   forgetChannel(channel: number): void;
   selectNode(id: number | null): void;
@@ -50,15 +54,18 @@ export interface ProofSlice {
 }
 
 export const createProofSlice: StateCreator<ArborState, [], [], ProofSlice> = (set) => ({
-  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null, scripts: {}, derivations: {}, derivationItem: null, cursorLine: null },
+  proof: { trees: {}, selectedId: null, collapsed: {}, historyStep: null, search: '', synthetic: null, scripts: {}, meanings: {}, derivations: {}, derivationItem: null, cursorLine: null },
   receiveDerivation: (channel, reply) => set((s) => ({ proof: { ...s.proof, derivations: { ...s.proof.derivations, [channel]: reply } } })),
   setCursorLine: (line) => set((s) => (s.proof.cursorLine === line && s.proof.derivationItem === null ? s : { proof: { ...s.proof, cursorLine: line, derivationItem: null } })),
   selectDerivationItem: (item) => set((s) => ({ proof: { ...s.proof, derivationItem: item, cursorLine: null, historyStep: null, selectedId: null } })),
-  receiveScript: (channel, script) => set((s) => {
+  receiveScript: (channel, script, meaning) => set((s) => {
     const scripts = { ...s.proof.scripts };
+    const meanings = { ...s.proof.meanings };
     if (script === null) delete scripts[channel];
     else scripts[channel] = script;
-    return { proof: { ...s.proof, scripts } };
+    if (meaning === undefined) delete meanings[channel];
+    else meanings[channel] = meaning;
+    return { proof: { ...s.proof, scripts, meanings } };
   }),
   receiveTree: (channel, step, tree) => set((s) => {
     const old = s.proof.trees[channel];
@@ -98,6 +105,10 @@ export const selectChannelTrees = (s: ArborState): ChannelTrees | undefined => {
 export const selectActiveScript = (s: ArborState): string | undefined => {
   const ch = selectActiveChannel(s);
   return ch === undefined ? undefined : s.proof.scripts[ch];
+};
+export const selectActiveMeaning = (s: ArborState): StatementMeaning | undefined => {
+  const ch = selectActiveChannel(s);
+  return ch === undefined ? undefined : s.proof.meanings[ch];
 };
 export const selectHistoryStep = (s: ArborState): number | null => s.proof.historyStep;
 export const selectSelectedId = (s: ArborState): number | null => s.proof.selectedId;
