@@ -52,6 +52,15 @@ export class ShellProcess {
     return response;
   }
 
+  /** Sends `requests` on a channel of their own (opened for them, released after) and returns their responses. */
+  async onFreshChannel(requests: readonly string[]): Promise<ShellResponse[]> {
+    const ch = ((await this.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+    const out: ShellResponse[] = [];
+    for (const r of requests) out.push(await this.request(`${ch} ${r}`, ch));
+    await this.request(`${ch} RELEASE_CHANNEL`, ch);
+    return out;
+  }
+
   /** Closes stdin and waits for the exit status. */
   async end(): Promise<number | null> {
     this.child.stdin.end();

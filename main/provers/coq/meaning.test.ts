@@ -23,14 +23,7 @@ afterAll(async () => {
   await shell.end();
 });
 
-const session = async (requests: string[]): Promise<ShellResponse[]> => {
-  const created = await shell.request('NEW_CHANNEL', 0);
-  const ch = (created.RESPONSE as { ID: number }).ID;
-  const out: ShellResponse[] = [];
-  for (const r of requests) out.push(await shell.request(`${ch} ${r}`, ch));
-  await shell.request(`${ch} RELEASE_CHANNEL`, ch);
-  return out;
-};
+const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
 
 describe('assumptions are judged by kernel name', () => {
   const spoofs: { name: string; requests: string[] }[] = [

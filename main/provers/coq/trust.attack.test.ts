@@ -153,14 +153,7 @@ describe('protocol: arguments, assumptions and meanings, through the real arbor-
   afterAll(async () => {
     await shell.end();
   });
-  const session = async (requests: string[]): Promise<ShellResponse[]> => {
-    const created = await shell.request('NEW_CHANNEL', 0);
-    const ch = (created.RESPONSE as { ID: number }).ID;
-    const out: ShellResponse[] = [];
-    for (const r of requests) out.push(await shell.request(`${ch} ${r}`, ch));
-    await shell.request(`${ch} RELEASE_CHANNEL`, ch);
-    return out;
-  };
+  const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
   const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
 
   it('DEFINE and PRELUDE refuse `Export Unset Guard Checking` (it used to run, and only Print Assumptions caught the proof)', async () => {
