@@ -4,13 +4,14 @@
  * and a success says which tactic closed the goal (the derivation view shows it on the closed branch).
  */
 /** Every stage and outcome a report may name (transcript readers validate against these). */
-export const HAMMER_STAGES = ['refutation', 'decision', 'rewrite', 'sauto', 'witness', 'induction', 'discovery', 'crush', 'quick', 'coqhammer', 'reconstruction'] as const;
+export const HAMMER_STAGES = ['refutation', 'decision', 'rewrite', 'sauto', 'witness', 'premises', 'induction', 'discovery', 'crush', 'quick', 'coqhammer', 'reconstruction'] as const;
 export const HAMMER_OUTCOMES = ['closed', 'progress', 'failed', 'timeout', 'skipped', 'refuted'] as const;
 
 export interface HammerStage {
   /**
    * `refutation` (the counterexample search, first), on the whole goal `decision` (lia, ring, congruence, …),
    * `rewrite` (simplification with the library's rewrite databases and local equations), `sauto` (its family),
+   * `premises` (the lemmas in scope sharing the goal's rarest constants, ranked, then used by `hauto use:`, rewrites, `eauto using`),
    * `witness` (an existential or divisibility goal: witnesses from its variables and small constants, then lia/nia),
    * `induction` (on each candidate variable), `discovery` (an auxiliary lemma conjectured, refuted or proved,
    * and used: one entry per conjecture, its `tactic` the `assert`); then `crush` and, per subgoal it left,
@@ -45,7 +46,7 @@ export interface HammerReport {
 }
 
 const STAGE_NAMES: Record<HammerStage['stage'], string> = {
-  refutation: 'counterexample search', decision: 'decision procedures', rewrite: 'rewriting', sauto: 'sauto', witness: 'witnesses', induction: 'induction', discovery: 'lemma discovery',
+  refutation: 'counterexample search', decision: 'decision procedures', rewrite: 'rewriting', sauto: 'sauto', witness: 'witnesses', premises: 'premise selection', induction: 'induction', discovery: 'lemma discovery',
   crush: 'CRUSH', quick: 'quick', coqhammer: 'CoqHammer', reconstruction: 'reconstruction',
 };
 

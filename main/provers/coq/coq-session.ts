@@ -4,6 +4,8 @@ import type { Checkpoint, DefineOutcome, FinishedProof, PrintMode, ProofStep, Pr
 import type { QueryCommand } from '../../../shared/protocol/shell-command.ts';
 import type { EnvironmentEntry, QueryAnswer } from '../../../shared/protocol/query-answer.ts';
 import { SEARCH_LIMIT } from '../../../shared/protocol/query-answer.ts';
+import { type PremiseSearchPort, searchPremises } from './premise-search.ts';
+import { premiseTactics } from './premise-selection.ts';
 import { firstLocated, moduleOf, parseAbout, parseCheck, parseLocate, parsePrint, parseSearchResult } from './coq-queries.ts';
 import { precheckUntrusted } from './vernacular-policy.ts';
 import { runCoqText, TextRefused } from './coq-text-runner.ts';
@@ -785,7 +787,36 @@ export class CoqSession implements ProverSession {
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
     const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
-    return this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
+    const decided = await this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first], until, stages);
+    if (decided !== undefined) return decided;
+    // The lemmas in scope that share the goal's rarest constants, before the searches that know none of them.
+    const premises = await this.premisesHere(Math.min(until, Date.now() + 3000), stages);
+    return this.firstClosing([...premises, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
+  }
+
+  /** Premise selection (premise-search.ts): the ranked lemmas as tactics, and a stage entry saying which were chosen. */
+  private async premisesHere(deadline: number, stages: HammerStage[]): Promise<{ stage: 'premises'; tactic: string; secs: number }[]> {
+    const t0 = Date.now();
+    const port: PremiseSearchPort = {
+      printedAll: async () => {
+        const tip = this.client.tip;
+        await this.client.add('Set Printing All.', ROUND_TRIP_MS);
+        try {
+          const g = (await this.client.goals(ROUND_TRIP_MS)).goals?.[0];
+          return g ? { goal: g.goal, hyps: g.hyps } : undefined;
+        } finally {
+          await this.client.editAt(tip, ROUND_TRIP_MS);
+        }
+      },
+      query: async (sentence) => (await this.client.query(sentence, this.client.tip, ROUND_TRIP_MS).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text),
+    };
+    const own = this.openProof()?.name;
+    const { constants, premises } = await searchPremises(port, deadline, new Set(own === undefined ? [] : [own]));
+    stages.push({
+      stage: 'premises', ms: Date.now() - t0, outcome: premises.length > 0 ? 'progress' : 'skipped',
+      detail: premises.length > 0 ? `${premises.map((p) => p.name).join(', ')} (sharing ${constants.join(', ')})` : 'no lemma in scope shares the goal\'s constants',
+    });
+    return premiseTactics(premises).map((tactic) => ({ stage: 'premises' as const, tactic, secs: 2 }));
   }
 
   /** The variables `intros` introduces (names and types) and the goal it leaves; the document and goals stay as they were. */
