@@ -1,3 +1,4 @@
+import escapeStringRegexp from 'escape-string-regexp';
 import type { DiscoveredLemma, HammerReport, HammerStage } from '../../../shared/protocol/hammer-report.ts';
 import type { OpenGoal, ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
 import type { Checkpoint, DefineOutcome, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, SessionOptions, StepOutcome } from '../../shell/prover-session.ts';
@@ -21,7 +22,7 @@ import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
 import { cleanEnvironment, cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
 import { compareReadings } from './statement-meaning.ts';
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
-import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
+import { inductionTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
@@ -850,11 +851,13 @@ export class CoqSession implements ProverSession {
     }
     const all = introduced.map((e) => e.name);
     const natVars = introduced.filter((e) => e.text === 'nat').map((e) => e.name);
-    const deep = deepRecursors(this.declarationSentences()).filter((f) => new RegExp(`(^|[^\\w'.])${f}($|[^\\w'])`).test(this.current[0]?.goal ?? ''));
+    const depths = recursionDepths(this.declarationSentences());
+    const deep = [...depths.keys()].filter((f) => new RegExp(`(^|[^\\p{L}\\p{N}_'.])${escapeStringRegexp(f)}($|[^\\p{L}\\p{N}_'])`, 'u').test(this.current[0]?.goal ?? ''));
+    const depth = Math.max(2, ...deep.map((f) => depths.get(f) ?? 2));
     // A goal about a function that recurses two steps at a time is inducted on the way it recurses first:
     // that is the likeliest proof, and under load the stage's window may hold only one or two attempts.
     const tactics = [
-      ...(deep.length > 0 ? recursionInductionTactics(natVars, candidates, all, deep) : []),
+      ...(deep.length > 0 ? recursionInductionTactics(natVars, candidates, all, deep, depth) : []),
       ...inductionTactics(candidates, all),
       ...(candidates.length >= 2 ? nestedInductionTactics(candidates, all) : []),
     ];

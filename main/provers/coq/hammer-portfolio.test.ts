@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShellProcess } from '../../cli/shell-process.ts';
-import { deepRecursors, wantsWitness } from './hammer-portfolio.ts';
+import { deepRecursors, recursionDepths, wantsWitness } from './hammer-portfolio.ts';
 
 describe('what HAMMER\'s induction and witness stages look for', () => {
   it('finds functions that recurse two steps at a time, not one', () => {
@@ -9,6 +9,14 @@ describe('what HAMMER\'s induction and witness stages look for', () => {
       'Fixpoint dbl (n : nat) : nat := match n with 0 => 0 | S k => S (S (dbl k)) end.',
       'Fixpoint pairs (l : list nat) : nat := match l with x :: y :: t => 1 + pairs t | _ => 0 end.',
     ])).toEqual(['evenb', 'pairs']);
+  });
+  it('reads the recursion depth the patterns peel, whatever it is', () => {
+    expect([...recursionDepths([
+      'Fixpoint mod3 (n : nat) : nat := match n with 0 => 0 | 1 => 1 | 2 => 2 | S (S (S k)) => mod3 k end.',
+      'Fixpoint evenb (n : nat) : bool := match n with 0 => true | 1 => false | S (S k) => evenb k end.',
+      "Fixpoint f' (n : nat) : nat := match n with S (S (S (S k))) => f' k | _ => 0 end.",
+      'Fixpoint dbl (n : nat) : nat := match n with 0 => 0 | S k => S (S (dbl k)) end.',
+    ])]).toEqual([['mod3', 3], ['evenb', 2], ["f'", 4]]);
   });
   it('asks for witnesses on existential and divisibility goals only', () => {
     expect(wantsWitness('exists m : nat, m > n')).toBe(true);
@@ -80,6 +88,13 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     expect(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage).toBe('induction');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/induction n/);
     expect(r.ASSUMPTIONS).toEqual([]);
+  }, 120_000);
+
+  it('inducts the way a function recurses three steps at a time (functional induction from the recursion, any depth), and the kernel accepts it', async () => {
+    const { c, r } = await hammerOn('Fixpoint mod3 (n : nat) : nat := match n with 0 => 0 | 1 => 1 | 2 => 2 | S (S (S k)) => mod3 k end.', 'forall n, mod3 n < 3');
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/lt_wf_ind; intros; destruct n as \[\|\[\|\[\|n\]\]\]/);
+    expect((await endAndRelease(c)).ASSUMPTIONS).toEqual([]);
   }, 120_000);
 
   it('rewrites with a generalised induction hypothesis (rev-acc-spec: rewrite IHl, <- app_assoc), the type parameter left in place', async () => {

@@ -80,35 +80,50 @@ export function nestedInductionTactics(candidates: readonly string[], all: reado
 }
 
 /**
- * The document's recursive functions whose recursion is not one structural step (`evenb` recurses on
- * `S (S k)`): `Fixpoint` sentences whose patterns peel two constructors at once.
+ * How many constructors the patterns of each of the document's recursive functions peel at once (`evenb`
+ * matches `S (S k)`: 2; `mod3` matches `2` and `S (S (S k))`: 3), for those that peel more than one: the
+ * depth the recursion-shaped induction must destruct to, whatever it is.
  */
-export function deepRecursors(sentences: readonly string[]): string[] {
-  const out: string[] = [];
+export function recursionDepths(sentences: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
   for (const s of sentences) {
     const m = /^\s*Fixpoint\s+([\p{L}_][\p{L}\p{N}_']*)/u.exec(s);
     if (!m) continue;
     // The patterns: what stands between `with` or `|` and `=>` (not the bodies, where `S (S (dbl k))` is one step).
     const patterns = [...s.matchAll(/(?:\bwith\b|\|)([^|]*?)=>/g)].map((p) => p[1] as string);
-    if (patterns.some((p) => /\bS\s*\(\s*S\b|[\w']+\s*::\s*[\w']+\s*::/.test(p))) out.push(m[1] as string);
+    const depth = Math.max(0, ...patterns.map((p) => Math.max(
+      (p.match(/\bS\b/g) ?? []).length,
+      (p.match(/::/g) ?? []).length,
+      // A numeral pattern `2` is S (S O): the cases up to it, then one more step.
+      ...(p.match(/(?<![\p{L}\p{N}_'.])\d+(?![\p{L}\p{N}_'.])/gu) ?? []).map((d) => Math.min(8, Number(d) + 1)),
+    )));
+    if (depth >= 2) out.set(m[1] as string, Math.min(depth, 8));
   }
   return out;
+}
+
+/** The document's recursive functions whose recursion is not one structural step (see recursionDepths). */
+export function deepRecursors(sentences: readonly string[]): string[] {
+  return [...recursionDepths(sentences).keys()];
 }
 
 /**
  * Recursion-shaped induction (the functional induction a function like `evenb` needs), inside the proof so
  * that coqc re-checks it as it is: strong induction on a nat (`lt_wf_ind`, the library's well-founded
- * induction on <), then the cases the function's patterns name (0, 1, S (S k)); the hypothesis is
- * instantiated at k and S k, the function unfolded one step (`simpl f`: only it, so `mod` and `*` stay
- * readable for lia), and each case closed.
+ * induction on <), then the cases the function's patterns name to its depth d (0, 1, …, S^d k); the
+ * hypothesis is instantiated at k, S k, …, S^(d-1) k, the function unfolded (`simpl f`: only it, so `mod`
+ * and `*` stay readable for lia), and each case closed.
  */
-export function recursionInductionTactics(natVars: readonly string[], candidates: readonly string[], all: readonly string[], functions: readonly string[]): string[] {
+export function recursionInductionTactics(natVars: readonly string[], candidates: readonly string[], all: readonly string[], functions: readonly string[], depth = 2): string[] {
   const unfold = functions.length === 0 ? 'simpl in *' : `simpl ${functions.join(', ')} in *`;
+  const d = Math.max(2, Math.min(8, Math.floor(depth)));
   return natVars.map((v) => {
     const others = candidates.filter((x) => x !== v);
     const revert = others.length === 0 ? '' : `revert ${others.join(' ')}; `;
-    return `solve [intros ${all.join(' ')}; ${revert}induction ${v} as [${v} IHs] using lt_wf_ind; intros; destruct ${v} as [|[|${v}]]; `
-      + `try pose proof (IHs ${v} ltac:(lia)); try pose proof (IHs (S ${v}) ltac:(lia)); ${unfold}; intros; `
+    const pattern = `${'[|'.repeat(d)}${v}${']'.repeat(d)}`;
+    const instances = Array.from({ length: d }, (_, i) => `try pose proof (IHs ${'(S '.repeat(i)}${v}${')'.repeat(i)} ltac:(lia)); `).join('');
+    return `solve [intros ${all.join(' ')}; ${revert}induction ${v} as [${v} IHs] using lt_wf_ind; intros; destruct ${v} as ${pattern}; `
+      + `${instances}${unfold}; intros; `
       + `first [reflexivity | discriminate | assumption | solve [intuition (try lia; try congruence)] | solve [${IH_CLOSER}] | solve [sauto limit: 500]]]`;
   });
 }

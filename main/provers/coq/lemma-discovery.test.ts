@@ -53,6 +53,17 @@ describe('lemma discovery: conjectures (pure)', () => {
     expect(acc[0]?.proofs[0]).toMatch(/^solve \[intros; revert acc; induction l;/);
   });
 
+  it('names of every form Coq allows are data: primes, unicode, a dot-free look-alike (no regular-expression syntax error)', () => {
+    const primed = fixpointSignatures("Fixpoint plus' (n m : nat) : nat := match n with 0 => m | S k => S (plus' k m) end.");
+    expect(primed[0]?.name).toBe("plus'");
+    const goal = { vars: [{ name: 'n', type: 'nat' }], goal: "plus' n 0 = n" };
+    expect(() => conjectures(goal, primed, new Set(['n']))).not.toThrow();
+    const uni = fixpointSignatures('Fixpoint dbl\u2032 (n : nat) : nat := match n with 0 => 0 | S k => S (S (dbl\u2032 k)) end.');
+    expect(() => conjectures({ vars: [{ name: 'n', type: 'nat' }], goal: 'dbl\u2032 (n + n) = 0' }, uni, new Set(['n']))).not.toThrow();
+    // `a.b` must not match `aXb`: a dot in a name is not a wildcard.
+    expect(conjectures({ vars: [{ name: 'l', type: 'list nat' }], goal: 'totalXs (rev l) = totalXs l' }, fixpointSignatures('Fixpoint total.s (l : list nat) : nat := 0.'), new Set(['l']))).toEqual([]);
+  });
+
   it('a compound argument generalised, plainly and as m + m when it is even', () => {
     const cs = conjectures({ vars: [{ name: 'n', type: 'nat' }], goal: 'even2 (n + n + 6) = true' }, fixpointSignatures(EVEN), new Set(['n']));
     expect(cs.map((c) => c.statement)).toEqual(['forall (m : nat), even2 m = true', 'forall (m : nat), even2 (m + m) = true']);

@@ -1,3 +1,4 @@
+import escapeStringRegexp from 'escape-string-regexp';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ export async function checkLeanScript(script: string, theorem: string, options: 
 export function readLeanOutput(output: string, exitCode: number | null, theorem: string): LeanCheckResult {
   const error = firstLeanError(output);
   if (exitCode !== 0 || error !== undefined) return { ok: false, error: error ?? `lean exited with code ${String(exitCode)}`, timedOut: false };
-  const quoted = theorem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const quoted = escapeStringRegexp(theorem);
   if (new RegExp(`'${quoted}' does not depend on any axioms`).test(output)) return { ok: true, axioms: [] };
   const m = new RegExp(`'${quoted}' depends on axioms: \\[([^\\]]*)\\]`).exec(output);
   if (!m) return { ok: false, error: `lean printed no axioms report for ${theorem}`, timedOut: false };
