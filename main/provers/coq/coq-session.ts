@@ -6,7 +6,7 @@ import type { QueryCommand } from '../../../shared/protocol/shell-command.ts';
 import type { EnvironmentEntry, QueryAnswer } from '../../../shared/protocol/query-answer.ts';
 import { SEARCH_LIMIT } from '../../../shared/protocol/query-answer.ts';
 import { type PremiseSearchPort, searchPremises } from './premise-search.ts';
-import { premiseTactics } from './premise-selection.ts';
+import { isEquation, type Premise, premiseTactics } from './premise-selection.ts';
 import { firstLocated, moduleOf, parseAbout, parseCheck, parseLocate, parsePrint, parseSearchResult } from './coq-queries.ts';
 import { precheckUntrusted } from './vernacular-policy.ts';
 import { runCoqText, TextRefused } from './coq-text-runner.ts';
@@ -22,7 +22,7 @@ import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
 import { cleanEnvironment, cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
 import { compareReadings } from './statement-meaning.ts';
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
-import { inductionTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
+import { inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
@@ -163,6 +163,8 @@ export class CoqSession implements ProverSession {
   private items: LogItem[] = [];
   /** While a HAMMER runs: the wall-clock instant its budget ends. No call runs past it (see `attempt`). */
   private hardDeadline: number | undefined;
+  /** The lemmas premise selection chose for the goal HAMMER is working on (the induction stage uses them too). */
+  private premises: Premise[] = [];
 
   private constructor(
     options: SessionOptions,
@@ -648,6 +650,7 @@ export class CoqSession implements ProverSession {
     const messages: string[] = [];
     const stages: HammerStage[] = [];
     const discovered: DiscoveredLemma[] = [];
+    this.premises = [];
     const report = (): HammerReport => ({ stages, ms: Date.now() - started, ...(discovered.length > 0 ? { discovered } : {}) });
     try {
       const done = await this.hammerStages({ started, budgetMs, left, others, script, messages, stages, discovered, report });
@@ -813,6 +816,7 @@ export class CoqSession implements ProverSession {
     };
     const own = this.openProof()?.name;
     const { constants, premises } = await searchPremises(port, deadline, new Set(own === undefined ? [] : [own]));
+    this.premises = premises;
     stages.push({
       stage: 'premises', ms: Date.now() - t0, outcome: premises.length > 0 ? 'progress' : 'skipped',
       detail: premises.length > 0 ? `${premises.map((p) => p.name).join(', ')} (sharing ${constants.join(', ')})` : 'no lemma in scope shares the goal\'s constants',
@@ -859,6 +863,7 @@ export class CoqSession implements ProverSession {
     const tactics = [
       ...(deep.length > 0 ? recursionInductionTactics(natVars, candidates, all, deep, depth) : []),
       ...inductionTactics(candidates, all),
+      ...inductionWithPremisesTactics(candidates, all, this.premises.map((p) => p.name), this.premises.filter((p) => isEquation(p.type)).map((p) => p.name)),
       ...(candidates.length >= 2 ? nestedInductionTactics(candidates, all) : []),
     ];
     return this.firstClosing(tactics.map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);

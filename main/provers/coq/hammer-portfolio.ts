@@ -62,6 +62,23 @@ export function inductionTactics(candidates: readonly string[], all: readonly st
 }
 
 /**
+ * Structural induction whose cases may also use the lemmas premise selection chose (`hauto use:` and their
+ * equations as rewrites): what an induction step needs when the document proved the key lemma earlier.
+ */
+export function inductionWithPremisesTactics(candidates: readonly string[], all: readonly string[], premises: readonly string[], equations: readonly string[]): string[] {
+  if (premises.length === 0) return [];
+  const rewrites = equations.length === 0 ? '' : `try solve [rewrite ?${equations.join(', ?')} in *; ${IH_CLOSER}]; `;
+  const closer = `(try solve [${IH_CLOSER}]; simpl in *; ${rewrites}try solve [hauto use: ${premises.slice(0, 6).join(', ')}]; ${CASE_CLOSER})`;
+  const out: string[] = [];
+  for (const v of candidates) {
+    const others = candidates.filter((x) => x !== v);
+    out.push(`solve [intros ${all.join(' ')}; induction ${v}; ${closer}]`);
+    if (others.length > 0) out.push(`solve [intros ${all.join(' ')}; revert ${others.join(' ')}; induction ${v}; intros; ${closer}]`);
+  }
+  return out;
+}
+
+/**
  * Nested induction for two-variable lemmas (depth 2, never deeper): induction on one variable (the other
  * generalised, then re-introduced by name) and in each case on the second. Tried after single induction,
  * only when the goal has at least two candidates; the first three candidates give at most six orders.

@@ -71,4 +71,24 @@ describe('premise selection in HAMMER (real coqidetop)', () => {
     expect(end.ERR).toBe('');
     expect(end.ASSUMPTIONS).toEqual([]);
   }, 240_000);
+
+  it('uses a chosen lemma inside an induction step (the document proved it long before), and the kernel accepts it', async () => {
+    const c = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+    await shell.request(`${c} DEFINE "Fixpoint myrev (l : list nat) : list nat := match l with [] => [] | x :: t => myrev t ++ [x] end."`, c);
+    await shell.request(`${c} GOAL myrev_snoc "forall l x, myrev (l ++ [x]) = x :: myrev l"`, c);
+    expect((await shell.request(`${c} APPLY (induction l; intros; simpl; [reflexivity | rewrite IHl; reflexivity])`, c)).ERR).toBe('');
+    expect((await shell.request(`${c} END`, c)).ERR).toBe('');
+    for (let i = 0; i < 13; i++) {
+      await shell.request(`${c} GOAL "forall l : list nat, length l + ${i} >= ${i}"`, c);
+      expect((await shell.request(`${c} APPLY (intros; lia)`, c)).ERR).toBe('');
+      expect((await shell.request(`${c} END`, c)).ERR).toBe('');
+    }
+    await shell.request(`${c} GOAL "forall l, myrev (myrev l) = l"`, c);
+    const r = await shell.request(`${c} HAMMER 30`, c);
+    expect(r.ERR).toBe('');
+    const closed = r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed');
+    expect(closed?.stage).toBe('induction');
+    expect(closed?.tactic).toMatch(/myrev_snoc/);
+    expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
+  }, 240_000);
 });
