@@ -25,7 +25,9 @@ export const UNITS = {
   // main/: Node services, lowest first.
   'main/process': ['shared/settings'],
   'main/shell': ['main/process', 'shared/derivation', 'shared/proof-tree', 'shared/protocol'],
-  'main/provers/coq': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
+  // HAMMER's pipeline: below the Coq session, which it reaches only through its port (hammer/hammer-port.ts).
+  'main/provers/coq/hammer': ['main/shell', 'shared/proof-tree', 'shared/protocol'],
+  'main/provers/coq': ['main/process', 'main/shell', 'main/provers/coq/hammer', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/eq': ['main/process', 'main/shell', 'shared/equational', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/isabelle': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol', 'shared/scripts'],
   'main/provers/lean': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],

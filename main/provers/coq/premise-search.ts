@@ -1,7 +1,7 @@
 import { splitHyp } from './coq-hyps.ts';
 import { parseSearchResult } from './coq-queries.ts';
 import { globalNames, parseCoqTerm } from './coq-sexp.ts';
-import { type Premise, rankPremises, searchableConstants, searchSentence } from './premise-selection.ts';
+import { type Premise, rankPremises, searchableConstants, searchSentence } from './hammer/premise-selection.ts';
 
 /** What the search needs of a session: the goal under `Set Printing All`, and a query at the current state. */
 export interface PremiseSearchPort {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { ShellProcess } from '../../cli/shell-process.ts';
-import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
+import { ShellProcess } from '../../../cli/shell-process.ts';
+import { startProcess, type ManagedProcess } from '../../../process/process-manager.ts';
 
 /** A true goal no stage proves in a few seconds (irrationality of the square root of 2, in nat). */
 const HARD = 'forall n m : nat, n * n = 2 * (m * m) -> n = 0';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { ShellProcess } from '../../../cli/shell-process.ts';
 import { linearWitnesses } from './hammer-portfolio.ts';
 
 describe('linear witnesses from the goal\'s constants', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { ShellProcess } from '../../../cli/shell-process.ts';
 import { combinations, refutationPlan, smallValues } from './instance-refutation.ts';
 
 describe('small values for the counterexample search', () => {

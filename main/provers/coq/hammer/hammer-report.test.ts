@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatHammerReport } from '../../../shared/protocol/hammer-report.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { formatHammerReport } from '../../../../shared/protocol/hammer-report.ts';
+import { ShellProcess } from '../../../cli/shell-process.ts';
 
 /** A HAMMER that fails says what it tried; one that succeeds says what closed the goal (real coqidetop, CoqHammer). */
 describe('HAMMER_REPORT', () => {

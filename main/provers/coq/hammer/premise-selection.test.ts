@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { ShellProcess } from '../../../cli/shell-process.ts';
 import { isEquation, premiseTactics, rankPremises, searchableConstants, searchSentence } from './premise-selection.ts';
 
 describe('premise selection (pure)', () => {

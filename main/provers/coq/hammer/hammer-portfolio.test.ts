@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { ShellProcess } from '../../../cli/shell-process.ts';
 import { deepRecursors, recursionDepths, wantsWitness } from './hammer-portfolio.ts';
 
 describe('what HAMMER\'s induction and witness stages look for', () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentSession } from '../../agent/agent-session.ts';
-import { HAMMER_SOURCE, hammerLemmaSuggestions } from '../../agent/hammer-lemma-suggestions.ts';
-import { inProcessPort } from '../../agent/in-process-port.ts';
-import { runCoqc } from '../../fidelity/run-coqc.ts';
-import { Shell } from '../../shell/shell.ts';
-import { createProverEngineFactory, loadBackend, type EngineFactory } from '../../supervisor/engine-factory.ts';
-import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { AgentSession } from '../../../agent/agent-session.ts';
+import { HAMMER_SOURCE, hammerLemmaSuggestions } from '../../../agent/hammer-lemma-suggestions.ts';
+import { inProcessPort } from '../../../agent/in-process-port.ts';
+import { runCoqc } from '../../../fidelity/run-coqc.ts';
+import { Shell } from '../../../shell/shell.ts';
+import { createProverEngineFactory, loadBackend, type EngineFactory } from '../../../supervisor/engine-factory.ts';
+import { quoteArgument } from '../../../../shared/protocol/quote-argument.ts';
+import type { ShellResponse } from '../../../../shared/protocol/shell-command.ts';
 import { conjectures, fixpointSignatures, instances, linearForm, refutationTactic, splitEquation, topLevelWords } from './lemma-discovery.ts';
 
 const TOTAL = 'Fixpoint total (l : list nat) : nat := match l with [] => 0 | x :: t => x + total t end.';

@@ -1,0 +1,57 @@
+import type { EnvironmentEntry } from '../../../shared/protocol/query-answer.ts';
+import type { CoqideTopClient } from './coqidetop-client.ts';
+import { parseAbout } from './coq-queries.ts';
+import { notices } from './statement-reading.ts';
+
+/** Limit for a query: it runs no tactic. */
+const ROUND_TRIP_MS = 5000;
+const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** What declarations added (at the tip): the names their heads declare (and an inductive type's constructors), with types. */
+export async function declaredBy(client: CoqideTopClient, sentences: string[]): Promise<EnvironmentEntry[]> {
+  const names = sentences.flatMap(declaredNames);
+  const out: EnvironmentEntry[] = [];
+  for (const n of names) {
+    if (n.startsWith('"')) {
+      out.push({ name: n, type: '', kind: 'Notation', module: 'document' });
+      continue;
+    }
+    const about = parseAbout(notices(await client.query(`About ${n}.`, client.tip, ROUND_TRIP_MS).catch(() => [])), n);
+    if (!about) continue;
+    out.push(entryOf(about));
+    if (about.kind === 'Inductive') {
+      const printed = notices(await client.query(`Print ${n}.`, client.tip, ROUND_TRIP_MS).catch(() => []));
+      for (const c of constructorsOf(printed)) out.push({ ...c, kind: 'Constructor', module: 'document' });
+    }
+  }
+  return out;
+}
+
+/** The names a declaration's head declares (`Definition x`, `Inductive t … with u`, `Notation "…"`), from the one sentence reader. */
+export const declaredNames = (sentence: string): string[] => {
+  const text = sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^(Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+/g, '');
+  const notation = /^(?:Notation|Infix|Reserved Notation)\s+("[^"]*")/.exec(text);
+  if (notation) return [notation[1] as string];
+  const head = /^(Definition|Fixpoint|CoFixpoint|Function|Inductive|CoInductive|Variant|Record|Structure|Class|Instance|Lemma|Theorem|Corollary|Fact|Remark|Example|Let|Abbreviation)\s+([\p{L}_][\p{L}\p{N}_']*)/u.exec(text);
+  if (!head) return [];
+  const names = [head[2] as string];
+  if (/^(Fixpoint|CoFixpoint|Inductive|CoInductive)$/.test(head[1] as string)) {
+    for (const m of text.matchAll(/\swith\s+([\p{L}_][\p{L}\p{N}_']*)/gu)) names.push(m[1] as string);
+  }
+  return names;
+};
+
+/** `Inductive tree : Set :=  Leaf : tree | Node : tree -> nat -> tree -> tree.` → its constructors and their types. */
+export const constructorsOf = (printed: string): EnvironmentEntry[] => {
+  const m = /:=\s*([\s\S]*?)\.?\s*(?:\n\s*\n|$)/.exec(printed);
+  if (!m) return [];
+  return (m[1] as string).split(/\s\|\s/).map((c) => /^\s*([\p{L}_][\p{L}\p{N}_']*)\s*:\s*([\s\S]*)$/u.exec(c))
+    .filter((c): c is RegExpExecArray => c !== null).map((c) => ({ name: c[1] as string, type: flat(c[2] as string) }));
+};
+
+const entryOf = (a: ReturnType<typeof parseAbout> & object): EnvironmentEntry => {
+  const e: EnvironmentEntry = { name: a.name, type: a.type };
+  if (a.module !== undefined) e.module = a.module;
+  if (a.kind !== undefined) e.kind = a.kind;
+  return e;
+};
