@@ -57,7 +57,7 @@ describe('HAMMER portfolio (real coqidetop)', () => {
     const r = await shell.request(`${c} HAMMER 20`, c);
     expect(r.ERR).toBe('');
     expect(r.RESPONSE).toMatchObject({ goal: 'True' });
-    expect(['decision', 'rewrite', 'sauto']).toContain(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage);
+    expect(['decision', 'rewrite', 'premises', 'sauto']).toContain(r.HAMMER_REPORT?.stages.find((s) => s.outcome === 'closed')?.stage);
     expect((await shell.request(`${c} END`, c)).ASSUMPTIONS).toEqual([]);
   }, 120_000);
 
