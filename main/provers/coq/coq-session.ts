@@ -22,7 +22,8 @@ import type { StatementMeaning } from '../../../shared/protocol/statement-meanin
 import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
-import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions, sectionVariableFromLocate } from './assumptions.ts';
+import { closingSentences, openBlocksAfter, type OpenBlock } from './document-blocks.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 const GRACE_MS = 2000;
@@ -61,6 +62,8 @@ interface LogItem {
   /** A proof's theorem name and statement. */
   name?: string;
   goal?: string;
+  /** A declaration's: the sections and modules open after it (a later GOAL is stated inside them). */
+  blocks?: OpenBlock[];
 }
 
 type Attempt = { ok: true; goals: RawGoal[]; messages: CoqMessage[] } | { ok: false; error: unknown };
@@ -297,6 +300,11 @@ export class CoqSession implements ProverSession {
     if (last?.end !== undefined && last.end > len) delete last.end;
   }
 
+  /** The sections and modules the document's declarations leave open here. */
+  private openBlocks(): OpenBlock[] {
+    return this.items.filter((i) => i.kind === 'define').at(-1)?.blocks ?? [];
+  }
+
   /** The proof in progress (not yet closed by `Qed`), if any. */
   private openProof(): LogItem | undefined {
     const last = this.items.at(-1);
@@ -448,11 +456,12 @@ export class CoqSession implements ProverSession {
     // Notations are read when a sentence is added: the warning setting must have run before the client's sentences are.
     const on = await this.attempt([NOTATION_GUARD_ON], this.timeoutMs).catch(failed);
     if (!on.ok) await failed(on.error);
-    const ran = await runCoqText(this.client, text, { purpose: 'define', timeoutMs: this.timeoutMs }).catch(failed);
+    let blocks = this.openBlocks();
+    const ran = await runCoqText(this.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b) => { blocks = b; } } }).catch(failed);
     for (const sentence of ran) this.log.push({ sentence: sentence.text, stateId: sentence.stateId });
     const off = await this.attempt([NOTATION_GUARD_OFF], this.timeoutMs).catch(failed);
     if (!off.ok) await failed(off.error);
-    this.items.push({ kind: 'define', start, end: this.log.length });
+    this.items.push({ kind: 'define', start, end: this.log.length, blocks });
     const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
     const declared = await this.declaredBy(ran.map((r) => r.pp));
     return { declared, checkpoint, script: ran.map((r) => r.text.trim()) };
@@ -1011,8 +1020,8 @@ export class CoqSession implements ProverSession {
       // Each candidate is resolved with `Locate Term`, whose answer holds kinds and kernel paths only (see assumptions.ts).
       const verdict = await judgeAssumptions(parsePrintAssumptions(printed), async (name) => {
         if (!isQualid(name)) return undefined;
-        const located = await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
-        return constantFromLocate(answer(located));
+        const located = answer(await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []));
+        return constantFromLocate(located) ?? sectionVariableFromLocate(located);
       }, this.trustedAssumptions);
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
       const statement = await this.meaning(proof.name ?? 'arbor_goal', proof.goal ?? '');
@@ -1217,7 +1226,9 @@ export class CoqSession implements ProverSession {
       const end = item.openGoals > 0 ? [`  (* ${item.openGoals} open goal${item.openGoals === 1 ? '' : 's'} *)`, 'Admitted.'] : ['Qed.'];
       return [`Theorem ${item.name} : (${item.goal}).`, 'Proof.', ...item.steps.flat().map((s) => `  ${s}`), ...end, ''];
     });
-    return [arborPrelude().trimEnd(), '', ...channel, ...body].join('\n').replace(/\n+$/, '\n');
+    // A document read inside a section or module: closed at the end, as coqc wants.
+    const closing = closingSentences(openBlocksAfter(items.flatMap((i) => (i.kind === 'define' ? i.script : []))));
+    return [arborPrelude().trimEnd(), '', ...channel, ...body, ...closing].join('\n').replace(/\n+$/, '\n');
   }
 
   async dispose(): Promise<void> {
