@@ -187,6 +187,8 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
   if (first === 'Include' && inModuleType) return undefined;
   // Program's obligations and setoid/ring registrations open proofs or take proof terms: the kernel checks them.
   if (first === 'Next' && second === 'Obligation') return undefined;
+  // The tactic Program tries on each obligation: what it proves, the kernel checks like any proof.
+  if (first === 'Obligation' && second === 'Tactic') return undefined;
   if (first === 'Add' && /^(Parametric|Morphism|Relation|Setoid|Ring|Field)$/.test(second)) return undefined;
   if (!DECLARATIONS.has(first)) return `sentence not allowed: ${first || sentence.slice(0, 20)}`;
   const forbiddenSecond = FORBIDDEN_SECOND[first];
