@@ -57,6 +57,8 @@ describe('conformance: public Coq developments as Arbor documents (real arbor-sh
       it(`${source}: ${short}`, { timeout: 600_000 }, async () => {
         const items = vToDocument(await readFile(path, 'utf8'));
         const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+        // A .v file starts from Coq's Init only, as coqc gives it: the document asks for the same.
+        expect((await shell.request(`${ch} PRELUDE bare`, ch)).ERR).toBe('');
         const outcomes = await runConverted(items, (line) => shell.request(`${ch} ${line}`, ch));
         const script = (await shell.request(`${ch} SCRIPT`, ch)).RESPONSE as string;
         await shell.request(`${ch} RELEASE_CHANNEL`, ch);

@@ -15,7 +15,7 @@ import { fragmentProblem, isIdent, splitSentences } from './coq-sentence.ts';
 import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } from './context-kind.ts';
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
-import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
+import { environmentPrelude, sessionOnlyPrelude } from './environments.ts';
 import { cleanEnvironment, cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
 import { compareReadings } from './statement-meaning.ts';
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
@@ -23,6 +23,7 @@ import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInduc
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions, sectionVariableFromLocate } from './assumptions.ts';
+import { nameOccurrence } from './coq-name-pattern.ts';
 import { closingSentences, openBlocksAfter, type OpenBlock } from './document-blocks.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
@@ -145,6 +146,8 @@ export class CoqSession implements ProverSession {
   private readonly splits = new Map<string, SplitHyp[]>();
   private readonly fullNames = new Map<string, string>();
   private readonly arborSentences: string[];
+  /** The environment the document starts from (environments.ts); undefined: Arbor's default prelude. */
+  private readonly environment: string | undefined;
   /** Refutation first (from the supervisor: the fidelity engine's counterexample search). */
   private readonly refute: SessionOptions['refute'];
   /** The user's own prelude (trusted), as Coq delimited it at the first boot (restarts replay these). */
@@ -171,7 +174,8 @@ export class CoqSession implements ProverSession {
     this.timeoutMs = options.timeoutMs;
     this.refute = options.refute;
     this.mode = options.printMode ?? 1;
-    this.arborSentences = splitSentences(arborPrelude());
+    this.environment = options.environment;
+    this.arborSentences = splitSentences(environmentPrelude(options.environment));
     this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: options.trustProjectAxioms === true };
     this.preludeAssumptions = declaredAssumptions(options.prelude ?? '');
   }
@@ -203,7 +207,7 @@ export class CoqSession implements ProverSession {
     }
     const initTip = this.client.tip;
     try {
-      for (const s of SESSION_ONLY_PRELUDE) await this.client.add(s);
+      for (const s of sessionOnlyPrelude(this.environment)) await this.client.add(s);
     } catch (e) {
       if (!(e instanceof CoqFailure)) throw toProverError(e);
       this.hammerPlugin = false;
@@ -828,7 +832,7 @@ export class CoqSession implements ProverSession {
     }
     const all = introduced.map((e) => e.name);
     const natVars = introduced.filter((e) => e.text === 'nat').map((e) => e.name);
-    const deep = deepRecursors(this.declarationSentences()).filter((f) => new RegExp(`(^|[^\\w'.])${f}($|[^\\w'])`).test(this.current[0]?.goal ?? ''));
+    const deep = deepRecursors(this.declarationSentences()).filter((f) => nameOccurrence(f).test(this.current[0]?.goal ?? ''));
     // A goal about a function that recurses two steps at a time is inducted on the way it recurses first:
     // that is the likeliest proof, and under load the stage's window may hold only one or two attempts.
     const tactics = [
@@ -1228,7 +1232,7 @@ export class CoqSession implements ProverSession {
     });
     // A document read inside a section or module: closed at the end, as coqc wants.
     const closing = closingSentences(openBlocksAfter(items.flatMap((i) => (i.kind === 'define' ? i.script : []))));
-    return [arborPrelude().trimEnd(), '', ...channel, ...body, ...closing].join('\n').replace(/\n+$/, '\n');
+    return [environmentPrelude(this.environment).trimEnd(), '', ...channel, ...body, ...closing].join('\n').replace(/\n+$/, '\n');
   }
 
   async dispose(): Promise<void> {
