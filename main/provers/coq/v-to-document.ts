@@ -53,9 +53,9 @@ function topLevelAssign(text: string): boolean {
 }
 
 /**
- * The names a theorem's binders bind (`n m`, `(x y : A)`, `{A}`, `` `{C} ``): a theorem stated with
+ * The names a theorem's binders bind (`n m`, `(x y : A)`, `{A}`): a theorem stated with
  * binders has them in its context when the proof starts, so the converted proof begins with
- * `intros` of exactly these. Undefined when a binder is a pattern (`'(x, y)`).
+ * `intros` of exactly these. Undefined when a binder is a pattern (`'(x, y)`) or generalised (`` `{C A} ``).
  */
 export function binderNames(binders: string): string[] | undefined {
   const names: string[] = [];
@@ -67,10 +67,8 @@ export function binderNames(binders: string): string[] | undefined {
       i++;
       continue;
     }
-    if (c === '`' || c === '!') {
-      i++;
-      continue;
-    }
+    // A generalised binder (`` `{C A} ``) may bind names Coq makes up.
+    if (c === '`' || c === '!') return undefined;
     if ('({['.includes(c)) {
       let depth = 0;
       let j = i;
@@ -144,7 +142,7 @@ export function vToDocument(text: string): ConvertedItem[] {
     const statement = head.binders === '' ? head.type : `forall ${head.binders}, ${head.type}`;
     const introduced = binderNames(head.binders);
     if (introduced === undefined) {
-      items.push({ kind: 'skipped', text: sentence, line, reason: 'a binder Arbor cannot name (a pattern binder)' });
+      items.push({ kind: 'skipped', text: sentence, line, reason: 'a binder Arbor cannot name (a pattern or generalised binder)' });
       continue;
     }
     if (introduced.length > 0) tactics.unshift(`intros ${introduced.join(' ')}`);
