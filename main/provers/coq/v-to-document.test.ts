@@ -51,7 +51,8 @@ describe('environments', () => {
       expect('command' in parsed, line).toBe(true);
       if ('command' in parsed) expect(formatCommand(parsed.command)).toBe(line);
     }
-    expect(parseRequest('PRELUDE bare').command).toEqual({ name: 'PRELUDE', text: '', environment: 'bare' });
+    const bare = parseRequest('PRELUDE bare');
+    expect('command' in bare ? bare.command : bare).toEqual({ name: 'PRELUDE', text: '', environment: 'bare' });
     expect(environmentProblem('bare')).toBeUndefined();
     expect(environmentProblem('arith,lists')).toBeUndefined();
     expect(environmentProblem('arith,evil')).toMatch(/unknown environment: evil/);
