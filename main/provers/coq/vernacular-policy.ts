@@ -187,8 +187,9 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
   if (first === 'Include' && inModuleType) return undefined;
   // Program's obligations and setoid/ring registrations open proofs or take proof terms: the kernel checks them.
   if (first === 'Next' && second === 'Obligation') return undefined;
-  // The tactic Program tries on each obligation: what it proves, the kernel checks like any proof.
-  if (first === 'Obligation' && second === 'Tactic') return undefined;
+  // The tactic Program tries on each obligation: what it proves, the kernel checks like any proof (and one
+  // that gives up is refused, as `Hint Extern … => admit` is).
+  if (first === 'Obligation' && second === 'Tactic') return GIVING_UP.test(sentence) || /\bshelve\b/.test(sentence) ? 'obligation tactic not allowed: it gives up goals' : undefined;
   if (first === 'Add' && /^(Parametric|Morphism|Relation|Setoid|Ring|Field)$/.test(second)) return undefined;
   if (!DECLARATIONS.has(first)) return `sentence not allowed: ${first || sentence.slice(0, 20)}`;
   const forbiddenSecond = FORBIDDEN_SECOND[first];
