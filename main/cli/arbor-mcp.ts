@@ -115,7 +115,7 @@ export async function runArborMcp(argv: string[]): Promise<number> {
       return 1;
     }
     const engines = factory;
-    shell = new Shell({ createEngine: (ch, channelPrelude) => engines.createEngine(ch, channelPrelude) });
+    shell = new Shell({ createEngine: (ch, channelPrelude, environment) => engines.createEngine(ch, channelPrelude, environment) });
     port = inProcessPort(shell);
   }
 

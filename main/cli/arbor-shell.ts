@@ -116,7 +116,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
     process.stderr.write(`arbor-shell: backend ${backend}: ${(err as Error).message}\n`);
     return 1;
   }
-  const shell = new Shell({ createEngine: (channel, channelPrelude) => factory.createEngine(channel, channelPrelude), maxChannels });
+  const shell = new Shell({ createEngine: (channel, channelPrelude, environment) => factory.createEngine(channel, channelPrelude, environment), maxChannels });
   const transcript = values.transcript !== undefined ? recordTranscript(shell, values.transcript) : undefined;
   const stop = async (): Promise<void> => {
     await shell.close();

@@ -160,6 +160,11 @@ export interface SessionOptions {
   trustProjectAxioms?: boolean;
   /** A preamble from a client (`PRELUDE`): run after `prelude`, judged by the backend's policy, its axioms never trusted. */
   untrustedPrelude?: string;
+  /**
+   * The environment the document starts from (`PRELUDE bare …`; Coq: `default`, `bare` = Init only, or named
+   * library sets, see provers/coq/environments.ts). Absent: the backend's default.
+   */
+  environment?: string;
   /** Default limit for `HAMMER`, `END` and `CRUSH`'s fallback, in milliseconds. */
   timeoutMs: number;
   /** Address-space cap of each prover process, in MB (DEFAULT_PROVER_MEMORY_MB when absent; 0: none). */
@@ -193,5 +198,7 @@ export interface ProverBackend {
    * Preludes from the command line (`--prelude FILE`) are the user's own and are not checked.
    */
   checkPrelude?(text: string): string | undefined;
+  /** Why an environment name (`PRELUDE bare`) is not one this backend knows, or undefined. Backends without it have none. */
+  checkEnvironment?(name: string): string | undefined;
   open(options: SessionOptions): Promise<ProverSession>;
 }

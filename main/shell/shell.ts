@@ -10,7 +10,7 @@ export interface ShellOptions {
    * Makes the engine behind a channel; `prelude` is set by the PRELUDE extension. Throwing refuses the
    * prelude: the error's message becomes the response's ERR.
    */
-  createEngine: (channel: number, prelude?: string) => ChannelEngine;
+  createEngine: (channel: number, prelude?: string, environment?: string) => ChannelEngine;
   /** Open channels at most (each has its own prover); NEW_CHANNEL beyond answers an error. */
   maxChannels?: number;
   /** Requests waiting in all channels' queues at most; beyond, requests answer `busy: …` (in order). */
@@ -150,7 +150,7 @@ export class Shell {
     if ('error' in request) return reply(id, null, request.error);
     const { command } = request;
     if (command.name === 'RELEASE_CHANNEL') return this.release(channel);
-    if (command.name === 'PRELUDE') return this.setPrelude(channel, command.text);
+    if (command.name === 'PRELUDE') return this.setPrelude(channel, command.text, command.environment);
     if (command.name === 'NEW_CHANNEL' || command.name === 'CANCEL') return reply(id, null, `internal error: ${command.name} is out of band`);
     const result = await channel.engine.execute(command);
     // A CANCEL that came while this ran stopped it: its answer is `cancelled`, whatever the prover said.
@@ -230,11 +230,11 @@ export class Shell {
     return reply(id, null, '');
   }
 
-  private async setPrelude(channel: Channel, prelude: string): Promise<ShellResponse> {
+  private async setPrelude(channel: Channel, prelude: string, environment?: string): Promise<ShellResponse> {
     const old = channel.engine;
     let engine: ChannelEngine;
     try {
-      engine = this.options.createEngine(channel.id, prelude);
+      engine = this.options.createEngine(channel.id, prelude, environment);
       // The prover itself judges the prelude as it runs it (Coq: sentence by sentence): wait for its word.
       await engine.opened?.().catch(async (err: unknown) => {
         await engine.dispose();

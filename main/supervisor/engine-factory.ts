@@ -25,7 +25,7 @@ export interface EngineConfig {
 export class PreludeRefused extends Error {}
 
 export interface EngineFactory {
-  createEngine(channel: number, prelude?: string): ChannelEngine;
+  createEngine(channel: number, prelude?: string, environment?: string): ChannelEngine;
   dispose(): Promise<void>;
 }
 
@@ -54,15 +54,17 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
   const pool = new WarmPool(backend, options(config.prelude), config.poolSize);
   let first = true;
   return {
-    createEngine(_channel, prelude) {
-      const custom = prelude !== undefined;
-      const refused = custom ? backend.checkPrelude?.(prelude) : undefined;
+    createEngine(_channel, prelude, environment) {
+      const custom = prelude !== undefined || environment !== undefined;
+      const refused = (prelude !== undefined ? backend.checkPrelude?.(prelude) : undefined)
+        ?? (environment === undefined ? undefined
+          : backend.checkEnvironment === undefined ? `unsupported: the ${backend.id} backend has no environments (PRELUDE ${environment})` : backend.checkEnvironment(environment));
       if (refused !== undefined) throw new PreludeRefused(refused);
       return new TacticEngine({
         backend: backend.id,
         timeoutMs: config.timeoutMs,
         openSession: async () => {
-          if (custom) return backend.open({ ...options(config.prelude), untrustedPrelude: prelude });
+          if (custom) return backend.open({ ...options(config.prelude), ...(prelude !== undefined && prelude !== '' ? { untrustedPrelude: prelude } : {}), ...(environment !== undefined ? { environment } : {}) });
           const session = await pool.take();
           // Fill the pool only once the first channel is up, so start-up does not compete for the cores.
           if (first) {

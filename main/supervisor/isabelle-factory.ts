@@ -23,7 +23,8 @@ export function createIsabelleFactory(config: IsabelleFactoryConfig): EngineFact
   const server = new IsaReplServer(config);
   const defaultImports = imports(config.prelude);
   return {
-    createEngine(_channel, prelude) {
+    createEngine(_channel, prelude, environment) {
+      if (environment !== undefined) throw new PreludeRefused(`unsupported: the isabelle backend has no environments (PRELUDE ${environment})`);
       let channelImports = defaultImports;
       if (prelude !== undefined) {
         try {

@@ -1,6 +1,7 @@
 import { splitCommandLine } from '../process/command-line.ts';
 import { PassThroughEngine } from '../provers/external/pass-through-engine.ts';
 import type { EngineFactory } from './engine-factory.ts';
+import { PreludeRefused } from './engine-factory.ts';
 
 export interface PassThroughConfig {
   /** The command line of a process that speaks the channel protocol (another arbor-shell, a prover's own shell). */
@@ -22,7 +23,8 @@ export function createPassThroughFactory(config: PassThroughConfig): EngineFacto
   const [command, ...args] = splitCommandLine(config.commandLine);
   if (command === undefined) throw new Error('the external backend needs --command "…" (the process that speaks the channel protocol)');
   return {
-    createEngine(_channel, prelude) {
+    createEngine(_channel, prelude, environment) {
+      if (environment !== undefined) throw new PreludeRefused(`unsupported: the external backend has no environments (PRELUDE ${environment})`);
       const combined = [config.prelude, prelude].filter((p): p is string => p !== undefined).join('\n');
       return new PassThroughEngine({
         command,

@@ -47,5 +47,5 @@ export const COMMAND_DOCS: Readonly<Record<CommandName, CommandDoc>> = {
   CONFIG: { syntax: 'CONFIG name = facts | bundle', summary: 'Isabelle backend (Minilang): name facts, or include a bundle, for the rest of the proof.', snippet: 'CONFIG ${1:bundle}', group: 'tactic' },
   STEP: { syntax: 'STEP [(facts)] "term"', summary: 'Isabelle backend (Minilang): a calculational step — prove `term` from the previous one (and the facts).', snippet: 'STEP "${1:term}"', group: 'tactic' },
   SIMPLIFY: { syntax: 'SIMPLIFY PREMISES h1 h2 [WITH rules]', summary: 'Isabelle backend (Minilang): simplify the named premises of the current goal.', snippet: 'SIMPLIFY PREMISES ${1:h}', group: 'tactic' },
-  PRELUDE: { syntax: 'PRELUDE "text"', summary: 'Extension: set this channel\'s prelude (Coq: vernacular such as Require Import) and restart its prover.', snippet: 'PRELUDE "${1:Require Import Lia.}"', group: 'extension' },
+  PRELUDE: { syntax: 'PRELUDE [environment] ["text"]', summary: 'Extension: set this channel\'s prelude (Coq: vernacular such as Require Import) and restart its prover; Coq environments: default, bare (Init only, as coqc), or library sets such as arith,lists.', snippet: 'PRELUDE "${1:Require Import Lia.}"', group: 'extension' },
 };

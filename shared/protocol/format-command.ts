@@ -24,7 +24,7 @@ export function formatCommand(c: ShellCommand): string {
     case 'LET': return `LET ${c.abbrev} = ${quote(c.term)}`;
     case 'PRINT_MODE': return `PRINT_MODE ${c.mode}`;
     case 'REVERT': return `REVERT ${c.step}`;
-    case 'PRELUDE': return `PRELUDE ${quote(c.text)}`;
+    case 'PRELUDE': return c.environment === undefined ? `PRELUDE ${quote(c.text)}` : `PRELUDE ${c.environment}${c.text === '' ? '' : ` ${quote(c.text)}`}`;
     case 'DEFINE': return c.proofLocal ? `DEFINE ${c.text}` : `DEFINE ${quote(c.text)}`;
     case 'END': case 'NEXT': case 'NEW_CHANNEL': case 'RELEASE_CHANNEL': case 'CANCEL': case 'STATE': case 'SCRIPT':
       return c.name;

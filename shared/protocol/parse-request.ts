@@ -160,9 +160,13 @@ function parseArguments(name: ShellCommand['name'], s: Scanner): ShellCommand {
       return { name, step: Number(step) };
     }
     case 'PRELUDE': {
-      const text = s.quoted('a quoted prelude');
+      // `PRELUDE [environment] ["text"]`: the environment (`bare`, `arith,lists`) the document starts from.
+      const environment = s.peekQuote() ? undefined : s.match(/[A-Za-z][A-Za-z0-9_]*(,[A-Za-z][A-Za-z0-9_]*)*/y);
+      if (environment === undefined && !s.peekQuote()) throw new ArgumentError('PRELUDE takes an environment name and/or a quoted prelude');
+      s.skipBlanks();
+      const text = environment !== undefined && s.atEnd() ? '' : s.quoted('a quoted prelude');
       s.expectEnd(name);
-      return { name, text };
+      return environment === undefined ? { name, text } : { name, text, environment };
     }
   }
 }

@@ -21,7 +21,7 @@ export type ShellCommand =
   | { name: 'STATE' }
   | { name: 'REVERT'; step: number }
   | { name: 'SCRIPT' }
-  | { name: 'PRELUDE'; text: string }
+  | { name: 'PRELUDE'; text: string; environment?: string }
   // Proof documents: declarations and look-ups between proofs. `proofLocal`: written without quotes, it is
   // Minilang's own DEFINE (a definition inside the proof; isabelle backend), not a document declaration.
   | { name: 'DEFINE'; text: string; proofLocal?: true }

@@ -58,6 +58,11 @@ export function parsePrintAssumptions(text: string): PrintedAssumptions {
   for (const line of text.split('\n')) {
     if (/\bis assumed to be\b|\bunsafe\b|inconsistent/.test(line)) bypasses.push(line.trim());
     if (line.trim() === '') continue;
+    // Section variables print as `n` then `: nat` at column 0: a line that starts with `:` names nothing.
+    if (/^:/.test(line) && current) {
+      current.statement = (current.statement === '' ? line.slice(1) : `${current.statement} ${line}`).trim();
+      continue;
+    }
     if (/^\S/.test(line)) {
       current = undefined;
       if (HEADING.test(line.trim())) continue;
@@ -84,6 +89,16 @@ export function constantFromLocate(text: string): string | undefined {
   const first = text.split('\n').find((l) => l.trim() !== '');
   const m = /^Constant\s+(\S+)$/.exec(first?.trim() ?? '');
   return m && QUALID.test(m[1] as string) ? m[1] : undefined;
+}
+
+/**
+ * A section variable (`Variable`, `Hypothesis`, `Context` inside an open section) as `Locate Term` names it:
+ * `Variable n`. Only an open section has these; `Variable` outside one declares an axiom, a `Constant`.
+ */
+export function sectionVariableFromLocate(text: string): { sectionVariable: string } | undefined {
+  const first = text.split('\n').find((l) => l.trim() !== '');
+  const m = /^Variable\s+(\S+)$/.exec(first?.trim() ?? '');
+  return m && QUALID.test(m[1] as string) ? { sectionVariable: m[1] as string } : undefined;
 }
 
 /** Every constant a `Locate Term <basename>` answer lists (all objects of that basename, imported or not). */
@@ -117,18 +132,26 @@ export type AssumptionVerdict =
  * Judges a theorem's assumptions by kernel name. `resolve` gives the kernel name a candidate stands for
  * (Coq prints the shortest name that resolves to each assumption, so `Locate Term` in the same context
  * finds that very object); `trusted` are the FULL kernel names of the user's own prelude's assumptions.
- * A candidate that resolves to nothing, or to anything not trusted, refuses the proof.
+ * A candidate that resolves to nothing, or to anything not trusted, refuses the proof. A variable of the
+ * open section (`resolve` says so from `Locate Term`'s kind) is listed, never refused: it is discharged.
  */
 export async function judgeAssumptions(
   printed: PrintedAssumptions,
-  resolve: (name: string) => Promise<string | undefined>,
+  resolve: (name: string) => Promise<string | { sectionVariable: string } | undefined>,
   trusted: ReadonlySet<string>,
 ): Promise<AssumptionVerdict> {
   if (printed.bypasses.length > 0) return { ok: false, reason: `unsound: depends on switched-off kernel checks (${printed.bypasses.join(' ')})` };
   const bad: string[] = [];
   const listed = new Map<string, string>();
   for (const a of printed.axioms) {
-    const full = await resolve(a.name);
+    const found = await resolve(a.name);
+    if (typeof found === 'object') {
+      // Inside an open section: not an axiom. The theorem is proved under it, and `End` makes it a premise.
+      const key = `section variable ${found.sectionVariable}`;
+      if (!listed.has(key)) listed.set(key, `${a.name}${a.statement ? ` : ${a.statement}` : ''} (section variable: a premise of the theorem once its section ends)`);
+      continue;
+    }
+    const full = found;
     if (full === undefined || NEVER.has(full) || !(STDLIB_AXIOMS.has(full) || trusted.has(full))) {
       bad.push(full === undefined || full === a.name ? a.name : `${a.name} (${full})`);
       continue;

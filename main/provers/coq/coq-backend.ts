@@ -1,3 +1,4 @@
+import { environmentProblem } from './environments.ts';
 import type { ProverBackend } from '../../shell/prover-session.ts';
 import { checkCoq } from './coq-check.ts';
 import { CoqSession } from './coq-session.ts';
@@ -8,5 +9,6 @@ export const coqBackend: ProverBackend = {
   check: checkCoq,
   // Only what is refused before Coq reads it: Coq delimits the prelude and the policy judges its sentences as the session boots.
   checkPrelude: (text) => precheckUntrusted(text, 'prelude'),
+  checkEnvironment: environmentProblem,
   open: (options) => CoqSession.open(options),
 };

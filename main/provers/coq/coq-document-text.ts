@@ -1,13 +1,16 @@
 import type { ScriptItem } from '../../shell/prover-session.ts';
-import { arborPrelude } from './prelude.ts';
+import { environmentPrelude } from './environments.ts';
+import { closingSentences, openBlocksAfter } from './document-blocks.ts';
 
 /** A channel's document as one `.v` file: Arbor's prelude, the preludes' sentences that ran, then each item (an open proof `Admitted`). */
-export function coqDocumentText(preludes: readonly string[], items: readonly ScriptItem[]): string {
+export function coqDocumentText(preludes: readonly string[], items: readonly ScriptItem[], environment?: string): string {
   const channel = preludes.length === 0 ? [] : ['(* channel prelude *)', ...preludes, ''];
   const body = items.flatMap((item) => {
     if (item.kind === 'define') return [...item.script, ''];
     const end = item.openGoals > 0 ? [`  (* ${item.openGoals} open goal${item.openGoals === 1 ? '' : 's'} *)`, 'Admitted.'] : ['Qed.'];
     return [`Theorem ${item.name} : (${item.goal}).`, 'Proof.', ...item.steps.flat().map((s) => `  ${s}`), ...end, ''];
   });
-  return [arborPrelude().trimEnd(), '', ...channel, ...body].join('\n').replace(/\n+$/, '\n');
+  // A document read inside a section or module: closed at the end, as coqc wants.
+  const closing = closingSentences(openBlocksAfter(items.flatMap((i) => (i.kind === 'define' ? i.script : []))));
+  return [environmentPrelude(environment).trimEnd(), '', ...channel, ...body, ...closing].join('\n').replace(/\n+$/, '\n');
 }

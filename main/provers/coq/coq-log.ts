@@ -1,3 +1,4 @@
+import type { OpenBlock } from './document-blocks.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
 
 /** The session's document on coqidetop: a log of the sentences sent after the preludes, in order. */
@@ -25,6 +26,8 @@ export interface LogItem {
   /** A proof's theorem name and statement. */
   name?: string;
   goal?: string;
+  /** A declaration's: the sections and modules open after it (a later GOAL is stated inside them). */
+  blocks?: OpenBlock[];
 }
 
 export type Attempt = { ok: true; goals: RawGoal[]; messages: CoqMessage[] } | { ok: false; error: unknown };

@@ -2,7 +2,7 @@ import { CoqFailure, type CoqideTopClient } from './coqidetop-client.ts';
 import { ProverError, type SessionOptions } from '../../shell/prover-session.ts';
 import { runCoqText, TextRefused } from './coq-text-runner.ts';
 import { splitSentences } from './coq-sentence.ts';
-import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
+import { environmentPrelude, sessionOnlyPrelude } from './environments.ts';
 import { notices } from './statement-reading.ts';
 import { constantsFromLocate, declaredAssumptions, isQualid } from './assumptions.ts';
 import { toProverError } from './coq-errors.ts';
@@ -25,6 +25,8 @@ export class CoqPreludes {
   /** …and their full kernel names, resolved after boot: the only assumptions trusted beyond the library's. */
   trustedAssumptions = new Set<string>();
   private readonly arborSentences: string[];
+  /** The environment the document starts from (environments.ts); undefined: Arbor's default prelude. */
+  readonly environment: string | undefined;
   /** The user's own prelude (trusted), as Coq delimited it at the first boot (restarts replay these). */
   channelSentences: string[] = [];
   /** The project file's prelude, then a client's (`PRELUDE`): the sentences Coq delimited and the policy allowed at the first boot. */
@@ -39,7 +41,8 @@ export class CoqPreludes {
     options: SessionOptions,
     private readonly timeoutMs: number,
   ) {
-    this.arborSentences = splitSentences(arborPrelude());
+    this.environment = options.environment;
+    this.arborSentences = splitSentences(environmentPrelude(options.environment));
     this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: options.trustProjectAxioms === true };
     this.preludeAssumptions = declaredAssumptions(options.prelude ?? '');
   }
@@ -48,7 +51,7 @@ export class CoqPreludes {
   async load(client: CoqideTopClient): Promise<void> {
     const initTip = client.tip;
     try {
-      for (const s of SESSION_ONLY_PRELUDE) await client.add(s);
+      for (const s of sessionOnlyPrelude(this.environment)) await client.add(s);
     } catch (e) {
       if (!(e instanceof CoqFailure)) throw toProverError(e);
       this.hammerPlugin = false;

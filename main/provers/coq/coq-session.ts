@@ -11,6 +11,7 @@ import type { CoqMessage, RawGoal } from './xml-protocol.ts';
 import type { Attempt, CoqCheckpoint, LogEntry, LogItem } from './coq-log.ts';
 import { fragmentProblem, isIdent } from './coq-sentence.ts';
 import { coqDocumentText } from './coq-document-text.ts';
+import type { OpenBlock } from './document-blocks.ts';
 import { theoremAssumptions } from './theorem-assumptions.ts';
 import { guard, guardName, refusing, toProverError } from './coq-errors.ts';
 import { GoalPrinter } from './coq-goal-printer.ts';
@@ -134,6 +135,11 @@ export class CoqSession implements ProverSession {
     this.items = this.items.filter((i) => i.start < len);
     const last = this.items.at(-1);
     if (last?.end !== undefined && last.end > len) delete last.end;
+  }
+
+  /** The sections and modules the document's declarations leave open here. */
+  private openBlocks(): OpenBlock[] {
+    return this.items.filter((i) => i.kind === 'define').at(-1)?.blocks ?? [];
   }
 
   /** The proof in progress (not yet closed by `Qed`), if any. */
@@ -287,11 +293,12 @@ export class CoqSession implements ProverSession {
     // Notations are read when a sentence is added: the warning setting must have run before the client's sentences are.
     const on = await this.attempt([NOTATION_GUARD_ON], this.timeoutMs).catch(failed);
     if (!on.ok) await failed(on.error);
-    const ran = await runCoqText(this.client, text, { purpose: 'define', timeoutMs: this.timeoutMs }).catch(failed);
+    let blocks = this.openBlocks();
+    const ran = await runCoqText(this.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b) => { blocks = b; } } }).catch(failed);
     for (const sentence of ran) this.log.push({ sentence: sentence.text, stateId: sentence.stateId });
     const off = await this.attempt([NOTATION_GUARD_OFF], this.timeoutMs).catch(failed);
     if (!off.ok) await failed(off.error);
-    this.items.push({ kind: 'define', start, end: this.log.length });
+    this.items.push({ kind: 'define', start, end: this.log.length, blocks });
     const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
     const declared = await declaredBy(this.client, ran.map((r) => r.pp));
     return { declared, checkpoint, script: ran.map((r) => r.text.trim()) };
@@ -500,7 +507,7 @@ export class CoqSession implements ProverSession {
 
   renderDocument(items: ScriptItem[]): string {
     // Exactly the preludes' sentences that ran (Coq delimited them; a client's were judged): never their raw text.
-    return coqDocumentText(this.preludes.documentSentences(), items);
+    return coqDocumentText(this.preludes.documentSentences(), items, this.preludes.environment);
   }
 
   async dispose(): Promise<void> {

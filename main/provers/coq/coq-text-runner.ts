@@ -1,5 +1,6 @@
 import type { CoqideTopClient } from './coqidetop-client.ts';
 import { nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
+import { openBlocksAfter, type OpenBlock } from './document-blocks.ts';
 import { precheckUntrusted, SentencePolicy, type PolicyPurpose } from './vernacular-policy.ts';
 
 /** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
@@ -24,6 +25,11 @@ export interface RunTextOptions {
   purpose?: PolicyPurpose;
   /** Limit for each sentence's execution. */
   timeoutMs: number;
+  /**
+   * A document's DEFINE: the sections and modules earlier DEFINEs left open (the text may close them), and
+   * where to say which are open after it (it may leave its own open for later items).
+   */
+  blocks?: { open: readonly OpenBlock[]; after: (open: OpenBlock[]) => void };
 }
 
 /**
@@ -38,7 +44,7 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
   const purpose = options.purpose;
   const pre = purpose === undefined ? undefined : precheckUntrusted(text, purpose);
   if (pre !== undefined) throw new TextRefused(pre, 0);
-  const policy = purpose === undefined ? undefined : new SentencePolicy(purpose);
+  const policy = purpose === undefined ? undefined : new SentencePolicy(purpose, options.blocks?.open, options.blocks !== undefined);
   const start = client.tip;
   const ran: RanSentence[] = [];
   let inProof = (await client.goals()).goals !== undefined;
@@ -62,6 +68,7 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
     }
     const unfinished = policy?.finish(inProof);
     if (unfinished !== undefined) throw new TextRefused(unfinished, ran.length);
+    options.blocks?.after(policy?.blocks ?? openBlocksAfter(ran.map((r) => r.pp), options.blocks.open));
     return ran;
   } catch (e) {
     // Coq may hold a sentence whose Add succeeded while its execution failed or timed out: back to the start.

@@ -1,4 +1,4 @@
-import { constantFromLocate, isQualid, judgeAssumptions, parsePrintAssumptions, type AssumptionVerdict } from './assumptions.ts';
+import { constantFromLocate, sectionVariableFromLocate, isQualid, judgeAssumptions, parsePrintAssumptions, type AssumptionVerdict } from './assumptions.ts';
 import type { CoqideTopClient } from './coqidetop-client.ts';
 import { notices } from './statement-reading.ts';
 
@@ -15,7 +15,7 @@ export async function theoremAssumptions(client: CoqideTopClient, name: string, 
   // Each candidate is resolved with `Locate Term`, whose answer holds kinds and kernel paths only (see assumptions.ts).
   return judgeAssumptions(parsePrintAssumptions(printed), async (candidate) => {
     if (!isQualid(candidate)) return undefined;
-    const located = await client.query(`Locate Term ${candidate}.`, client.tip, ROUND_TRIP_MS).catch(() => []);
-    return constantFromLocate(notices(located));
+    const located = notices(await client.query(`Locate Term ${candidate}.`, client.tip, ROUND_TRIP_MS).catch(() => []));
+    return constantFromLocate(located) ?? sectionVariableFromLocate(located);
   }, trusted);
 }

@@ -92,7 +92,7 @@ describe('the one gate for untrusted Coq text, judging the sentences Coq delimit
     ['Hint Extern 0 => give_up : core.', /gives up goals/],
     ['Hint Extern 0 (False) => admit : core.', /gives up goals/],
     ['Print Assumptions nat.', /not allowed: Print/],
-    ['Obligation Tactic := idtac.', /not allowed: Obligation/],
+    ['Obligation Tactic := admit.', /obligation tactic not allowed: it gives up goals/],
     ['Proof. Qed.', /not allowed: Proof/],
     ['Abort.', /not allowed: Abort/],
     ['Section S. Definition a := 1.', /leaves a section open/],

@@ -1,3 +1,5 @@
+import { afterSentence, type OpenBlock } from './document-blocks.ts';
+
 /**
  * The one gate for Coq text Arbor did not write and the user did not hand it as their own file: preludes
  * sent through the protocol, `DEFINE`d declarations, preludes of workspace project files, fidelity
@@ -88,32 +90,40 @@ const IN_PROOF_COMMANDS = new Set(['Proof', 'Qed', 'Defined']);
  */
 export class SentencePolicy {
   private readonly what: string;
-  private readonly openBlocks: ('section' | 'module' | 'module type')[] = [];
+  private openBlocks: OpenBlock[];
   private count = 0;
 
-  constructor(private readonly purpose: PolicyPurpose) {
+  /**
+   * `blocks`: sections and modules an earlier DEFINE of the same document opened (this text may close
+   * them, and may leave its own open when `mayLeaveOpen`: a later GOAL is then stated inside).
+   */
+  constructor(private readonly purpose: PolicyPurpose, blocks: readonly OpenBlock[] = [], private readonly mayLeaveOpen = false) {
     this.what = whatOf(purpose);
+    this.openBlocks = [...blocks];
+  }
+
+  /** The sections and modules open after the sentences judged so far. */
+  get blocks(): OpenBlock[] {
+    return [...this.openBlocks];
   }
 
   /** Why Coq's sentence `pp` is refused here, or undefined (then the block structure is tracked). */
   judge(pp: string, inProof: boolean): string | undefined {
-    const refusal = inProof ? proofSentence(pp) : checkSentence(pp, this.purpose, this.openBlocks.includes('section'), this.openBlocks.includes('module type'));
+    const refusal = inProof ? proofSentence(pp) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     const head = headOf(pp);
     // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
     if (!inProof && head?.words[0] === 'End' && this.openBlocks.length === 0) return `parse error: ${this.what} closes a section or module it did not open`;
     this.count++;
     if (inProof) return undefined;
-    if (head?.words[0] === 'Section') this.openBlocks.push('section');
-    else if (head?.words[0] === 'Module' && !/:=/.test(pp)) this.openBlocks.push(head.words[1] === 'Type' ? 'module type' : 'module');
-    else if (head?.words[0] === 'End') this.openBlocks.pop();
+    this.openBlocks = afterSentence(this.openBlocks, pp);
     return undefined;
   }
 
   /** Why the text may not end here (an open proof, section or module; an empty declaration), or undefined. */
   finish(inProof: boolean): string | undefined {
     if (inProof) return `parse error: ${this.what} leaves a proof open`;
-    if (this.openBlocks.length > 0) return `parse error: ${this.what} leaves a ${this.openBlocks.at(-1) ?? ''} open`;
+    if (this.openBlocks.length > 0 && !this.mayLeaveOpen) return `parse error: ${this.what} leaves a ${this.openBlocks.at(-1)?.kind ?? ''} open`;
     if (this.count === 0 && this.purpose === 'define') return `parse error: empty ${this.what}`;
     return undefined;
   }
@@ -177,6 +187,9 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
   if (first === 'Include' && inModuleType) return undefined;
   // Program's obligations and setoid/ring registrations open proofs or take proof terms: the kernel checks them.
   if (first === 'Next' && second === 'Obligation') return undefined;
+  // The tactic Program tries on each obligation: what it proves, the kernel checks like any proof (and one
+  // that gives up is refused, as `Hint Extern … => admit` is).
+  if (first === 'Obligation' && second === 'Tactic') return GIVING_UP.test(sentence) || /\bshelve\b/.test(sentence) ? 'obligation tactic not allowed: it gives up goals' : undefined;
   if (first === 'Add' && /^(Parametric|Morphism|Relation|Setoid|Ring|Field)$/.test(second)) return undefined;
   if (!DECLARATIONS.has(first)) return `sentence not allowed: ${first || sentence.slice(0, 20)}`;
   const forbiddenSecond = FORBIDDEN_SECOND[first];

@@ -1,4 +1,4 @@
-import escapeStringRegexp from 'escape-string-regexp';
+import { escapeRegExp, nameOccurrence } from '../../../../shared/protocol/name-pattern.ts';
 /**
  * HAMMER's lemma discovery (issue 13): when neither the portfolio nor induction closes a goal about the
  * document's own recursive functions, conjecture the auxiliary lemma a Coq user would write — the function
@@ -89,7 +89,7 @@ export function fixpointSignatures(sentence: string): FixpointSignature[] {
   return out;
 }
 
-const mentions = (text: string, name: string): boolean => new RegExp(`(^|[^\\p{L}\\p{N}_'.])${escapeStringRegexp(name)}($|[^\\p{L}\\p{N}_'])`, 'u').test(text);
+const mentions = (text: string, name: string): boolean => nameOccurrence(name).test(text);
 
 const sortOf = (type: string, typeParams: readonly string[]): Sort => {
   const t = type.trim().replace(/^\((.*)\)$/, '$1').trim();
@@ -231,7 +231,7 @@ function generaliseConjectures(fns: readonly FixpointSignature[], goal: GoalView
   const names = new Set(goal.vars.map((v) => v.name));
   const typeVars = goal.vars.filter((v) => /^(Type|Set)$/.test(v.type.trim())).map((v) => v.name);
   for (const f of fns) {
-    for (const m of goal.goal.matchAll(new RegExp(`(?<![\\p{L}\\p{N}_'.])${escapeStringRegexp(f.name)} \\(([^()]*)\\)`, 'gu'))) {
+    for (const m of goal.goal.matchAll(new RegExp(`(?<![\\p{L}\\p{N}_'.])${escapeRegExp(f.name)} \\(([^()]*)\\)`, 'gu'))) {
       const expr = m[1] as string;
       const lin = linearForm(expr, names);
       if (!lin) continue;

@@ -1,0 +1,85 @@
+/**
+ * Sections and modules a document opens in one DEFINE and closes in a later one (issue 24): a `GOAL`
+ * between them is stated inside the block, with Coq's meaning (section variables are generalised at
+ * `End`, a module's names are qualified after it). This module reads which block a sentence opens or
+ * closes, from Coq's pretty-print of it (comments gone) or from the exact text that ran.
+ */
+
+export type BlockKind = 'section' | 'module' | 'module type';
+
+export interface OpenBlock {
+  kind: BlockKind;
+  /** As written after `Section`/`Module` (`End` must name it; Coq checks that). */
+  name: string;
+}
+
+export type BlockEffect = { open: OpenBlock } | { close: string } | undefined;
+
+const PREFIXES = new Set(['Local', 'Global', 'Polymorphic', 'Monomorphic', 'Cumulative', 'NonCumulative', 'Program', 'Private']);
+
+/** Leading blanks, comments (nested, holding strings) and `#[…]` attributes of a sentence, removed. */
+export function withoutLeadingComments(text: string): string {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i] as string)) i++;
+    if (text.startsWith('#[', i)) {
+      const close = text.indexOf(']', i);
+      if (close < 0) return text.slice(i);
+      i = close + 1;
+      continue;
+    }
+    if (!text.startsWith('(*', i)) return text.slice(i);
+    let depth = 0;
+    while (i < text.length) {
+      if (text.startsWith('(*', i)) {
+        depth++;
+        i += 2;
+      } else if (text.startsWith('*)', i)) {
+        depth--;
+        i += 2;
+        if (depth === 0) break;
+      } else if (text[i] === '"') {
+        // Coq lexes strings inside comments: a `*)` in one does not end the comment.
+        i = text.indexOf('"', i + 1);
+        if (i < 0) return '';
+        i++;
+      } else i++;
+    }
+  }
+}
+
+/** Which block the sentence opens (`Section S.`, `Module M.`, `Module Type T.`, `Module M (X : T) <: U.`) or closes (`End S.`). */
+export function blockEffect(sentence: string): BlockEffect {
+  const words = withoutLeadingComments(sentence).replace(/\.\s*$/, '').split(/\s+/).filter(Boolean);
+  let i = 0;
+  while (PREFIXES.has(words[i] ?? '')) i++;
+  const [first, second, third] = words.slice(i);
+  if (first === 'Section' && second !== undefined) return { open: { kind: 'section', name: second } };
+  if (first === 'End' && second !== undefined) return { close: second };
+  // `Module M := N.` and `Module M : T := N.` define a module at once: nothing stays open.
+  if (first !== 'Module' || second === undefined || /:=/.test(sentence)) return undefined;
+  if (second === 'Type' && third !== undefined) return { open: { kind: 'module type', name: third } };
+  const name = (second === 'Import' || second === 'Export') ? third : second;
+  return name === undefined ? undefined : { open: { kind: 'module', name } };
+}
+
+/** The blocks open after `sentence`, given those open before it. */
+export function afterSentence(open: readonly OpenBlock[], sentence: string): OpenBlock[] {
+  const effect = blockEffect(sentence);
+  if (effect === undefined) return [...open];
+  if ('open' in effect) return [...open, effect.open];
+  return open.slice(0, -1);
+}
+
+/** The blocks a sequence of sentences leaves open. */
+export const openBlocksAfter = (sentences: readonly string[], open: readonly OpenBlock[] = []): OpenBlock[] =>
+  sentences.reduce<OpenBlock[]>((blocks, s) => afterSentence(blocks, s), [...open]);
+
+/**
+ * The sentences that close what a script leaves open, innermost first: `coqc` refuses a file that ends
+ * inside a section or module, and a document may be read while one is open.
+ */
+export function closingSentences(open: readonly OpenBlock[]): string[] {
+  if (open.length === 0) return [];
+  return ['(* Arbor: the document is still inside these; closed here so that the script compiles *)', ...[...open].reverse().map((b) => `End ${b.name}.`)];
+}
