@@ -7,7 +7,7 @@ import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruct
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { isEquation, type Premise, premiseTactics } from './premise-selection.ts';
-import escapeStringRegexp from 'escape-string-regexp';
+import { nameOccurrence } from '../../../../shared/protocol/name-pattern.ts';
 
 /** Limit for calls that only parse or move the tip (`intros`, an `assert` without its proof), as in the session. */
 const ROUND_TRIP_MS = 5000;
@@ -278,7 +278,7 @@ export class HammerPipeline {
     const all = introduced.map((e) => e.name);
     const natVars = introduced.filter((e) => e.text === 'nat').map((e) => e.name);
     const depths = recursionDepths(this.declarationSentences());
-    const deep = [...depths.keys()].filter((f) => new RegExp(`(^|[^\\p{L}\\p{N}_'.])${escapeStringRegexp(f)}($|[^\\p{L}\\p{N}_'])`, 'u').test(this.current[0]?.goal ?? ''));
+    const deep = [...depths.keys()].filter((f) => nameOccurrence(f).test(this.current[0]?.goal ?? ''));
     const depth = Math.max(2, ...deep.map((f) => depths.get(f) ?? 2));
     // A goal about a function that recurses two steps at a time is inducted on the way it recurses first:
     // that is the likeliest proof, and under load the stage's window may hold only one or two attempts.

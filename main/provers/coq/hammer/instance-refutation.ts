@@ -1,4 +1,4 @@
-import escapeStringRegexp from 'escape-string-regexp';
+import { nameOccurrence } from '../../../../shared/protocol/name-pattern.ts';
 /**
  * HAMMER's counterexample search in the document's own environment (issue 25). The session asks its own
  * coqidetop, at its tip, to prove the negation of the goal's universal closure by instantiating it at small
@@ -202,7 +202,7 @@ export function refutationPlan(context: readonly ClosureEntry[], goal: string, i
   if (vars.length === 0) return undefined;
   // A type variable is instantiated at nat: later types that mention it are read with nat.
   const typeVars = new Set(vars.filter((v) => /^(Type|Set)\b/.test(strip(v.text))).map((v) => v.name));
-  const subst = (t: string): string => [...typeVars].reduce((s, a) => s.replace(new RegExp(`(^|[^\\p{L}\\p{N}_'.])${escapeStringRegexp(a)}(?![\\p{L}\\p{N}_'])`, 'gu'), '$1nat'), t);
+  const subst = (t: string): string => [...typeVars].reduce((s, a) => s.replace(nameOccurrence(a, 'gu'), '$1nat'), t);
   const pools = vars.map((v) => smallValues(subst(v.text), inductives));
   if (pools.some((p) => p === undefined || p.length === 0)) return undefined;
   const assignments = combinations(pools as string[][], MAX_INSTANCES);
