@@ -29,7 +29,7 @@ afterAll(async () => {
 function sessions(prelude?: (path: string | undefined) => Promise<string | undefined>) {
   const events: DocumentEvent[] = [];
   const docs = new DocumentSessions({
-    submit: (line) => Promise.all(shell.submitLine(line)) as Promise<ShellResponse[]>,
+    shell,
     emit: (e) => events.push(e),
     recheckDelayMs: 50,
     ...(prelude ? { prelude } : {}),
