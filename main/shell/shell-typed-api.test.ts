@@ -6,7 +6,7 @@ import { Shell } from './shell.ts';
 import type { ShellEvent } from './shell.ts';
 
 const REPORT = { closedWith: 'lia', stages: [{ stage: 'decision' as const, tactic: 'lia', ms: 3, outcome: 'closed' as const }], ms: 3 };
-const TREE: TreeView = { id: 1, kind: 'leaf', status: 'open', step: 1, ctxt: [], goal: 'True' };
+const TREE: TreeView = { id: 1, kind: 'leaf', status: 'open', step: 1, ctxt: { vars: [], hyps: [] }, goal: 'True' };
 
 /**
  * A unit-test double of a channel engine (never used by the product): each command answers with what the
