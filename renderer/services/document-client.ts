@@ -51,7 +51,9 @@ function resync(uri: string, missed: DocumentPatch): void {
   const done = (state: DocumentState | null): void => {
     const waiting = resyncing.get(uri) ?? [];
     resyncing.delete(uri);
-    if (state) applyDocumentState(state);
+    // The host no longer has the document (or did not answer): nothing to catch up with, and no loop of fetches.
+    if (!state) return;
+    applyDocumentState(state);
     for (const p of waiting) if (!notNewer(uri, p.session, p.seq)) receiveDocumentPatch(p);
   };
   api.documentGet({ client: WINDOW_ID, uri }).then(done, () => done(null));
