@@ -211,11 +211,7 @@ export class Shell {
       if (result.script !== undefined) out.script = result.script;
       if (result.assumptions !== undefined) out.assumptions = result.assumptions;
       if (result.statement !== undefined) out.statement = result.statement;
-      // Read now: the channel's next command cannot start before this answer is out (see `enqueue`).
-      if (proof && result.step !== undefined) {
-        const tree = channel.engine.treeView();
-        if (tree) out.tree = tree;
-      }
+      if (proof && result.step !== undefined) withTree(out, channel.engine, result.step);
     }
     if (result.hammerReport !== undefined) out.hammerReport = result.hammerReport;
     return out;
@@ -309,6 +305,24 @@ export class Shell {
   private emit(event: ShellEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/**
+ * The engine's tree after `step`, built when first read (the stdio edge never reads it, so a step there
+ * costs no tree view): readers take it as the answer arrives, before the channel's next command can run
+ * (see `enqueue`), as the host's tree feed does.
+ */
+function withTree(result: CommandResult & { ok: true }, engine: ChannelEngine, step: number): void {
+  let tree: TreeView | undefined;
+  let built = false;
+  Object.defineProperty(result, 'tree', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!built) [tree, built] = [engine.treeView(step), true];
+      return tree;
+    },
+  });
 }
 
 function reply(channel: number, response: unknown, error: string): CommandResult {
