@@ -75,13 +75,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   // Look-ups for documents that have no channel yet run on one channel of the host's own.
   let lookUpChannelId: Promise<number> | undefined;
   const lookUpChannel = (): Promise<number> => {
-    lookUpChannelId ??= Promise.all(shell.submitLine('NEW_CHANNEL')).then(([r]) => {
-      const id = (r?.RESPONSE as { ID?: number } | null)?.ID;
-      if (typeof id !== 'number') {
+    lookUpChannelId ??= shell.openChannel().then((r) => {
+      if (!r.ok || r.opened === undefined) {
         lookUpChannelId = undefined;
-        throw new Error(`no channel for look-ups: ${r?.ERR ?? 'no response'}`);
+        throw new Error(`no channel for look-ups: ${r.ok ? 'no channel' : r.error}`);
       }
-      return id;
+      return r.opened;
     });
     return lookUpChannelId;
   };
@@ -185,7 +184,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
     'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, { ...(p.item !== undefined ? { item: p.item } : {}), ...(p.step !== undefined ? { step: p.step } : {}) })),
     'shell.release': async (p) => {
-      await Promise.all(shell.submitLine(`${p.channel} CANCEL`));
+      await shell.cancel(p.channel);
       return null;
     },
     'document.sync': (p) => Promise.resolve(documents.sync(p.client, p.uri, {
@@ -215,6 +214,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     'proof.lookUp': async (p) => {
       const channel = p.channel ?? await lookUpChannel();
+      // The renderer's text is untrusted: it goes through the protocol's parser (its argument checks) like any client's.
       const [response] = await Promise.all(shell.submitLine(`${channel} ${formatQuery(queryCommand(p.kind, p.text))}`));
       if (!response) return { error: 'internal error: no response' };
       return response.ERR !== '' ? { error: response.ERR } : { answer: response.RESPONSE as QueryAnswer };
