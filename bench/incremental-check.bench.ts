@@ -1,4 +1,3 @@
-import type { ShellResponse } from '../shared/protocol/shell-command.ts';
 import { DocumentSessions } from '../main/host/document-sessions.ts';
 import { Shell } from '../main/shell/shell.ts';
 import { createProverEngineFactory, loadBackend } from '../main/supervisor/engine-factory.ts';
@@ -31,7 +30,7 @@ export async function runIncrementalCheckBench(): Promise<{ rows: BenchRow[]; ra
   shell.onEvent((e) => {
     if (e.kind === 'request') sent.push(e.text);
   });
-  const docs = new DocumentSessions({ submit: (line) => Promise.all(shell.submitLine(line)) as Promise<ShellResponse[]>, emit: () => undefined, recheckDelayMs: 0 });
+  const docs = new DocumentSessions({ shell, emit: () => undefined, recheckDelayMs: 0 });
   const lines = document();
   const rows: BenchRow[] = [];
   const raw: Record<string, unknown> = {};

@@ -75,13 +75,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   // Look-ups for documents that have no channel yet run on one channel of the host's own.
   let lookUpChannelId: Promise<number> | undefined;
   const lookUpChannel = (): Promise<number> => {
-    lookUpChannelId ??= Promise.all(shell.submitLine('NEW_CHANNEL')).then(([r]) => {
-      const id = (r?.RESPONSE as { ID?: number } | null)?.ID;
-      if (typeof id !== 'number') {
+    lookUpChannelId ??= shell.openChannel().then((r) => {
+      if (!r.ok || r.opened === undefined) {
         lookUpChannelId = undefined;
-        throw new Error(`no channel for look-ups: ${r?.ERR ?? 'no response'}`);
+        throw new Error(`no channel for look-ups: ${r.ok ? 'no channel' : r.error}`);
       }
-      return id;
+      return r.opened;
     });
     return lookUpChannelId;
   };
@@ -115,7 +114,13 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   usageTimer.unref();
   const trees = new TreeFeed(shell);
   const derivations = new DerivationFeed(shell);
+  // Channels of clients' scratch work (agents' tries, documents' forks): their traffic is theirs, not every window's.
+  const scratch = new Set<number>();
   const unsubscribe = shell.onEvent((event: ShellEvent) => {
+    if (event.kind !== 'channels' && scratch.has(event.kind === 'request' ? event.channel : event.response.CHANNEL)) {
+      if (event.kind === 'response') queueMicrotask(() => emit({ kind: 'channels', channels: channels() }));
+      return;
+    }
     switch (event.kind) {
       case 'request':
         emit({ kind: 'request', channel: event.channel, text: event.text, time: event.time });
@@ -133,7 +138,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
         }
         if (step !== undefined) {
           // Read the tree synchronously: the channel's next command cannot have started yet (see Shell.enqueue).
-          const { seq, change } = trees.changeAfterStep(response.CHANNEL);
+          const { seq, change } = trees.changeAfterStep(response.CHANNEL, event.result.ok ? event.result.tree : undefined);
           emit({ kind: 'tree', channel: response.CHANNEL, step, seq, change });
         }
         emit({ kind: 'channels', channels: channels() });
@@ -141,6 +146,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       }
       case 'channels':
         trees.retain(shell.channelIds());
+        for (const c of scratch) if (!shell.channelStatus(c)) scratch.delete(c);
         emit({ kind: 'channels', channels: channels() });
         break;
     }
@@ -148,7 +154,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
 
   const unsubscribeAgent = agent?.onEvent(emit);
   const documents = new DocumentSessions({
-    submit: (line) => Promise.all(shell.submitLine(line)),
+    shell,
     prelude: (path) => {
       const i = options.info();
       return projectPrelude({ path, workspace: i.workspace, backend: i.backend, readProject: (dir) => readWorkspaceProject(dir, (f) => workspace.read(f, { remember: false }).then((r) => r.text)) });
@@ -159,8 +165,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   });
   // Agents are clients of the same document sessions as the editor: their proof commands on a
   // document's channel go into the document (see DocumentSessions.clientCommand).
-  const submitAsClient = (line: string, source: string): Promise<ShellResponse[]> =>
-    documents.clientCommand(line, source, (direct) => Promise.all(shell.submitLine(direct)));
+  const submitAsClient = async (line: string, source: string): Promise<ShellResponse[]> => {
+    const responses = await documents.clientCommand(line, source, (direct) => Promise.all(shell.submitLine(direct)));
+    // A channel a client opened is its scratch space (NEW_CHANNEL answers `{ ID }`): its later traffic stays off the broadcast.
+    for (const r of responses) if (isChannelOpened(r)) scratch.add(r.RESPONSE.ID);
+    return responses;
+  };
   agent?.routeCommands((line, source) => submitAsClient(line, source));
   agent?.readDocumentScripts((channel) => documents.scriptOf(channel));
   const requireAgent = (): WorkbenchAgent => {
@@ -174,7 +184,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
     'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, { ...(p.item !== undefined ? { item: p.item } : {}), ...(p.step !== undefined ? { step: p.step } : {}) })),
     'shell.release': async (p) => {
-      await Promise.all(shell.submitLine(`${p.channel} CANCEL`));
+      await shell.cancel(p.channel);
       return null;
     },
     'document.sync': (p) => Promise.resolve(documents.sync(p.client, p.uri, {
@@ -192,13 +202,19 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       documents.inserted(p.client, p.uri, p.id, { ...(p.line !== undefined ? { line: p.line } : {}), ...(p.refused !== undefined ? { refused: p.refused } : {}) });
       return null;
     },
-    'document.fork': (p) => documents.fork(p.client, p.uri, p.line),
+    'document.get': (p) => Promise.resolve(documents.get(p.client, p.uri) ?? null),
+    'document.fork': async (p) => {
+      const fork = await documents.fork(p.client, p.uri, p.line);
+      scratch.add(fork.channel);
+      return fork;
+    },
     'document.releaseFork': async (p) => {
       await documents.releaseFork(p.client, p.uri, p.channel);
       return null;
     },
     'proof.lookUp': async (p) => {
       const channel = p.channel ?? await lookUpChannel();
+      // The renderer's text is untrusted: it goes through the protocol's parser (its argument checks) like any client's.
       const [response] = await Promise.all(shell.submitLine(`${channel} ${formatQuery(queryCommand(p.kind, p.text))}`));
       if (!response) return { error: 'internal error: no response' };
       return response.ERR !== '' ? { error: response.ERR } : { answer: response.RESPONSE as QueryAnswer };
@@ -281,4 +297,9 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       listeners.clear();
     },
   };
+}
+
+function isChannelOpened(r: ShellResponse): r is ShellResponse & { RESPONSE: { ID: number } } {
+  const v = r.RESPONSE;
+  return r.ERR === '' && v !== null && typeof v === 'object' && Object.keys(v).length === 1 && typeof (v as { ID?: unknown }).ID === 'number';
 }

@@ -12,10 +12,7 @@ export class DerivationFeed {
   constructor(private readonly shell: Shell) {}
 
   derivation(channel: number, query: DerivationQuery = {}): DerivationReply {
-    const engine = this.shell.engine(channel);
-    if (!engine) return { unavailable: `no channel ${channel}` };
-    if (!engine.derivation) return { unavailable: 'this backend records no derivation' };
-    const answer = engine.derivation(query);
+    const answer = this.shell.derivation(channel, query);
     if ('unavailable' in answer) return answer;
     const { items, item, upTo, root, currentKey } = answer;
     return { items, item, upTo, tree: root ? derivationToTreeView(root, currentKey) : null };

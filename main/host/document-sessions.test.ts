@@ -7,6 +7,8 @@ import { createProverEngineFactory, loadBackend } from '../supervisor/engine-fac
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { DocumentSessions } from './document-sessions.ts';
 import type { DocumentEvent } from './document-sessions.ts';
+import type { DocumentState } from '../../shared/checking/document-check.ts';
+import { applyDocumentPatch } from '../../shared/checking/document-patch.ts';
 
 /** The host's documents over the real shell and the real coqidetop: what the editor and agents rely on. */
 let factory: EngineFactory;
@@ -29,7 +31,7 @@ afterAll(async () => {
 function sessions(prelude?: (path: string | undefined) => Promise<string | undefined>) {
   const events: DocumentEvent[] = [];
   const docs = new DocumentSessions({
-    submit: (line) => Promise.all(shell.submitLine(line)) as Promise<ShellResponse[]>,
+    shell,
     emit: (e) => events.push(e),
     recheckDelayMs: 50,
     ...(prelude ? { prelude } : {}),
@@ -57,6 +59,19 @@ describe('documents owned by the host (real coqidetop)', () => {
     expect(state.check.entries.map((e) => [e.line, e.stepBefore, e.stepAfter])).toEqual([[1, 0, 1], [2, 1, 2], [3, 2, 3], [4, 3, 4], [6, 4, 5], [7, 5, 6], [8, 6, 7]]);
     expect(state.channel).toBeDefined();
     await docs.close('w1', 'a');
+  }, 120_000);
+
+  it('sends each change of the checking state as a patch: at most the line just checked, applied in order giving the state', async () => {
+    const { docs, events } = sessions();
+    docs.sync('w1', 'p', { version: 1, text: DOC.join('\n') });
+    const state = await docs.run('w1', 'p', { kind: 'all' });
+    const patches = events.flatMap((e) => (e.kind === 'document' ? [e.patch] : []));
+    expect(patches.map((p) => p.seq)).toEqual(patches.map((_, i) => i + 1));
+    expect(Math.max(...patches.map((p) => p.append.length))).toBe(1);
+    let client: DocumentState | undefined;
+    for (const p of patches) client = applyDocumentPatch(client, p);
+    expect(client).toEqual(state);
+    await docs.close('w1', 'p');
   }, 120_000);
 
   it('an edit at line k re-sends only lines ≥ k (one REVERT), and re-checks as far as before', async () => {

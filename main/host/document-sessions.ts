@@ -1,15 +1,24 @@
 import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
-import { addressLine, commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from '../../shared/checking/checked-lines.ts';
+import { commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from '../../shared/checking/checked-lines.ts';
 import type { CheckAction, DocumentCheck, DocumentState } from '../../shared/checking/document-check.ts';
+import type { DocumentPatch } from '../../shared/checking/document-patch.ts';
+import { diffDocumentState } from '../../shared/checking/document-patch.ts';
+import type { ParsedLine } from '../../shared/checking/parsed-line.ts';
+import { parseLine, parseLines } from '../../shared/checking/parsed-line.ts';
 import type { CommandName, ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { ReplayPlan } from '../agent/script-tracker.ts';
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
+import type { CommandResult } from '../shell/command-result.ts';
+import { failure, toShellResponse } from '../shell/command-result.ts';
+import type { Shell } from '../shell/shell.ts';
+
+/** What documents need of the shell: its typed API (parsed commands in, typed results out; no protocol text). */
+export type DocumentShell = Pick<Shell, 'openChannel' | 'run' | 'cancel' | 'release'>;
 
 export interface DocumentSessionsOptions {
-  /** Sends one request line to the shell; resolves with its responses. */
-  submit: (line: string) => Promise<ShellResponse[]>;
+  shell: DocumentShell;
   /** The PRELUDE a new channel gets for a document at `path` (its folder's project file); throws to refuse checking. */
   prelude?: (path: string | undefined) => Promise<string | undefined>;
   /** Every change of a document's checking state, and messages about it, for the clients. */
@@ -21,7 +30,8 @@ export interface DocumentSessionsOptions {
 }
 
 export type DocumentEvent =
-  | { kind: 'document'; state: DocumentState }
+  /** What changed in a document's checking state (clients keep the state and apply each patch in turn). */
+  | { kind: 'document'; patch: DocumentPatch }
   | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string }
   | { kind: 'document-insert'; id: number; uri: string; client: string; afterLine: number; text: string; source: string };
 
@@ -38,8 +48,17 @@ interface DocumentSession {
   client: string;
   path?: string;
   version: number;
+  /** See DocumentState.session and .seq. */
+  session: number;
+  seq: number;
+  /** The last state sent to the clients, to send the next as a change of it. */
+  sent?: DocumentState;
   lines: string[];
+  /** Every line parsed once, at sync (a line whose text did not change keeps its parse). */
+  parsed: ParsedLine[];
   check: DocumentCheck;
+  /** Each checked line's parsed requests: what a replay or a fork runs again, without parsing it again. */
+  requestsOf: WeakMap<CheckedLine, ParsedLine>;
   channel?: number;
   queue: Promise<void>;
   generation: number;
@@ -48,10 +67,10 @@ interface DocumentSession {
   closed: boolean;
   /** Other clients' commands run one at a time, each after the previous one's line is in and checked. */
   clientQueue: Promise<unknown>;
-  /** The responses of the line checked last (what another client's command gets back). */
-  lastLine?: { line: number; text: string; responses: ShellResponse[] };
-  /** The `PRELUDE` request the channel was opened with (a fork is opened with the same). */
-  preludeRequest?: string;
+  /** The results of the line checked last (what another client's command gets back). */
+  lastLine?: { line: number; text: string; results: CommandResult[] };
+  /** The prelude the channel was opened with (a fork is opened with the same), and its `PRELUDE` request for replay plans. */
+  prelude?: { text: string; request: string };
   /** Scratch copies of the document's state (`fork`): released with the document. */
   forks: Set<number>;
 }
@@ -84,6 +103,7 @@ export class DocumentSessions {
   private readonly docs = new Map<string, DocumentSession>();
   private readonly inserts = new Map<number, PendingInsert>();
   private nextInsert = 1;
+  private nextSession = 1;
 
   constructor(private readonly options: DocumentSessionsOptions) {}
 
@@ -92,7 +112,11 @@ export class DocumentSessions {
     const key = keyOf(client, uri);
     let doc = this.docs.get(key);
     if (!doc) {
-      doc = { uri, client, version: params.version, lines: params.text.split(/\r?\n/), check: { ...EMPTY }, queue: Promise.resolve(), generation: 0, closed: false, clientQueue: Promise.resolve(), forks: new Set() };
+      const lines = params.text.split(/\r?\n/);
+      doc = {
+        uri, client, version: params.version, session: this.nextSession++, seq: 0, lines, parsed: parseLines(lines), check: { ...EMPTY }, requestsOf: new WeakMap(),
+        queue: Promise.resolve(), generation: 0, closed: false, clientQueue: Promise.resolve(), forks: new Set(),
+      };
       if (params.path !== undefined) doc.path = params.path;
       this.docs.set(key, doc);
       this.publish(doc);
@@ -102,6 +126,7 @@ export class DocumentSessions {
     if (params.version < doc.version) return this.state(doc);
     doc.version = params.version;
     doc.lines = params.text.split(/\r?\n/);
+    doc.parsed = parseLines(doc.lines, doc.parsed);
     if (params.path !== undefined) doc.path = params.path;
     const edit = params.edit ?? { firstLine: 1, lineDelta: 0 };
     void this.edited(doc, edit.firstLine, edit.lineDelta);
@@ -156,7 +181,7 @@ export class DocumentSessions {
     const old = doc.channel;
     delete doc.channel;
     // CANCEL, not RELEASE_CHANNEL: a release waits for the running command; this must stop it now.
-    await this.options.submit(`${old} CANCEL`);
+    await this.options.shell.cancel(old);
     this.message(doc, 'info', `${why}: channel ${old} released; replaying the checked lines on a new channel.`);
     this.publish(doc);
     await this.enqueue(doc, () => this.replay(doc));
@@ -191,7 +216,7 @@ export class DocumentSessions {
     this.clearRecheck(doc);
     const channels = [...(doc.channel !== undefined ? [doc.channel] : []), ...doc.forks];
     doc.forks.clear();
-    await Promise.all(channels.map((c) => this.options.submit(`${c} CANCEL`).catch(() => undefined)));
+    await Promise.all(channels.map((c) => this.options.shell.cancel(c).catch(() => undefined)));
   }
 
   /** Every document of a client that went away (a closed tab). */
@@ -241,18 +266,25 @@ export class DocumentSessions {
     await this.idle(client, uri);
     const through = line ?? this.checkedEnd(doc);
     if (through > this.checkedEnd(doc)) throw new Error(`line ${through} is not checked (the document is checked through line ${this.checkedEnd(doc)})`);
-    const script = this.scriptOfDoc(doc, through);
-    const [opened] = await this.options.submit('NEW_CHANNEL');
-    const id = (opened?.RESPONSE as { ID?: number } | null)?.ID;
-    if (typeof id !== 'number') throw new Error(`cannot open a channel: ${opened?.ERR || 'no response'}`);
+    const lines = doc.check.entries.filter((e) => e.line <= through).map((e) => this.requestsOf(doc, e));
+    const opened = await this.options.shell.openChannel();
+    const id = opened.ok ? opened.opened : undefined;
+    if (id === undefined) throw new Error(`cannot open a channel: ${opened.ok ? 'no channel' : opened.error}`);
     doc.forks.add(id);
     try {
       let step = 0;
-      for (const request of [...(script.prelude !== undefined ? [script.prelude] : []), ...script.lines]) {
-        const [r] = await this.options.submit(`${id} ${request}`);
-        if (!r || r.ERR) throw new Error(`replaying "${request.slice(0, 200)}" on the fork: ${r?.ERR || 'no response'}`);
-        if (r.STEP !== undefined) step = r.STEP;
+      const run = async (command: Parameters<DocumentShell['run']>[1], text: string): Promise<void> => {
+        const r = await this.options.shell.run(id, command, text);
+        if (!r.ok) throw new Error(`replaying "${text.slice(0, 200)}" on the fork: ${r.error}`);
+        if (r.step !== undefined) step = r.step;
         if (doc.closed) throw new Error('the document was closed');
+      };
+      if (doc.prelude) await run({ name: 'PRELUDE', text: doc.prelude.text }, doc.prelude.request);
+      for (const line of lines) {
+        for (const request of line.requests) {
+          if ('error' in request.parsed) throw new Error(`replaying "${request.text.slice(0, 200)}" on the fork: ${request.parsed.error}`);
+          await run(request.parsed.command, request.text);
+        }
       }
       return { channel: id, step, line: through };
     } catch (e) {
@@ -265,7 +297,7 @@ export class DocumentSessions {
   async releaseFork(client: string, uri: string, channel: number): Promise<void> {
     const doc = this.docs.get(keyOf(client, uri));
     if (!doc?.forks.delete(channel)) throw new Error(`channel ${channel} is not a fork of ${uri}`);
-    await this.options.submit(`${channel} CANCEL`).catch(() => undefined);
+    await this.options.shell.cancel(channel).catch(() => undefined);
   }
 
   /**
@@ -332,7 +364,8 @@ export class DocumentSessions {
     if (refused !== undefined || line === undefined) return refuse(`the editor did not take the command: ${refused ?? 'no line'}`);
     const last = doc.lastLine;
     if (!last || last.line !== line || last.text.trim() !== text.trim()) return refuse(`the command is in the editor at line ${line}, but the document changed before it was checked`);
-    return last.responses;
+    // The other client speaks the protocol: its answer is rendered as protocol lines here, at its edge.
+    return last.results.map(toShellResponse);
   }
 
   private async clientRevert(doc: DocumentSession, channel: number, step: number, direct: (line: string) => Promise<ShellResponse[]>): Promise<ShellResponse[]> {
@@ -357,13 +390,18 @@ export class DocumentSessions {
   }
 
   private state(doc: DocumentSession): DocumentState {
-    const s: DocumentState = { uri: doc.uri, client: doc.client, version: doc.version, check: doc.check };
+    const s: DocumentState = { uri: doc.uri, client: doc.client, version: doc.version, session: doc.session, seq: doc.seq, check: doc.check };
     if (doc.channel !== undefined) s.channel = doc.channel;
     return s;
   }
 
+  /** Sends what changed since the last state sent: a patch, never every checked line again. */
   private publish(doc: DocumentSession): void {
-    if (!doc.closed) this.options.emit({ kind: 'document', state: this.state(doc) });
+    if (doc.closed) return;
+    doc.seq += 1;
+    const state = this.state(doc);
+    this.options.emit({ kind: 'document', patch: diffDocumentState(doc.sent, state) });
+    doc.sent = state;
   }
 
   private message(doc: DocumentSession, level: 'info' | 'error', text: string): void {
@@ -379,9 +417,13 @@ export class DocumentSessions {
 
   /** What rebuilds the checked state through `through` elsewhere: the prelude request and one request per line (channel ids left out). */
   private scriptOfDoc(doc: DocumentSession, through: number): ReplayPlan {
-    const lines = doc.check.entries.filter((e) => e.line <= through)
-      .flatMap((e) => splitRequests(e.text).map((r) => r.text.trim()).filter((r) => r !== ''));
-    return { lines, ...(doc.preludeRequest !== undefined ? { prelude: doc.preludeRequest } : {}) };
+    const lines = doc.check.entries.filter((e) => e.line <= through).flatMap((e) => this.requestsOf(doc, e).requests.map((r) => r.text));
+    return { lines, ...(doc.prelude !== undefined ? { prelude: doc.prelude.request } : {}) };
+  }
+
+  /** A checked line's parsed requests (kept from when it was checked). */
+  private requestsOf(doc: DocumentSession, entry: CheckedLine): ParsedLine {
+    return doc.requestsOf.get(entry) ?? parseLine(entry.text);
   }
 
   private checkedEnd(doc: DocumentSession): number {
@@ -408,7 +450,7 @@ export class DocumentSessions {
       // take a minute). The lines checked above the edit are replayed on a new channel (see `retract`).
       const old = doc.channel;
       delete doc.channel;
-      void this.options.submit(`${old} CANCEL`);
+      void this.options.shell.cancel(old);
       this.message(doc, 'info', `Edited at line ${firstLine}, above the running line ${running.line}: stopped it (channel ${old} released); re-checking on a new channel.`);
       this.publish(doc);
     }
@@ -451,22 +493,22 @@ export class DocumentSessions {
     if (doc.channel !== undefined) return doc.channel;
     // Asked before the channel exists, so a refused project leaves no channel behind.
     const prelude = await this.options.prelude?.(doc.path);
-    const [response] = await this.options.submit('NEW_CHANNEL');
-    const id = (response?.RESPONSE as { ID?: number } | null)?.ID;
-    if (typeof id !== 'number') throw new Error(`cannot open a channel: ${response?.ERR ?? 'no response'}`);
+    const opened = await this.options.shell.openChannel();
+    const id = opened.ok ? opened.opened : undefined;
+    if (id === undefined) throw new Error(`cannot open a channel: ${opened.ok ? 'no channel' : opened.error}`);
     this.options.onChannel?.(id);
-    delete doc.preludeRequest;
+    delete doc.prelude;
     if (prelude !== undefined) {
       const request = `PRELUDE ${quoteArgument(prelude)}`;
-      const [set] = await this.options.submit(`${id} ${request}`);
-      if (set?.ERR) {
-        await this.options.submit(`${id} RELEASE_CHANNEL`);
-        throw new Error(`the project's prelude was refused: ${set.ERR}`);
+      const set = await this.options.shell.run(id, { name: 'PRELUDE', text: prelude }, request);
+      if (!set.ok) {
+        await this.options.shell.release(id);
+        throw new Error(`the project's prelude was refused: ${set.error}`);
       }
-      doc.preludeRequest = request;
+      doc.prelude = { text: prelude, request };
     }
     if (doc.closed) {
-      await this.options.submit(`${id} CANCEL`);
+      await this.options.shell.cancel(id);
       throw new Error('the document was closed');
     }
     doc.channel = id;
@@ -478,7 +520,7 @@ export class DocumentSessions {
     if (doc.channel !== undefined) {
       const old = doc.channel;
       delete doc.channel;
-      await this.options.submit(`${old} CANCEL`);
+      await this.options.shell.cancel(old);
     }
     await this.channel(doc);
   }
@@ -492,31 +534,37 @@ export class DocumentSessions {
       while (doc.generation === gen) {
         const next = commandLinesBetween(doc.lines, this.checkedEnd(doc) + 1, target)[0];
         if (next === undefined) break;
-        if (!(await this.checkLine(doc, next, doc.lines[next - 1] as string, gen))) break;
+        if (!(await this.checkLine(doc, next, doc.parsed[next - 1] as ParsedLine, gen))) break;
       }
     } finally {
       this.setCheck(doc, { running: undefined, target: undefined });
     }
   }
 
-  /** Sends one line's requests one at a time (a failed request must not let the next one run). */
-  private async checkLine(doc: DocumentSession, line: number, text: string, gen: number): Promise<boolean> {
+  /** Runs one line's parsed requests one at a time on the document's channel (a failed request must not let the next one run). */
+  private async checkLine(doc: DocumentSession, line: number, parsed: ParsedLine, gen: number): Promise<boolean> {
+    const { text } = parsed;
     const channel = await this.channel(doc);
     const stepBefore = doc.check.entries.at(-1)?.stepAfter ?? 0;
     let stepAfter = stepBefore;
     this.setCheck(doc, { running: { line, since: Date.now() } });
     let error: string | undefined;
-    const responses: ShellResponse[] = [];
-    doc.lastLine = { line, text, responses };
-    for (const request of splitRequests(text)) {
-      const [response] = await this.options.submit(addressLine([request], channel));
-      if (!response) continue;
-      responses.push(response);
-      if (response.ERR) {
-        error = response.ERR;
+    const results: CommandResult[] = [];
+    doc.lastLine = { line, text, results };
+    for (const request of parsed.requests) {
+      if ('error' in request.parsed) {
+        // Parsed at sync and found wanting: nothing goes to the shell; the line fails with the parser's word.
+        error = request.parsed.error;
+        results.push(failure(channel, error));
         break;
       }
-      if (response.STEP !== undefined) stepAfter = response.STEP;
+      const result = await this.options.shell.run(channel, request.parsed.command, request.text);
+      results.push(result);
+      if (!result.ok) {
+        error = result.error;
+        break;
+      }
+      if (result.step !== undefined) stepAfter = result.step;
     }
     if (doc.generation !== gen && doc.channel !== channel) {
       // Cancelled under our feet (the channel was released), whatever the answer: whoever cancelled takes over.
@@ -525,14 +573,16 @@ export class DocumentSessions {
     if (error !== undefined) {
       // Undo what the line's earlier requests did: the checked region ends before this line.
       if (stepAfter !== stepBefore) {
-        if (stepBefore >= 1) await this.options.submit(`${channel} REVERT ${stepBefore}`);
+        if (stepBefore >= 1) await this.options.shell.run(channel, { name: 'REVERT', step: stepBefore });
         else await this.resetChannel(doc);
       }
       this.setCheck(doc, { error: { line, message: error } });
       this.message(doc, 'error', `line ${line}: ${error}`);
       return false;
     }
-    this.setCheck(doc, { entries: [...doc.check.entries, { line, text, stepBefore, stepAfter }] });
+    const entry: CheckedLine = { line, text, stepBefore, stepAfter };
+    doc.requestsOf.set(entry, parsed);
+    this.setCheck(doc, { entries: [...doc.check.entries, entry] });
     return true;
   }
 
@@ -549,9 +599,9 @@ export class DocumentSessions {
     }
     if (r.action.kind === 'none') return;
     if (r.action.kind === 'revert' && doc.channel !== undefined) {
-      const [response] = await this.options.submit(`${doc.channel} REVERT ${r.action.step}`);
-      if (response?.ERR) {
-        this.message(doc, 'error', `REVERT ${r.action.step}: ${response.ERR}; restarting the proof`);
+      const reverted = await this.options.shell.run(doc.channel, { name: 'REVERT', step: r.action.step });
+      if (!reverted.ok) {
+        this.message(doc, 'error', `REVERT ${r.action.step}: ${reverted.error}; restarting the proof`);
         await this.resetChannel(doc);
         this.setCheck(doc, { entries: [] });
         return;
@@ -570,7 +620,7 @@ export class DocumentSessions {
     try {
       for (const e of entries) {
         if (doc.generation !== gen) return;
-        if (!(await this.checkLine(doc, e.line, e.text, gen))) return;
+        if (!(await this.checkLine(doc, e.line, this.requestsOf(doc, e), gen))) return;
       }
     } finally {
       this.setCheck(doc, { running: undefined });

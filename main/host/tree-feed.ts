@@ -20,9 +20,12 @@ export class TreeFeed {
 
   constructor(private readonly shell: Shell) {}
 
-  /** The change a response with `STEP` made; read at once, before the channel's next command can start. */
-  changeAfterStep(channel: number): { seq: number; change: TreeDelta } {
-    const tree = this.shell.engine(channel)?.treeView() ?? null;
+  /**
+   * The change a response with `STEP` made: `after` is the tree its typed result carries; else it is read at
+   * once, before the channel's next command can start.
+   */
+  changeAfterStep(channel: number, after?: TreeView): { seq: number; change: TreeDelta } {
+    const tree = after ?? this.shell.engine(channel)?.treeView() ?? null;
     const feed = this.channels.get(channel) ?? { seq: 0, tree: null, index: new Map<number, TreeView>() };
     const change = diffTrees(feed.tree, tree, feed.index);
     this.channels.set(channel, { seq: feed.seq + 1, tree, index: indexTree(tree) });

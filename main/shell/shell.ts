@@ -3,7 +3,11 @@ import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import type { ParsedRequest, ShellCommand, ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { PROOF_COMMANDS } from '../../shared/protocol/shell-command.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
-import type { ChannelEngine, ChannelStatus } from './channel-engine.ts';
+import { formatCommand } from '../../shared/protocol/format-command.ts';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import type { ChannelEngine, ChannelStatus, DerivationAnswer, DerivationQuery } from './channel-engine.ts';
+import type { CommandResult } from './command-result.ts';
+import { failure, success, toShellResponse } from './command-result.ts';
 
 export interface ShellOptions {
   /**
@@ -21,10 +25,13 @@ export interface ShellOptions {
 export const DEFAULT_MAX_CHANNELS = Math.max(4, availableParallelism());
 export const DEFAULT_MAX_QUEUED = 10_000;
 
-/** Everything the shell did, for transcripts and the workbench's transcript panel. */
+/**
+ * Everything the shell did, for transcripts and the workbench's transcript panel. A response carries the
+ * protocol's line (what transcripts record) and the typed result it renders (what in-process readers use).
+ */
 export type ShellEvent =
   | { kind: 'request'; channel: number; text: string; time: number }
-  | { kind: 'response'; response: ShellResponse; time: number }
+  | { kind: 'response'; response: ShellResponse; result: CommandResult; time: number }
   | { kind: 'channels'; channels: number[] };
 
 interface Channel {
@@ -63,19 +70,60 @@ export class Shell {
     this.open(0);
   }
 
+  // ---- the typed API: what clients in this process call (no protocol text on the way to the engine) ----
+
+  /** NEW_CHANNEL: a channel of its own, or why not (`result.opened` is its id). */
+  openChannel(): Promise<CommandResult> {
+    return this.dispatch({ channel: 0, command: { name: 'NEW_CHANNEL' }, text: 'NEW_CHANNEL' });
+  }
+
+  /**
+   * Runs one parsed command on `channel`, in the channel's order (as if its request had arrived now). `text`
+   * is how the request reads in the event stream and transcripts (default: the command formatted); it is
+   * never parsed.
+   */
+  run(channel: number, command: ShellCommand, text?: string): Promise<CommandResult> {
+    return this.dispatch({ channel, command, text: `${channel} ${text ?? formatCommand(command)}` });
+  }
+
+  /** CANCEL, out of band: stops the channel's prover now and releases the channel. */
+  cancel(channel: number): Promise<CommandResult> {
+    return this.run(channel, { name: 'CANCEL' });
+  }
+
+  /** RELEASE_CHANNEL in the channel's turn. */
+  release(channel: number): Promise<CommandResult> {
+    return this.run(channel, { name: 'RELEASE_CHANNEL' });
+  }
+
+  /** The channel's tree after `step` (default: the latest), as its engine has it. */
+  tree(channel: number, step?: number): TreeView | undefined {
+    return this.engine(channel)?.treeView(step);
+  }
+
+  /** The derivation of an item of the channel's document, as its engine recorded it. */
+  derivation(channel: number, query: DerivationQuery = {}): DerivationAnswer {
+    const engine = this.engine(channel);
+    if (!engine) return { unavailable: `no channel ${channel}` };
+    if (!engine.derivation) return { unavailable: 'this backend records no derivation' };
+    return engine.derivation(query);
+  }
+
+  // ---- the text edge: protocol lines (arbor-shell on stdio, shell.submit), built on the typed API ----
+
   /** Splits a line into requests and dispatches each; one promise per request, in request order. */
   submitLine(line: string): Promise<ShellResponse>[] {
     return splitRequests(line).map((raw) => {
       const parsed: ParsedRequest = raw.error
         ? { channel: leadingChannel(raw.text), error: raw.error, text: raw.text }
         : parseRequest(raw.text);
-      return this.dispatch(parsed);
+      return this.dispatch(parsed).then(toShellResponse);
     });
   }
 
   /** A line too long to read answers with one error (its content is not parsed). */
   rejectOverlong(length: number): Promise<ShellResponse> {
-    return this.dispatch({ channel: 0, error: `parse error: request too long (${length} characters)`, text: '' });
+    return this.dispatch({ channel: 0, error: `parse error: request too long (${length} characters)`, text: '' }).then(toShellResponse);
   }
 
   onEvent(listener: (event: ShellEvent) => void): () => void {
@@ -121,17 +169,18 @@ export class Shell {
     this.channels.clear();
   }
 
-  private dispatch(request: ParsedRequest): Promise<ShellResponse> {
+  private dispatch(request: ParsedRequest): Promise<CommandResult> {
     this.emit({ kind: 'request', channel: request.channel, text: request.text, time: Date.now() });
-    const respond = (response: ShellResponse): ShellResponse => {
-      this.emit({ kind: 'response', response, time: Date.now() });
-      return response;
+    const respond = (result: CommandResult): CommandResult => {
+      // No listener, no line: in-process clients read the typed result.
+      if (this.listeners.size > 0) this.emit({ kind: 'response', response: toShellResponse(result), result, time: Date.now() });
+      return result;
     };
     const id = request.channel;
     if (!('error' in request)) {
       const { command } = request;
       if (command.name === 'NEW_CHANNEL') return Promise.resolve(respond(this.newChannel(id)));
-      if (command.name === 'CANCEL') return this.cancel(id).then(respond);
+      if (command.name === 'CANCEL') return this.cancelNow(id).then(respond);
     }
     const channel = this.channels.get(id);
     // No queue to keep order with: the channel never existed, or its release was answered already.
@@ -143,38 +192,42 @@ export class Shell {
   }
 
   /** One request of a channel, in its turn. */
-  private async serve(channel: Channel, request: ParsedRequest): Promise<ShellResponse> {
+  private async serve(channel: Channel, request: ParsedRequest): Promise<CommandResult> {
     const id = channel.id;
     if (channel.cancelled) return reply(id, null, 'cancelled');
     if (channel.released) return reply(id, null, 'bad channel');
     if ('error' in request) return reply(id, null, request.error);
     const { command } = request;
-    if (command.name === 'RELEASE_CHANNEL') return this.release(channel);
+    if (command.name === 'RELEASE_CHANNEL') return this.releaseInTurn(channel);
     if (command.name === 'PRELUDE') return this.setPrelude(channel, command.text, command.environment);
     if (command.name === 'NEW_CHANNEL' || command.name === 'CANCEL') return reply(id, null, `internal error: ${command.name} is out of band`);
     const result = await channel.engine.execute(command);
     // A CANCEL that came while this ran stopped it: its answer is `cancelled`, whatever the prover said.
     if (channel.cancelled) return reply(id, null, 'cancelled');
-    const response = reply(id, result.response, result.error);
-    if (result.step !== undefined && PROOF_COMMANDS.has(command.name)) response.STEP = result.step;
-    if (result.script !== undefined) response.SCRIPT = result.script;
-    if (result.assumptions !== undefined) response.ASSUMPTIONS = result.assumptions;
-    if (result.statement !== undefined) response.STATEMENT = result.statement;
-    if (result.hammerReport !== undefined) response.HAMMER_REPORT = result.hammerReport;
-    return response;
+    const out = reply(id, result.response, result.error);
+    const proof = PROOF_COMMANDS.has(command.name);
+    if (result.step !== undefined && proof) out.step = result.step;
+    if (out.ok) {
+      if (result.script !== undefined) out.script = result.script;
+      if (result.assumptions !== undefined) out.assumptions = result.assumptions;
+      if (result.statement !== undefined) out.statement = result.statement;
+      if (proof && result.step !== undefined) withTree(out, channel.engine, result.step);
+    }
+    if (result.hammerReport !== undefined) out.hammerReport = result.hammerReport;
+    return out;
   }
 
-  private newChannel(requestedOn: number): ShellResponse {
+  private newChannel(requestedOn: number): CommandResult {
     if (this.closed) return reply(requestedOn, null, 'bad channel');
     const open = this.channelIds().length;
     if (open >= this.maxChannels) {
       return reply(requestedOn, null, `too many channels: ${open} open (limit ${this.maxChannels}); release one first`);
     }
     const created = this.open(this.nextChannelId++);
-    return reply(requestedOn, { ID: created.id }, '');
+    return { ...success(requestedOn, { ID: created.id }), opened: created.id };
   }
 
-  private enqueue(channel: Channel, work: () => Promise<ShellResponse>): Promise<ShellResponse> {
+  private enqueue(channel: Channel, work: () => Promise<CommandResult>): Promise<CommandResult> {
     channel.queued++;
     this.queuedTotal++;
     const result = channel.tail.then(work, work).catch((err: unknown) =>
@@ -208,7 +261,7 @@ export class Shell {
   }
 
   /** RELEASE_CHANNEL in its turn: the requests before it were answered; the ones after it answer `bad channel`. */
-  private async release(channel: Channel): Promise<ShellResponse> {
+  private async releaseInTurn(channel: Channel): Promise<CommandResult> {
     channel.released = true;
     this.emit({ kind: 'channels', channels: this.channelIds() });
     await channel.engine.dispose();
@@ -219,7 +272,7 @@ export class Shell {
    * CANCEL, out of band: the channel's prover is killed now; the running request and everything queued
    * answer `cancelled` (in order); the channel is released.
    */
-  private async cancel(id: number): Promise<ShellResponse> {
+  private async cancelNow(id: number): Promise<CommandResult> {
     const channel = this.channels.get(id);
     if (!channel || channel.released) return reply(id, null, 'bad channel');
     channel.cancelled = true;
@@ -230,7 +283,7 @@ export class Shell {
     return reply(id, null, '');
   }
 
-  private async setPrelude(channel: Channel, prelude: string, environment?: string): Promise<ShellResponse> {
+  private async setPrelude(channel: Channel, prelude: string, environment?: string): Promise<CommandResult> {
     const old = channel.engine;
     let engine: ChannelEngine;
     try {
@@ -254,8 +307,26 @@ export class Shell {
   }
 }
 
-function reply(channel: number, response: unknown, error: string): ShellResponse {
-  return { CHANNEL: channel, RESPONSE: response, ERR: error };
+/**
+ * The engine's tree after `step`, built when first read (the stdio edge never reads it, so a step there
+ * costs no tree view): readers take it as the answer arrives, before the channel's next command can run
+ * (see `enqueue`), as the host's tree feed does.
+ */
+function withTree(result: CommandResult & { ok: true }, engine: ChannelEngine, step: number): void {
+  let tree: TreeView | undefined;
+  let built = false;
+  Object.defineProperty(result, 'tree', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!built) [tree, built] = [engine.treeView(step), true];
+      return tree;
+    },
+  });
+}
+
+function reply(channel: number, response: unknown, error: string): CommandResult {
+  return error === '' ? success(channel, response) : failure(channel, error, response);
 }
 
 function leadingChannel(text: string): number {

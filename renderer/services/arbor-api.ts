@@ -37,6 +37,7 @@ export const documentCancel = (p: ApiParams<'document.cancel'>) => call('documen
 export const documentRestartProver = (p: ApiParams<'document.restartProver'>) => call('document.restartProver', p);
 export const documentRestart = (p: ApiParams<'document.restart'>) => call('document.restart', p);
 export const documentClose = (p: ApiParams<'document.close'>) => call('document.close', p);
+export const documentGet = (p: ApiParams<'document.get'>) => call('document.get', p);
 export const documentInserted = (p: ApiParams<'document.inserted'>) => call('document.inserted', p);
 /** A look-up in a document's environment (its channel), or in the library when it has none yet. */
 export const lookUp = (kind: ApiParams<'proof.lookUp'>['kind'], text: string, channel?: number) =>

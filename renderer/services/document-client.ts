@@ -1,4 +1,6 @@
 import type { CheckAction, DocumentState } from '../../shared/checking/document-check.ts';
+import type { DocumentPatch } from '../../shared/checking/document-patch.ts';
+import { applyDocumentPatch } from '../../shared/checking/document-patch.ts';
 import { WINDOW_ID } from '../store/documents-slice.ts';
 import { useArbor } from '../store/store.ts';
 import * as api from './arbor-api.ts';
@@ -12,16 +14,56 @@ import { forgetTreeCopy } from './tree-sync.ts';
  */
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 
-/** The last state applied per document (a result and its event may arrive in either order). */
-const applied = new Map<string, number>();
+/** The last state applied per document: the host's events are patches of it (a result and its events may arrive in either order). */
+const known = new Map<string, DocumentState>();
+/** Documents whose whole state is being fetched (a patch was missed); patches arriving meanwhile wait. */
+const resyncing = new Map<string, DocumentPatch[]>();
 
+/** Whether `state` is older than (or the same as) what this window already has. */
+function notNewer(uri: string, session: number, seq: number): boolean {
+  const have = known.get(uri);
+  return have !== undefined && (have.session > session || (have.session === session && have.seq >= seq));
+}
+
+/** A whole state, as a call's result or after a resync. */
 export function applyDocumentState(state: DocumentState): void {
-  if (state.client !== WINDOW_ID) return;
+  if (state.client !== WINDOW_ID || !store().documents.docs[state.uri]) return;
+  if (notNewer(state.uri, state.session, state.seq)) return;
+  put(state);
+}
+
+/** A change the host sent as an event: applied to the state it follows, else the whole state is fetched. */
+export function receiveDocumentPatch(patch: DocumentPatch): void {
+  if (patch.client !== WINDOW_ID || !store().documents.docs[patch.uri]) return;
+  const waiting = resyncing.get(patch.uri);
+  if (waiting) {
+    waiting.push(patch);
+    return;
+  }
+  if (notNewer(patch.uri, patch.session, patch.seq)) return;
+  const next = applyDocumentPatch(known.get(patch.uri), patch);
+  if (next) put(next);
+  else resync(patch.uri, patch);
+}
+
+function resync(uri: string, missed: DocumentPatch): void {
+  resyncing.set(uri, [missed]);
+  const done = (state: DocumentState | null): void => {
+    const waiting = resyncing.get(uri) ?? [];
+    resyncing.delete(uri);
+    // The host no longer has the document (or did not answer): nothing to catch up with, and no loop of fetches.
+    if (!state) return;
+    applyDocumentState(state);
+    for (const p of waiting) if (!notNewer(uri, p.session, p.seq)) receiveDocumentPatch(p);
+  };
+  api.documentGet({ client: WINDOW_ID, uri }).then(done, () => done(null));
+}
+
+function put(state: DocumentState): void {
   const s = store();
   const doc = s.documents.docs[state.uri];
   if (!doc) return;
-  if ((applied.get(state.uri) ?? -1) > state.version) return;
-  applied.set(state.uri, state.version);
+  known.set(state.uri, state);
   if (doc.channel !== state.channel) {
     if (doc.channel !== undefined) {
       forgetTreeCopy(doc.channel);
@@ -69,7 +111,8 @@ export const checker = {
     applyDocumentState(await api.documentRestart({ client: WINDOW_ID, uri }));
   },
   async close(uri: string): Promise<void> {
-    applied.delete(uri);
+    known.delete(uri);
+    resyncing.delete(uri);
     await api.documentClose({ client: WINDOW_ID, uri });
   },
 };

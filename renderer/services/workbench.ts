@@ -8,7 +8,7 @@ import { syntheticDerivation } from '../../shared/derivation/synthetic-derivatio
 import { syntheticTree } from '../../shared/tree-layout/synthetic-tree.ts';
 import { useArbor } from '../store/store.ts';
 import * as api from './arbor-api.ts';
-import { applyDocumentState, checker, syncDocument } from './document-client.ts';
+import { checker, receiveDocumentPatch, syncDocument } from './document-client.ts';
 import { createModel, disposeModel, getModel } from './monaco-models.ts';
 import { download } from './download.ts';
 import { forgetTreeCopy, receiveTreeChange } from './tree-sync.ts';
@@ -150,7 +150,7 @@ function handleEvent(event: ApiEvent): void {
       s.receiveEdit(event.channel, event.record);
       break;
     case 'document':
-      applyDocumentState(event.state);
+      receiveDocumentPatch(event.patch);
       break;
     case 'document-insert':
       void insertClientCommand(event);

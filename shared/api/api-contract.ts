@@ -7,6 +7,7 @@ import type { TreeDelta } from '../proof-tree/tree-delta.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
 import type { DocumentState } from '../checking/document-check.ts';
+import type { DocumentPatch } from '../checking/document-patch.ts';
 import type { ApiMethodName } from './api-methods.ts';
 import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
 
@@ -55,6 +56,8 @@ export const apiParamSchemas = {
   'document.restartProver': z.object({ client, uri }).strict(),
   'document.restart': z.object({ client, uri }).strict(),
   'document.close': z.object({ client, uri }).strict(),
+  /** The document's whole checking state (a client that missed a patch starts again from it); null when it is not open. */
+  'document.get': z.object({ client, uri }).strict(),
   /**
    * The editor's answer to a `document-insert` event: the line it inserted the client's command at (and
    * whether that line checked), or why it refused. The editor stays the one writer of the document's text.
@@ -194,6 +197,7 @@ export interface ApiResults {
   'document.restartProver': DocumentState;
   'document.restart': DocumentState;
   'document.close': null;
+  'document.get': DocumentState | null;
   'document.inserted': null;
   'document.fork': { channel: number; step: number; line: number };
   'document.releaseFork': null;
@@ -247,8 +251,11 @@ export type ApiEvent =
   | { kind: 'suggestion'; channel: number; suggestion: Suggestion }
   /** An edit was recorded in the history of the agent session of `channel`. */
   | { kind: 'edit'; channel: number; record: EditRecord }
-  /** A document's checking state changed (documents live in the host). */
-  | { kind: 'document'; state: DocumentState }
+  /**
+   * A document's checking state changed (documents live in the host): only what changed, numbered, so a
+   * client that missed one asks `document.get` for the whole state (shared/checking/document-patch.ts).
+   */
+  | { kind: 'document'; patch: DocumentPatch }
   /** Something to tell the user about a document's checking (a failed line, a cancel). */
   | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string }
   /**

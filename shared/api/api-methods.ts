@@ -12,6 +12,7 @@ export const API_METHODS = [
   'document.restartProver',
   'document.restart',
   'document.close',
+  'document.get',
   'document.inserted',
   'document.fork',
   'document.releaseFork',

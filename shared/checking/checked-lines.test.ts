@@ -40,13 +40,3 @@ describe('checked lines', () => {
     expect(recheckTarget(5, 7, 1)).toBe(5);
   });
 });
-
-describe('addressing', () => {
-  it('puts every request of a line on the document channel', async () => {
-    const { addressLine } = await import('./checked-lines.ts');
-    const { splitRequests } = await import('../protocol/split-requests.ts');
-    expect(addressLine(splitRequests('HAVE "a; b"; END'), 3)).toBe('3 HAVE "a; b"; 3 END');
-    expect(splitRequests(addressLine(splitRequests('HAVE "a; b"; END'), 3)).map((r) => r.text.trim())).toEqual(['3 HAVE "a; b"', '3 END']);
-    expect(addressLine(splitRequests('0 APPLY (intros; simpl)'), 5)).toBe('5 APPLY (intros; simpl)');
-  });
-});

@@ -59,12 +59,3 @@ export function firstStaleLine(entries: readonly CheckedLine[], lines: readonly 
 export function recheckTarget(oldEnd: number, editLine: number, lineDelta: number): number {
   return oldEnd >= editLine ? Math.max(editLine, oldEnd + lineDelta) : oldEnd;
 }
-
-/**
- * The requests of one editor line, each addressed to `channel` (an explicit channel number written in
- * the line is replaced: a document runs on its own channel). Joined with `; ` (the requests came from
- * `splitRequests`, so the shell splits them again exactly as the editor did).
- */
-export function addressLine(requests: readonly { text: string }[], channel: number): string {
-  return requests.map((r) => `${channel} ${r.text.trim().replace(/^[0-9]+\s+/, '')}`).join('; ');
-}

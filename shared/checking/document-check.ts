@@ -16,6 +16,10 @@ export interface DocumentState {
   client: string;
   /** The text version the state belongs to (the last edit the host received). */
   version: number;
+  /** Which of the host's sessions of this document (one per open; see DocumentPatch). */
+  session: number;
+  /** Counts the session's states from 1 (0: before the first); events carry each change as a patch. */
+  seq: number;
   /** The shell channel the document is checked on (none before its first check). */
   channel?: number;
   check: DocumentCheck;

@@ -1,0 +1,61 @@
+import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+
+/**
+ * What one command did, as a typed value: what in-process clients (the host's documents, agents) read
+ * instead of a `RESPONSE` line. The protocol's JSON line is this value rendered at a text edge
+ * (`toShellResponse`): `arbor-shell` on stdio, `shell.submit`, transcripts.
+ */
+interface ResultBase {
+  /** The channel that answered (for a parse error without a channel: 0). */
+  channel: number;
+  /** The protocol's RESPONSE: a proof state, a query's answer, `{ declared }`, `{ ID }`, or null. */
+  response: unknown;
+  /** Proof commands: the channel's step after the command (after a failure: the step it stayed at). */
+  step?: number;
+  /** The hammer's stages: on HAMMER, or an END that hammered, on success and failure alike. */
+  hammerReport?: HammerReport;
+}
+
+export interface CommandSuccess extends ResultBase {
+  ok: true;
+  /** Proof commands: the engine's tree after the step, read in the command's turn (before the next can run). */
+  tree?: TreeView;
+  /** NEW_CHANNEL: the channel it opened. */
+  opened?: number;
+  /** The END that finished a proof: its reproduction script, what it assumes, its elaborated statement. */
+  script?: string;
+  assumptions?: string[];
+  statement?: StatementMeaning;
+}
+
+export interface CommandFailure extends ResultBase {
+  ok: false;
+  /** Why, as the protocol's ERR text (stable prefixes: `fail`, `timeout`, `parse error`, `bad channel`, …). */
+  error: string;
+}
+
+export type CommandResult = CommandSuccess | CommandFailure;
+
+export function failure(channel: number, error: string, response: unknown = null): CommandFailure {
+  return { ok: false, channel, response, error };
+}
+
+export function success(channel: number, response: unknown = null): CommandSuccess {
+  return { ok: true, channel, response };
+}
+
+/** The protocol's JSON line for a result: the seed's three keys, then the additive ones in a fixed order. */
+export function toShellResponse(result: CommandResult): ShellResponse {
+  const response: ShellResponse = { CHANNEL: result.channel, RESPONSE: result.response, ERR: result.ok ? '' : result.error };
+  if (result.step !== undefined) response.STEP = result.step;
+  if (result.ok) {
+    if (result.script !== undefined) response.SCRIPT = result.script;
+    if (result.assumptions !== undefined) response.ASSUMPTIONS = result.assumptions;
+    if (result.statement !== undefined) response.STATEMENT = result.statement;
+  }
+  if (result.hammerReport !== undefined) response.HAMMER_REPORT = result.hammerReport;
+  return response;
+}
