@@ -16,8 +16,8 @@ import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } f
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
-import { cleanEnvironment, cleanReading, readTerm, typeFromCheck } from './statement-reading.ts';
-import { compareReadings } from './statement-meaning.ts';
+import { typeFromCheck } from './statement-reading.ts';
+import { judgeStatement } from './statement-judge.ts';
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
@@ -1050,19 +1050,9 @@ export class CoqSession implements ProverSession {
       await this.client.editAt(tip, ROUND_TRIP_MS);
     }
     if (printed === undefined) return { elaborated: goalText, clean: null, differences: ['the elaborated statement could not be read back from Coq: its meaning was not checked'] };
-    const doc = await readTerm(this.client, printed, tip);
-    const clean = await cleanReading(goalText, this.clientOptions).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})` }));
-    if ('error' in clean) {
-      // No clean reading to compare with: still say what the document's names would mean there.
-      const full = await cleanEnvironment.names([...doc.full.keys()].filter(isQualid), this.clientOptions).catch(() => undefined);
-      const own = [...doc.full].filter(([, f]) => !/^(Coq|Hammer)\./.test(f)).map(([shown]) => shown);
-      const referring = await cleanEnvironment.referring(own, this.clientOptions).catch(() => undefined);
-      // Arbor's own guard sentences around a client's declarations change nothing a term means.
-      const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
-      if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared)) return undefined;
-      return compareReadings(doc, full ? { ...clean, full } : clean);
-    }
-    return compareReadings(doc, clean);
+    // Arbor's own guard sentences around a client's declarations change nothing a term means.
+    const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
+    return judgeStatement(this.client, printed, tip, goalText, declared, this.clientOptions);
   }
 
   /** Marks the log entry as a step's end; small goal lists are kept so REVERT costs one `Edit_at`. */
@@ -1274,18 +1264,3 @@ const entryOf = (a: ReturnType<typeof parseAbout> & object): EnvironmentEntry =>
   return e;
 };
 
-/** Declarations that change how a term is read (notations, scopes, coercions, implicit arguments, instances, imports). */
-const READS_DIFFERENTLY = /^(Notation|Infix|Reserved|Open|Close|Bind|Delimit|Declare|Coercion|Canonical|Arguments|Instance|Existing|Class|Hint|Set|Unset|Require|From|Import|Export|Include|Typeclasses|Generalizable|Implicit)\b/;
-
-/**
- * A statement that does not elaborate in a clean environment only because it uses the document's own new
- * words (`double`, defined by the document and naming nothing in the library) means what it says: the
- * comparison has nothing else to find when the document changed no notation, scope, coercion, implicit
- * argument, instance or import, no name of its shadows a library one and none looks like another (non-ASCII).
- */
-function onlyNewWords(own: readonly string[], referring: ReadonlySet<string>, error: string, declarations: readonly string[]): boolean {
-  if (!/was not found in the current environment/.test(error) || own.length === 0) return false;
-  if (own.some((shown) => referring.has(shown) || [...shown].some((c) => c.charCodeAt(0) > 127))) return false;
-  const head = (sentence: string): string => sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^((Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+)+/, '');
-  return !declarations.some((d) => READS_DIFFERENTLY.test(head(d)) || /:>/.test(d));
-}
