@@ -134,6 +134,8 @@ export class CoqSession implements ProverSession {
   private readonly preludeAssumptions: Set<string>;
   /** …and their full kernel names, resolved after boot: the only assumptions trusted beyond the library's. */
   private trustedAssumptions = new Set<string>();
+  /** The project prelude's assumptions by kernel name: trusted only when the user confirmed them. */
+  private readonly projectAssumptions = new Set<string>();
   /** After `restore` the goals are re-read only when a step needs them (keeps REVERT at one round trip). */
   private stale = false;
   private mode: PrintMode;
@@ -150,7 +152,7 @@ export class CoqSession implements ProverSession {
   private untrustedSentences: string[] = [];
   /** Whether the preludes' sentences are known (after the first boot). */
   private preludesRead = false;
-  private readonly preludeTexts: { trusted: string; project: string; untrusted: string; trustProject: boolean };
+  private readonly preludeTexts: { trusted: string; project: string; untrusted: string; trustProject: () => boolean };
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   private hammerPlugin = true;
   /** Closed (channel released or cancelled): a step still running must not start a new coqidetop. */
@@ -169,7 +171,7 @@ export class CoqSession implements ProverSession {
     this.refute = options.refute;
     this.mode = options.printMode ?? 1;
     this.arborSentences = splitSentences(arborPrelude());
-    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: options.trustProjectAxioms === true };
+    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: trustReader(options.trustProjectAxioms) };
     this.preludeAssumptions = declaredAssumptions(options.prelude ?? '');
   }
 
@@ -248,8 +250,9 @@ export class CoqSession implements ProverSession {
             const ran = await runCoqText(this.client, text, { purpose, timeoutMs: this.timeoutMs });
             sentences.push(...ran.map((r) => r.text.trim()));
             // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
-            if (purpose === 'project' && this.preludeTexts.trustProject) {
-              for (const full of await this.resolveNames(declaredAssumptions(ran.map((r) => r.pp).join(' ')))) this.trustedAssumptions.add(full);
+            // Resolved now (before any client text), trusted only while the user's confirmation holds (read at each END).
+            if (purpose === 'project') {
+              for (const full of await this.resolveNames(declaredAssumptions(ran.map((r) => r.pp).join(' ')))) this.projectAssumptions.add(full);
             }
           }
           this.untrustedSentences = sentences;
@@ -1013,7 +1016,7 @@ export class CoqSession implements ProverSession {
         if (!isQualid(name)) return undefined;
         const located = await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
         return constantFromLocate(answer(located));
-      }, this.trustedAssumptions);
+      }, this.preludeTexts.trustProject() ? new Set([...this.trustedAssumptions, ...this.projectAssumptions]) : this.trustedAssumptions);
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
       const statement = await this.meaning(proof.name ?? 'arbor_goal', proof.goal ?? '');
       proof.end = this.log.length;
@@ -1264,3 +1267,5 @@ const entryOf = (a: ReturnType<typeof parseAbout> & object): EnvironmentEntry =>
   return e;
 };
 
+/** The user's confirmation of the project's assumptions: given at start (desktop dialog) or later (the web page's). */
+const trustReader = (t: boolean | (() => boolean) | undefined): (() => boolean) => (typeof t === 'function' ? t : () => t === true);
