@@ -19,7 +19,7 @@ export const UNITS = {
   'shared/settings': [],
   'shared/scripts': [],
   'shared/project': [],
-  'shared/fidelity': ['shared/tree-diff'],
+  'shared/fidelity': ['shared/protocol', 'shared/tree-diff'],
   'shared/batch': ['shared/fidelity'],
   'shared/api': ['shared/agent', 'shared/checking', 'shared/derivation', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol', 'shared/settings', 'shared/project'],
   // main/: Node services, lowest first.
@@ -32,7 +32,7 @@ export const UNITS = {
   'main/provers/isabelle': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol', 'shared/scripts'],
   'main/provers/lean': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/external': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
-  'main/fidelity': ['main/process', 'main/shell', 'main/provers/coq', 'shared/fidelity'],
+  'main/fidelity': ['main/process', 'main/shell', 'main/provers/coq', 'shared/fidelity', 'shared/protocol'],
   'main/supervisor': ['main/process', 'main/shell', 'main/provers/coq', 'main/provers/eq', 'main/provers/isabelle', 'main/provers/lean', 'main/provers/external', 'main/fidelity', 'shared/settings'],
   'main/batch': ['main/process', 'main/shell', 'main/provers/eq', 'main/fidelity', 'main/supervisor', 'shared/batch', 'shared/fidelity', 'shared/protocol'],
   'main/agent': ['main/shell', 'main/provers/eq', 'main/fidelity', 'main/supervisor', 'shared/agent', 'shared/api', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol'],

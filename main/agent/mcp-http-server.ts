@@ -7,6 +7,7 @@ import type { Shell } from '../shell/shell.ts';
 import { AgentSession } from './agent-session.ts';
 import type { AgentSessionOptions } from './agent-session.ts';
 import { inProcessPort } from './in-process-port.ts';
+import { readJsonBody } from './json-body.ts';
 import { createArborMcpServer } from './mcp-server.ts';
 import type { SessionRef } from './mcp-tools.ts';
 import type { SuggestionSource } from './sources/suggestion-source.ts';
@@ -66,6 +67,15 @@ export function createArborMcpHttpHandler(options: McpHttpHandlerOptions): McpHt
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
   };
+  /** A POST's body, read and judged here (depth, size) before the SDK sees it; undefined when refused (answered). */
+  const body = async (req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> => {
+    if (req.method !== 'POST') return { value: undefined };
+    const read = await readJsonBody(req);
+    if (read.ok) return { value: read.value };
+    res.writeHead(read.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: read.code, message: read.message }, id: null }));
+    return undefined;
+  };
   return {
     async handle(req, res) {
       const host = req.headers.host ?? '';
@@ -79,10 +89,14 @@ export function createArborMcpHttpHandler(options: McpHttpHandlerOptions): McpHt
         const transport = transports.get(sessionId);
         if (!transport) return refuse(res, 404, 'unknown MCP session (closed after being idle, or never opened)');
         lastUsed.set(sessionId, Date.now());
-        return transport.handleRequest(req, res);
+        const b = await body(req, res);
+        if (!b) return;
+        return transport.handleRequest(req, res, b.value);
       }
       if (req.method !== 'POST') return refuse(res, 400, 'no MCP session: initialize with POST first');
       if (transports.size >= maxSessions) return refuse(res, 503, `too many MCP sessions (limit ${maxSessions}); close one (DELETE) or wait for idle ones to expire`, { 'retry-after': '60' });
+      const b = await body(req, res);
+      if (!b) return;
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
@@ -98,7 +112,7 @@ export function createArborMcpHttpHandler(options: McpHttpHandlerOptions): McpHt
       };
       const server = createArborMcpServer(options.session, options.sources ? { sources: options.sources } : {});
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, b.value);
       // Anything but a successful initialize leaves no session behind.
       if (transport.sessionId === undefined || !transports.has(transport.sessionId)) await server.close();
     },

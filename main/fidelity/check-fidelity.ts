@@ -1,13 +1,12 @@
 import { runFidelity } from '../../shared/fidelity/fidelity-pipeline.ts';
 import type { FidelityProver } from '../../shared/fidelity/fidelity-prover.ts';
-import type { FidelityInput, FidelityReport } from '../../shared/fidelity/fidelity-types.ts';
+import { withStatementMeanings, type FidelityInput, type FidelityReport } from '../../shared/fidelity/fidelity-types.ts';
 import { createCoqFidelityProver } from './coq-fidelity-prover.ts';
 import { fragmentProblem } from '../provers/coq/coq-sentence.ts';
 import { precheckUntrusted } from '../provers/coq/vernacular-policy.ts';
 import { TextRefused } from '../provers/coq/coq-text-runner.ts';
 import { CoqFailure, CoqTimeout } from '../provers/coq/coqidetop-client.ts';
-import type { ContextSentence } from '../../shared/fidelity/fidelity-context.ts';
-import { coqContextSentences } from './coq-context-sentences.ts';
+import { coqContextReading, type ContextReading } from './coq-context-sentences.ts';
 import { mentionsZ } from './coq-fidelity-prover.ts';
 
 /** A fidelity request whose text could escape the Coq sentence it is pasted into: refused before anything runs. */
@@ -21,7 +20,7 @@ let sharedCoq: FidelityProver | null = null;
  */
 export async function checkFidelity(input: FidelityInput, prover?: FidelityProver | null): Promise<FidelityReport> {
   const backend = input.backend ?? 'coq';
-  let sentences: ContextSentence[] | undefined;
+  let reading: ContextReading | undefined;
   if (backend === 'coq') {
     // Statements and context are pasted into files `coqc` compiles: they are untrusted text like any other.
     for (const [what, text] of [['canonical', input.canonical], ['candidate', input.candidate]] as const) {
@@ -32,17 +31,23 @@ export async function checkFidelity(input: FidelityInput, prover?: FidelityProve
       const refused = precheckUntrusted(input.context, 'fidelity-context');
       if (refused !== undefined) throw new FidelityInputRefused(refused);
       // Coq delimits the context and the policy judges each of its sentences; the proof files are built from those only.
-      sentences = await delimit(input);
+      // With the context in place, each statement is read as Coq elaborates it there: the verdict is about those.
+      reading = await delimit(input);
     }
   }
   const p = prover !== undefined ? prover : backend === 'coq' ? (sharedCoq ??= createCoqFidelityProver()) : null;
-  return runFidelity(input, p, undefined, sentences);
+  const report = await runFidelity(input, p, undefined, reading?.sentences);
+  return reading ? withStatementMeanings(report, reading.statements) : report;
 }
 
-async function delimit(input: FidelityInput): Promise<ContextSentence[]> {
+async function delimit(input: FidelityInput): Promise<ContextReading> {
   const context = input.context ?? '';
   try {
-    return await coqContextSentences(context, { needsZ: mentionsZ([input.canonical, input.candidate, context]), classical: input.classical ?? false });
+    return await coqContextReading(context, {
+      needsZ: mentionsZ([input.canonical, input.candidate, context]),
+      classical: input.classical ?? false,
+      statements: { canonical: input.canonical, candidate: input.candidate },
+    });
   } catch (e) {
     if (e instanceof TextRefused) throw new FidelityInputRefused(e.message);
     if (e instanceof CoqFailure) throw new FidelityInputRefused(`context: ${e.message.replace(/\s+/g, ' ').trim()}`);

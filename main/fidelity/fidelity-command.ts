@@ -130,6 +130,13 @@ export function formatReport(r: FidelityReport): string {
   if (ev?.kind === 'counterexample') lines.push(`counterexample: ${ev.summary}`);
   if (ev?.kind === 'unproved' && ev.failed.length > 0) lines.push(`not proved: ${ev.failed.join(', ')}`);
   if (ev?.kind === 'prover-error') lines.push(`prover: ${ev.message}`);
+  for (const which of ['canonical', 'candidate'] as const) {
+    const m = r.statements?.[which];
+    if (!m) continue;
+    lines.push(`MEANING: the ${which} statement does not mean what its text says; as Coq elaborated it in the context: ${m.elaborated}`);
+    lines.push(`         in a clean environment: ${m.clean ?? '(does not elaborate)'}`);
+    for (const d of m.differences) lines.push(`         • ${d}`);
+  }
   lines.push(`time:    ${Math.round(r.ms)} ms`);
   return `${lines.join('\n')}\n`;
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FidelityProver } from '../../shared/fidelity/fidelity-prover.ts';
 import { checkFidelity, FidelityInputRefused } from './check-fidelity.ts';
 import { createCoqFidelityProver } from './coq-fidelity-prover.ts';
+import { formatReport } from './fidelity-command.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'arbor-fidelity-untrusted-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,3 +56,25 @@ describe('fidelity inputs are untrusted text', () => {
   }, 120_000);
 });
 
+
+describe('fidelity verdicts are about the statements as Coq elaborated them in the context (issue 21)', () => {
+  it('a context making `False` mean a proposition P: "equivalent" to P, and the report says what `False` means, in the CLI text too', async () => {
+    const report = await checkFidelity({ canonical: 'False', candidate: 'P', context: 'Parameter P : Prop. Notation "\'False\'" := P.', tiers: ['typecheck', 's0', 's1', 's3-lite'] });
+    // Coq proves them equivalent (they are, as elaborated); the report must say that `False` here is `P`.
+    expect(report.verdict).toBe('equivalent');
+    expect(report.statements?.canonical?.elaborated).toBe('Top.arbor_ctx.P');
+    expect(report.statements?.canonical?.differences.join('\n')).toMatch(/clean reading has `Coq\.Init\.Logic\.False`/);
+    // `P` is the context's own: with a notation declared beside it, the judge does not call it clean either.
+    expect(report.statements?.candidate?.differences.join('\n')).toMatch(/`P` is the document's own `Top\.arbor_ctx\.P`/);
+    expect(report.reason).toMatch(/do not mean what their text says/);
+    expect(formatReport(report)).toMatch(/MEANING: the canonical statement does not mean what its text says; as Coq elaborated it in the context: Top\.arbor_ctx\.P\n/);
+    const asTrue = await checkFidelity({ canonical: 'False', candidate: 'True', context: 'Notation "\'False\'" := True.', tiers: ['typecheck'] });
+    expect(asTrue.statements?.canonical?.elaborated).toBe('Coq.Init.Logic.True');
+  }, 180_000);
+
+  it('an honest context (parameters, hypotheses, a library import and scope) adds nothing', async () => {
+    const report = await checkFidelity({ canonical: 'forall n, P (double n)', candidate: 'forall n, P (double n)', context: 'Require Import ZArith. Open Scope Z_scope. Parameter P : Z -> Prop. Definition double (z : Z) := z + z.', tiers: ['typecheck', 's0'] });
+    expect(report.verdict).toBe('equivalent');
+    expect(report.statements).toBeUndefined();
+  }, 180_000);
+});

@@ -13,6 +13,7 @@ import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
 import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 import { readWorkspaceProject } from './workspace-project.ts';
+import type { ProjectTrustGate } from './project-trust-gate.ts';
 import { DocumentSessions } from './document-sessions.ts';
 import { TreeFeed } from './tree-feed.ts';
 import { DerivationFeed } from './derivation-feed.ts';
@@ -38,6 +39,8 @@ export interface ApiServiceOptions {
    * user's settings file or the environment.
    */
   confirmProgramSetting?: (key: string, value: string) => Promise<boolean>;
+  /** The web workbench's question about the workspace project's assumptions (absent: nothing to ask here). */
+  projectTrust?: ProjectTrustGate;
   /** How long typing must pause before an edited document is re-checked (default 600 ms). */
   recheckDelayMs?: number;
 }
@@ -257,6 +260,11 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       return workspace.updateSettings(p.patch);
     },
     'recent.list': () => workspace.recent(),
+    'project.trustStatus': async () => options.projectTrust?.status() ?? { state: 'none', assumptions: [] },
+    'project.trust': async (p) => {
+      if (!options.projectTrust) throw new Error('nothing to confirm: the workspace project declares no assumptions awaiting an answer here');
+      return options.projectTrust.answer(p.code);
+    },
     'project.read': (p) => readWorkspaceProject(p.dir, (path) => workspace.read(path, { remember: false }).then((r) => r.text)),
     'provers.detect': () => options.detectProvers ? options.detectProvers() : Promise.reject(new Error('provers.detect is not available in this host')),
     'agent.focus': (p) => requireAgent().focus(p.channel, p.path),

@@ -8,7 +8,8 @@ import { WorkbenchAgent } from './workbench-agent.ts';
 import { startWebHost } from './web-host.ts';
 import { appInfo, createWorkbenchShell } from './workbench-shell.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
-import { readWorkspaceProject } from './workspace-project.ts';
+import { projectAssumptionNames, readWorkspaceProject } from './workspace-project.ts';
+import { ProjectTrustGate } from './project-trust-gate.ts';
 
 export interface WebWorkbenchOptions {
   backend: BackendId;
@@ -43,11 +44,13 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
   // The shell runs one backend: the workspace's project file chooses it (and its prelude) at start.
   const project = await readWorkspaceProject(workspace.root);
   const backend = (project?.backend as BackendId | undefined) ?? options.backend;
+  // Its assumptions are trusted only after the user's answer in the page, with a code printed only here.
+  const projectTrust = new ProjectTrustGate(project?.path, backend === 'coq' && project?.prelude !== undefined ? projectAssumptionNames(project.prelude) : [], options.log ?? ((line) => process.stdout.write(`${line}\n`)));
   const ws = await createWorkbenchShell({
     backend,
     ...shellProverOptions(await workspace.settings()),
     // A folder's text, not the user's: judged by the policy, its axioms not trusted.
-    ...(project?.prelude !== undefined ? { projectPrelude: project.prelude } : {}),
+    ...(project?.prelude !== undefined ? { projectPrelude: project.prelude, trustProjectAxioms: () => projectTrust.granted } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
   });
@@ -55,7 +58,7 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
   const detectProvers = createProversReporter(() => workspace.settings(), ws.backend, project);
   const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, ...(options.advisor ? { advisor: options.advisor } : {}), hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
   const mcp = await agent.startMcp();
-  const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
+  const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), projectTrust });
   const host = await startWebHost({
     service,
     staticDir: RENDERER_DIST,

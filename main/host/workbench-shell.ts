@@ -32,8 +32,8 @@ export interface WorkbenchShellOptions {
    * other backends read it as their prelude.
    */
   projectPrelude?: string;
-  /** The user confirmed the project prelude's assumptions in a native dialog (desktop only). */
-  trustProjectAxioms?: boolean;
+  /** The user confirmed the project prelude's assumptions: the desktop's native dialog, or (a function) the web page's confirmation. */
+  trustProjectAxioms?: boolean | (() => boolean);
   /** The lean backend's settings (the user's, over the environment); default: the environment only. */
   lean?: LeanSettings;
   /** The isabelle backend's Isa-REPL server: an address, or the command that starts one. */
@@ -119,9 +119,9 @@ function isabelleFactory(options: WorkbenchShellOptions, problems: string[]): En
 }
 
 /** Coq: the project prelude is judged (`projectPrelude`); other backends have no vernacular to judge and read it as their prelude. */
-function projectPreludeOption(options: WorkbenchShellOptions): { prelude?: string; projectPrelude?: string; trustProjectAxioms?: boolean } {
+function projectPreludeOption(options: WorkbenchShellOptions): { prelude?: string; projectPrelude?: string; trustProjectAxioms?: boolean | (() => boolean) } {
   if (options.projectPrelude === undefined) return {};
-  if (options.backend === 'coq') return { projectPrelude: options.projectPrelude, ...(options.trustProjectAxioms === true ? { trustProjectAxioms: true } : {}) };
+  if (options.backend === 'coq') return { projectPrelude: options.projectPrelude, ...(options.trustProjectAxioms !== undefined ? { trustProjectAxioms: options.trustProjectAxioms } : {}) };
   return { prelude: [options.prelude, options.projectPrelude].filter((p) => p !== undefined).join('\n') };
 }
 

@@ -155,9 +155,10 @@ export interface SessionOptions {
   projectPrelude?: string;
   /**
    * The user confirmed, in a dialog of Arbor's own (never through the API), that the assumptions the project
-   * prelude declares are trusted: Coq sessions then accept proofs that use them.
+   * prelude declares are trusted: Coq sessions then accept proofs that use them. A function is read at each
+   * judgement (the web page's confirmation may come after the session started).
    */
-  trustProjectAxioms?: boolean;
+  trustProjectAxioms?: boolean | (() => boolean);
   /** A preamble from a client (`PRELUDE`): run after `prelude`, judged by the backend's policy, its axioms never trusted. */
   untrustedPrelude?: string;
   /**

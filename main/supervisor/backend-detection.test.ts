@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findExecutable } from '../provers/lean/find-executable.ts';
 import { makeLeanToolchain } from '../provers/lean/test-fixtures/lean-toolchain-double.ts';
-import { detectBackends, detectCoq, detectIsabelle, detectLean, formatDetections } from './backend-detection.ts';
+import { detectBackends, detectCoq, detectIsabelle, detectLean, formatDetections, formatSandbox } from './backend-detection.ts';
 import { startIsaReplDouble } from '../provers/isabelle/test-fixtures/isa-repl-double.ts';
 
 const coqInstalled = findExecutable('coqidetop.opt') !== undefined || findExecutable('coqidetop') !== undefined;
@@ -86,4 +86,12 @@ describe('backend detection (real binaries where present)', () => {
 
 afterEach(() => {
   delete process.env.PANTOGRAPH_DOUBLE_VERSION;
+});
+
+describe('the sandbox line of --check (and the Provers page, from the same list)', () => {
+  it('says the Isa-REPL server runs outside the sandbox, whatever the sandbox\'s state', () => {
+    for (const status of [{ state: 'on', detail: 'bubblewrap', sandboxed: true }, { state: 'off', detail: 'turned off by ARBOR_SANDBOX=off', sandboxed: false }] as const) {
+      expect(formatSandbox(status)).toMatch(/not sandboxed: the Isa-REPL server \(isabelle backend\) runs outside it/);
+    }
+  });
 });

@@ -11,7 +11,7 @@ export interface EngineConfig {
   /** The workspace project file's prelude, judged by the backend in every session (SessionOptions.projectPrelude). */
   projectPrelude?: string;
   /** The user confirmed the project prelude's assumptions (SessionOptions.trustProjectAxioms). */
-  trustProjectAxioms?: boolean;
+  trustProjectAxioms?: boolean | (() => boolean);
   timeoutMs: number;
   /** Sessions kept ready for NEW_CHANNEL. */
   poolSize: number;
@@ -46,7 +46,7 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
     const o: SessionOptions = { timeoutMs: config.timeoutMs, refute: refuteStatement };
     if (prelude !== undefined) o.prelude = prelude;
     if (config.projectPrelude !== undefined) o.projectPrelude = config.projectPrelude;
-    if (config.trustProjectAxioms === true) o.trustProjectAxioms = true;
+    if (config.trustProjectAxioms !== undefined && config.trustProjectAxioms !== false) o.trustProjectAxioms = config.trustProjectAxioms;
     if (config.backendOptions !== undefined) o.backendOptions = config.backendOptions;
     if (config.memoryLimitMb !== undefined) o.memoryLimitMb = config.memoryLimitMb;
     return o;

@@ -7,6 +7,7 @@ import { ChannelsPanel } from '../panels/channels-panel.tsx';
 import { FidelityPanel } from '../panels/fidelity-panel.tsx';
 import { FileDialog } from '../panels/file-dialog.tsx';
 import { CloseDialog } from '../panels/close-dialog.tsx';
+import { ProjectTrustDialog } from '../panels/project-trust-dialog.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
 import { ProversButton } from '../panels/provers-page.tsx';
@@ -212,6 +213,7 @@ export function App() {
       </Group>
       <FileDialog />
       <CloseDialog />
+      <ProjectTrustDialog />
       <Help />
     </div>
   );

@@ -77,6 +77,16 @@ function ReportView({ r }: { r: FidelityReport }) {
         <span className="muted">{(r.ms / 1000).toFixed(1)} s</span>
       </div>
       <p className="fidelity-reason">{r.reason}</p>
+      {(['canonical', 'candidate'] as const).map((k) => {
+        const m = r.statements?.[k];
+        return m ? (
+          <div key={k} className="fidelity-meaning" data-testid={`fidelity-meaning-${k}`}>
+            <strong>The {k} statement does not mean what its text says.</strong> As Coq elaborated it in the context: <code>{m.elaborated}</code>
+            <br />In a clean environment: <code>{m.clean ?? 'it does not elaborate'}</code>
+            <ul>{m.differences.map((d) => <li key={d}>{d}</li>)}</ul>
+          </div>
+        ) : null;
+      })}
       <table className="fidelity-trace" data-testid="fidelity-trace">
         <tbody>{r.trace.map((t, i) => (
           <tr key={i} className={`outcome-${t.outcome}`}><td title={TIER_DESCRIPTIONS[t.tier]}>{t.tier}</td><td>{t.outcome}</td><td>{t.detail}</td><td className="muted">{t.ms} ms</td></tr>

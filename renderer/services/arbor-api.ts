@@ -56,6 +56,8 @@ export const updateSettings = (patch: Record<string, string | number | boolean>)
 export const recentFiles = () => call('recent.list', {});
 export const detectProvers = () => call('provers.detect', {});
 export const readProject = (dir: string) => call('project.read', { dir });
+export const projectTrustStatus = () => call('project.trustStatus', {});
+export const answerProjectTrust = (code: string | null) => call('project.trust', { code });
 
 export function onHostEvent(listener: (event: ApiEvent) => void): () => void {
   return current().onEvent(listener);

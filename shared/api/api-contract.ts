@@ -10,6 +10,7 @@ import type { DocumentState } from '../checking/document-check.ts';
 import type { DocumentPatch } from '../checking/document-patch.ts';
 import type { ApiMethodName } from './api-methods.ts';
 import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
+import type { ProjectTrustStatus } from './project-trust.ts';
 
 /**
  * The one API between the workbench's renderer and its host (Electron IPC or the web host's WebSocket).
@@ -109,6 +110,13 @@ export const apiParamSchemas = {
   'provers.detect': z.object({}).strict(),
   /** The `arbor.project.json` of a folder the workbench may read (null: none there). */
   'project.read': z.object({ dir: filePath }).strict(),
+  /** Whether the workspace project's assumptions await the user's answer in the page (web). */
+  'project.trustStatus': z.object({}).strict(),
+  /**
+   * The page's confirmation: `code` is what the user typed (the one-time code Arbor printed on its terminal,
+   * never sent through this API), null to keep the assumptions untrusted.
+   */
+  'project.trust': z.object({ code: z.string().max(64).nullable() }).strict(),
   /**
    * The editor's document the agent side works on: its channel and file (the edit history is kept next
    * to the file). Answers that session's suggestions and history.
@@ -215,6 +223,8 @@ export interface ApiResults {
   'recent.list': string[];
   'provers.detect': ProversReport;
   'project.read': ProjectInfo | null;
+  'project.trustStatus': ProjectTrustStatus;
+  'project.trust': ProjectTrustStatus;
   'agent.focus': AgentSnapshot;
   'agent.suggestions': Suggestion[];
   'agent.decide': Suggestion;

@@ -30,6 +30,8 @@ export const API_METHODS = [
   'recent.list',
   'provers.detect',
   'project.read',
+  'project.trustStatus',
+  'project.trust',
   'agent.focus',
   'agent.suggestions',
   'agent.decide',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StatementMeaning } from '../protocol/statement-meaning.ts';
 
 /** Tiers in the order they run. `refute` searches small models/instances for a Coq-checked counterexample. */
 export const tierIds = ['s0', 's1', 'typecheck', 'refute', 's3-lite', 'beq+'] as const;
@@ -78,4 +79,22 @@ export interface FidelityReport {
   evidence: Evidence | null;
   trace: TierTrace[];
   ms: number;
+  /**
+   * Present when a statement, as Coq elaborated it in the context (notations unfolded, names qualified),
+   * does not mean what its text says in a clean environment (issue 21): the verdict is about the elaborated
+   * statements, and this says what they are and what differs.
+   */
+  statements?: { canonical?: StatementMeaning; candidate?: StatementMeaning };
+}
+
+/** The report with the statements' meanings attached and said in its reason (a verdict is never about text that means something else, unsaid). */
+export function withStatementMeanings(report: FidelityReport, statements: { canonical?: StatementMeaning | undefined; candidate?: StatementMeaning | undefined }): FidelityReport {
+  const which = (['canonical', 'candidate'] as const).filter((k) => statements[k] !== undefined);
+  if (which.length === 0) return report;
+  const said = which.map((k) => `the ${k} statement means ${statements[k]?.elaborated} (${statements[k]?.differences.join('; ')})`).join('; ');
+  return {
+    ...report,
+    statements: Object.fromEntries(which.map((k) => [k, statements[k]])),
+    reason: `${report.reason} — about the statements as Coq elaborated them in the context, which do not mean what their text says: ${said}`,
+  };
 }

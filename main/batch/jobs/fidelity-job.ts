@@ -10,9 +10,13 @@ export async function runFidelityJob(job: Extract<BatchJob, { kind: 'fidelity' }
       id: job.id, canonical: job.canonical, candidate: job.candidate, ...(job.context !== undefined ? { context: job.context } : {}),
       backend: job.backend, classical: job.classical, timeoutMs: job.timeoutMs, ...(job.tiers ? { tiers: job.tiers } : {}),
     });
+    // A verdict about statements whose elaborated meaning is not their text's says so in its outcome (like `proved-different-meaning`).
     return {
-      outcome: r.verdict,
-      evidence: { tier: r.tier, reason: r.reason, evidence: r.evidence, ...(job.truth !== undefined ? { truth: job.truth, agrees: r.verdict === job.truth } : {}) },
+      outcome: r.statements ? `${r.verdict}-different-meaning` : r.verdict,
+      evidence: {
+        tier: r.tier, reason: r.reason, evidence: r.evidence, ...(r.statements ? { statements: r.statements } : {}),
+        ...(job.truth !== undefined ? { truth: job.truth, agrees: r.verdict === job.truth } : {}),
+      },
     };
   } catch (err) {
     // Text that could escape its sentence is refused before any prover sees it: that item's error, not the batch's.

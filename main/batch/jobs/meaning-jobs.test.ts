@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CoqShells } from '../coq-shells.ts';
 import { runCheckJob } from './check-job.ts';
+import { runFidelityJob } from './fidelity-job.ts';
 import { runHammerJob } from './hammer-job.ts';
 
 /**
@@ -26,6 +27,12 @@ describe('batch verdicts on the elaborated statement', () => {
     const document = 'DEFINE "Notation \\"\'False\'\\" := (True)."\nGOAL "False"\nAPPLY (exact I)\nEND\n';
     const r = await runCheckJob({ kind: 'check', id: 'doc', document, timeoutMs: 10_000 }, shells, () => undefined);
     expect(r.outcome).toBe('verified-different-meaning');
+    expect(JSON.stringify(r.evidence)).toContain('stands where a clean reading has `Coq.Init.Logic.False`');
+  }, 120_000);
+
+  it('fidelity: a case whose context makes `False` mean True says so in its outcome and evidence', async () => {
+    const r = await runFidelityJob({ kind: 'fidelity', id: 'f', canonical: 'False', candidate: 'True', context: 'Notation "\'False\'" := True.', backend: 'coq', classical: false, timeoutMs: 2000, tiers: ['typecheck', 's0'] });
+    expect(r.outcome).toMatch(/-different-meaning$/);
     expect(JSON.stringify(r.evidence)).toContain('stands where a clean reading has `Coq.Init.Logic.False`');
   }, 120_000);
 });

@@ -33,7 +33,9 @@ export class CoqPreludes {
   untrustedSentences: string[] = [];
   /** Whether the preludes' sentences are known (after the first boot). */
   private preludesRead = false;
-  private readonly preludeTexts: { trusted: string; project: string; untrusted: string; trustProject: boolean };
+  private readonly preludeTexts: { trusted: string; project: string; untrusted: string; trustProject: () => boolean };
+  /** The project prelude's assumptions by kernel name: trusted only while the user's confirmation holds. */
+  private readonly projectAssumptions = new Set<string>();
   /** Whether CoqHammer's plugin (the `hammer` tactic) loaded; without it HAMMER uses the quick tactics only. */
   hammerPlugin = true;
 
@@ -43,8 +45,13 @@ export class CoqPreludes {
   ) {
     this.environment = options.environment;
     this.arborSentences = splitSentences(environmentPrelude(options.environment));
-    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: options.trustProjectAxioms === true };
+    this.preludeTexts = { trusted: options.prelude ?? '', project: options.projectPrelude ?? '', untrusted: options.untrustedPrelude ?? '', trustProject: trustReader(options.trustProjectAxioms) };
     this.preludeAssumptions = declaredAssumptions(options.prelude ?? '');
+  }
+
+  /** The assumptions trusted now: the user's prelude's, and the project's while its confirmation holds. */
+  trustedNow(): ReadonlySet<string> {
+    return this.preludeTexts.trustProject() ? new Set([...this.trustedAssumptions, ...this.projectAssumptions]) : this.trustedAssumptions;
   }
 
   /** Runs the preludes on a fresh coqidetop (disposed, and the error thrown, when one fails). */
@@ -99,8 +106,9 @@ export class CoqPreludes {
             const ran = await runCoqText(client, text, { purpose, timeoutMs: this.timeoutMs });
             sentences.push(...ran.map((r) => r.text.trim()));
             // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
-            if (purpose === 'project' && this.preludeTexts.trustProject) {
-              for (const full of await this.resolveNames(client, declaredAssumptions(ran.map((r) => r.pp).join(' ')))) this.trustedAssumptions.add(full);
+            // Resolved now (before any client text), trusted only while the user's confirmation holds (read at each END).
+            if (purpose === 'project') {
+              for (const full of await this.resolveNames(client, declaredAssumptions(ran.map((r) => r.pp).join(' ')))) this.projectAssumptions.add(full);
             }
           }
           this.untrustedSentences = sentences;
@@ -133,3 +141,6 @@ export class CoqPreludes {
     return trusted;
   }
 }
+
+/** The user's confirmation of the project's assumptions: given at start (desktop dialog) or later (the web page's). */
+const trustReader = (t: boolean | (() => boolean) | undefined): (() => boolean) => (typeof t === 'function' ? t : () => t === true);

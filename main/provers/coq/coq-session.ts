@@ -437,7 +437,7 @@ export class CoqSession implements ProverSession {
         if (why.code === 'timeout') throw why;
         throw new ProverError('fail', `Coq's kernel did not accept the proof: ${why.message}`);
       }
-      const verdict = await theoremAssumptions(this.client, proof.name ?? 'arbor_goal', this.preludes.trustedAssumptions, limit);
+      const verdict = await theoremAssumptions(this.client, proof.name ?? 'arbor_goal', this.preludes.trustedNow(), limit);
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
       // Arbor's own guard sentences around a client's declarations change nothing a term means.
       const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);

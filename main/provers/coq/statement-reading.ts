@@ -44,17 +44,47 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
 /** `name\n     : type` (a `Check` of a constant) → the type. */
 export const typeFromCheck = (text: string): string | undefined => /^\S+\s*\n?\s*:\s([\s\S]*)$/.exec(text.trim())?.[1]?.trim();
 
+/** How long one of the document's library sentences (a `Require` of Reals loads many files) may take here. */
+const LIBRARY_MS = 60_000;
+const QUALID = "[A-Za-z_][A-Za-z0-9_']*(?:\\.[A-Za-z_][A-Za-z0-9_']*)*";
 /**
- * The clean environment: one coqidetop with the standard library and Arbor's prelude only, under
- * `Set Printing All`, started on first use and shared by every session (its state never changes: each
- * reading is a `Theorem` added on the base state, its goal read, then edited away). Readings are
- * serialized; the process dies with Arbor like every other (process-manager).
+ * A sentence that brings library vocabulary in, matched whole (ASCII names, no comments or strings, so it
+ * is exactly one sentence in any parser state): `Require`, `Import`/`Export` of modules, `Open`/`Close Scope`.
+ */
+const LIBRARY_SENTENCE = new RegExp(
+  `^(?:(?:From ${QUALID} )?Require(?: Import| Export)?(?: ${QUALID})+|(?:Import|Export)(?: ${QUALID})+|(?:(?:Local|Global) )?(?:Open|Close) Scope [A-Za-z_][A-Za-z0-9_']*)\\.$`,
+);
+
+/**
+ * The document's sentences that could bring library vocabulary into the clean environment, normalised
+ * (blanks collapsed). `Export Set …` is an option, not a module: never one of these.
+ */
+export const librarySentences = (sentences: readonly string[]): string[] =>
+  sentences.map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => LIBRARY_SENTENCE.test(s) && !/^Export (?:Set|Unset) /.test(s));
+
+interface LibraryState {
+  client: CoqideTopClient;
+  key: string;
+  tip: number;
+  /** The library sentences that ran here (the others name something that is not a library's). */
+  applied: string[];
+}
+
+/**
+ * The clean environment: one coqidetop with the standard library and Arbor's prelude, under
+ * `Set Printing All`, started on first use and shared by every session. A reading may ask for the
+ * document's own library sentences (`Require Import Reals.`, `Open Scope R_scope.`): those that run here
+ * (a `Require` only ever loads an installed library; an `Import`/`Open Scope` of the document's own module
+ * or scope fails here and is left out) are added on the base state, and kept while the next reading asks
+ * for the same ones. Nothing the document declares itself (notations, definitions) ever runs here.
+ * Readings are serialized; the process dies with Arbor like every other (process-manager).
  */
 class CleanEnvironment {
   private client: Promise<{ client: CoqideTopClient; base: number }> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Kernel names never change here: one `Locate` per name for the life of the process. */
-  private readonly located = new Map<string, string>();
+  private library: LibraryState | undefined;
+  /** Kernel names never change for a given set of library sentences: one `Locate` per name and set. */
+  private readonly located = new Map<string, Map<string, string>>();
 
   private start(options: ClientOptions): Promise<{ client: CoqideTopClient; base: number }> {
     this.client ??= (async () => {
@@ -70,55 +100,77 @@ class CleanEnvironment {
     return this.client;
   }
 
-  /** How `text` (a GOAL's text) reads here: the reading, or why Coq refuses it. */
-  read(text: string, options: ClientOptions = {}): Promise<Reading | { error: string }> {
-    const run = async (): Promise<Reading | { error: string }> => {
-      const { client, base } = await this.start(options);
-      if (!client.alive) {
-        this.client = undefined;
-        return run();
+  /** The state with these library sentences run on the base (reused when the last reading asked for the same). */
+  private async withLibrary(client: CoqideTopClient, base: number, library: readonly string[]): Promise<LibraryState> {
+    const key = library.join('\n');
+    if (this.library?.client === client && this.library.key === key) return this.library;
+    this.library = undefined;
+    await client.editAt(base, ROUND_TRIP_MS);
+    const applied: string[] = [];
+    for (const s of library) {
+      const before = client.tip;
+      try {
+        await client.addAndGoals(s, LIBRARY_MS);
+        applied.push(s);
+      } catch (e) {
+        if (!(e instanceof CoqFailure)) throw e;
+        await client.editAt(before, ROUND_TRIP_MS);
       }
+    }
+    this.library = { client, key, tip: client.tip, applied };
+    return this.library;
+  }
+
+  private cache(key: string): Map<string, string> {
+    let m = this.located.get(key);
+    if (!m) this.located.set(key, (m = new Map()));
+    return m;
+  }
+
+  /** Runs `work` at the state of these library sentences, after every earlier request (one at a time). */
+  private atLibrary<T>(options: ClientOptions, library: readonly string[], work: (client: CoqideTopClient, state: LibraryState) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      let started = await this.start(options);
+      if (!started.client.alive) {
+        this.client = undefined;
+        started = await this.start(options);
+      }
+      const { client, base } = started;
       client.holdEventLoop(true);
+      try {
+        return await work(client, await this.withLibrary(client, base, library));
+      } finally {
+        client.holdEventLoop(false);
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** How `text` (a GOAL's text) reads here, with the document's library sentences: the reading, or why Coq refuses it. */
+  read(text: string, options: ClientOptions = {}, library: readonly string[] = []): Promise<(Reading & { library: string[] }) | { error: string; library: string[] }> {
+    return this.atLibrary(options, library, async (client, state) => {
       try {
         await client.add(`Theorem arbor_clean_reading : (${text}).`, ROUND_TRIP_MS);
         const goal = (await client.goals(ROUND_TRIP_MS)).goals?.[0]?.goal;
-        if (goal === undefined) return { error: 'no goal' };
-        return await readTerm(client, goal, client.tip, this.located);
+        if (goal === undefined) return { error: 'no goal', library: state.applied };
+        return { ...(await readTerm(client, goal, client.tip, this.cache(state.key))), library: state.applied };
       } catch (e) {
-        if (e instanceof CoqFailure) return { error: e.message.replace(/\s+/g, ' ').trim() };
+        if (e instanceof CoqFailure) return { error: e.message.replace(/\s+/g, ' ').trim(), library: state.applied };
         throw e;
       } finally {
-        if (client.alive) await client.editAt(base, ROUND_TRIP_MS).catch(() => client.kill());
-        client.holdEventLoop(false);
+        if (client.alive) await client.editAt(state.tip, ROUND_TRIP_MS).catch(() => client.kill());
       }
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Runs `work` on the clean prover's base state, after every earlier request (one at a time). */
-  private atBase<T>(options: ClientOptions, work: (client: CoqideTopClient, base: number) => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      const { client, base } = await this.start(options);
-      client.holdEventLoop(true);
-      try {
-        return await work(client, base);
-      } finally {
-        client.holdEventLoop(false);
-      }
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    });
   }
 
   /** What each name means here (kernel names; absent when it names nothing here). */
-  names(names: string[], options: ClientOptions = {}): Promise<Map<string, string>> {
-    return this.atBase(options, async (client, base) => {
+  names(names: string[], options: ClientOptions = {}, library: readonly string[] = []): Promise<Map<string, string>> {
+    return this.atLibrary(options, library, async (client, state) => {
       const out = new Map<string, string>();
       for (const n of names) {
-        const full = (await readTerm(client, n, base, this.located)).full.get(n);
+        const full = (await readTerm(client, n, state.tip, this.cache(state.key))).full.get(n);
         if (full !== undefined && full !== n) out.set(n, full);
       }
       return out;
@@ -126,11 +178,11 @@ class CleanEnvironment {
   }
 
   /** Which of `names` refer to something here as written (`Check @name` succeeds): a shadowed library name does. */
-  referring(names: string[], options: ClientOptions = {}): Promise<Set<string>> {
-    return this.atBase(options, async (client, base) => {
+  referring(names: string[], options: ClientOptions = {}, library: readonly string[] = []): Promise<Set<string>> {
+    return this.atLibrary(options, library, async (client, state) => {
       const out = new Set<string>();
       for (const n of names) {
-        if (isQualid(n) && (await client.query(`Check @${n}.`, base, ROUND_TRIP_MS).then(() => true, () => false))) out.add(n);
+        if (isQualid(n) && (await client.query(`Check @${n}.`, state.tip, ROUND_TRIP_MS).then(() => true, () => false))) out.add(n);
       }
       return out;
     });
@@ -139,13 +191,15 @@ class CleanEnvironment {
   async dispose(): Promise<void> {
     const c = this.client;
     this.client = undefined;
+    this.library = undefined;
     if (c) await (await c.catch(() => undefined))?.client.dispose();
   }
 }
 
 export const cleanEnvironment = new CleanEnvironment();
 
-/** How the text `goal` reads in the clean environment (see CleanEnvironment). */
-export const cleanReading = (goal: string, options?: ClientOptions): Promise<Reading | { error: string }> => cleanEnvironment.read(goal, options);
+/** How the text `goal` reads in the clean environment (see CleanEnvironment), with the document's library sentences. */
+export const cleanReading = (goal: string, options?: ClientOptions, library: readonly string[] = []): Promise<(Reading & { library: string[] }) | { error: string; library: string[] }> =>
+  cleanEnvironment.read(goal, options, library);
 
 export { notices };

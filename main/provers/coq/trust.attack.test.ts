@@ -277,13 +277,34 @@ describe('an unconfirmed project-file axiom cannot borrow a trusted name', () =>
 });
 
 describe('meaning: an honest user\'s library statements', () => {
-  // Open: the clean environment holds only Arbor's prelude, so a statement over a library the document
-  // imports (Reals, here) never elaborates there: an honest `forall x : R, x + 0 = x` proved after
-  // `DEFINE "Require Import Reals. Open Scope R_scope."` ends with STATEMENT {clean: null, "The reference R
-  // was not found"}, and in `arbor batch` it is `proved-different-meaning`. Requiring the document's library
-  // modules in the clean environment is not enough: `+` on R needs the library's R_scope opened, and which
-  // opened scopes count as clean (a library's, never the document's own) is a design decision.
-  it.todo('a statement over an imported standard library (Reals) that means what it says carries no STATEMENT');
+  // The clean environment runs the document's own library sentences (Require/Import/Open Scope of library
+  // modules and scopes), never its own notations or definitions: an honest statement over Reals reads the same.
+  let shell: ShellProcess;
+  beforeAll(() => {
+    shell = new ShellProcess(['--timeout', '20']);
+  });
+  afterAll(async () => {
+    await shell.end();
+  });
+  const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
+
+  it('a statement over an imported standard library (Reals) that means what it says carries no STATEMENT', async () => {
+    const rs = await shell.onFreshChannel([`DEFINE ${q('Require Import Reals. Open Scope R_scope.')}`, `GOAL ${q('forall x : R, x + 0 = x')}`, 'APPLY (intros; ring)', 'END']);
+    const end = rs.at(-1);
+    expect(finished(end), JSON.stringify(rs.map((r) => r.ERR))).toBe(true);
+    expect(end?.STATEMENT).toBeUndefined();
+  }, 180_000);
+
+  it('the document\'s own scope opened beside the library\'s still shows: + as multiplication on R', async () => {
+    const rs = await shell.onFreshChannel([
+      `DEFINE ${q('Require Import Reals. Open Scope R_scope. Declare Scope mine. Delimit Scope mine with mine. Notation "x + y" := (Rmult x y) : mine. Open Scope mine.')}`,
+      `GOAL ${q('forall x : R, x + 0 = 0')}`, 'APPLY (intros; ring)', 'END',
+    ]);
+    const end = rs.at(-1);
+    expect(finished(end), JSON.stringify(rs.map((r) => r.ERR))).toBe(true);
+    expect(end?.STATEMENT?.elaborated).toMatch(/Rmult/);
+    expect(end?.STATEMENT?.differences.join('\n')).toMatch(/clean reading has `Coq\.Reals\.Rdefinitions\.RbaseSymbolsImpl\.Rplus/);
+  }, 180_000);
 });
 
 describe('below the policy: a kernel check switched off by the user\'s own prelude is still refused', () => {

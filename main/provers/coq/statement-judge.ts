@@ -1,0 +1,54 @@
+import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
+import type { ClientOptions, CoqideTopClient } from './coqidetop-client.ts';
+import { isQualid } from './assumptions.ts';
+import { compareReadings } from './statement-meaning.ts';
+import { cleanEnvironment, cleanReading, librarySentences, readTerm } from './statement-reading.ts';
+
+/** Declarations that change how a term is read (notations, scopes, coercions, implicit arguments, instances, imports). */
+const READS_DIFFERENTLY = /^(Notation|Infix|Reserved|Open|Close|Bind|Delimit|Declare|Coercion|Canonical|Arguments|Instance|Existing|Class|Hint|Set|Unset|Require|From|Import|Export|Include|Typeclasses|Generalizable|Implicit)\b/;
+
+/**
+ * A statement that does not elaborate in a clean environment only because it uses the document's own new
+ * words (`double`, defined by the document and naming nothing in the library) means what it says: the
+ * comparison has nothing else to find when the document changed no notation, scope, coercion, implicit
+ * argument, instance or import (beyond the library sentences the clean environment ran too), no name of its
+ * shadows a library one and none looks like another (non-ASCII).
+ */
+function onlyNewWords(own: readonly string[], referring: ReadonlySet<string>, error: string, declarations: readonly string[]): boolean {
+  if (!/was not found in the current environment/.test(error) || own.length === 0) return false;
+  if (own.some((shown) => referring.has(shown) || [...shown].some((c) => c.charCodeAt(0) > 127))) return false;
+  const head = (sentence: string): string => sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^((Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+)+/, '');
+  return !declarations.some((d) => READS_DIFFERENTLY.test(head(d)) || /:>/.test(d));
+}
+
+/**
+ * The one judge of what a statement means (issue 21), for every claim about one: a finished proof, a batch
+ * item, a fidelity verdict. `printed` is the statement as Coq elaborated it in the document (`Set Printing
+ * All`), at state `at` of `client`; `text` is the statement as written; `declarations` are the document's
+ * sentences before it (its library sentences — `Require`, `Import`, `Open Scope` — also run in the clean
+ * environment, so an honest statement over Reals reads the same there). Undefined when the statement means
+ * what its text says in the clean environment; otherwise what it means and what differs.
+ */
+export async function judgeStatement(
+  client: CoqideTopClient,
+  printed: string,
+  at: number,
+  text: string,
+  declarations: readonly string[],
+  options: ClientOptions,
+): Promise<StatementMeaning | undefined> {
+  const doc = await readTerm(client, printed, at);
+  const library = librarySentences(declarations);
+  const clean = await cleanReading(text, options, library).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})`, library: [] as string[] }));
+  if ('error' in clean) {
+    // No clean reading to compare with: still say what the document's names would mean there.
+    const full = await cleanEnvironment.names([...doc.full.keys()].filter(isQualid), options, library).catch(() => undefined);
+    const own = [...doc.full].filter(([, f]) => !/^(Coq|Hammer)\./.test(f)).map(([shown]) => shown);
+    const referring = await cleanEnvironment.referring(own, options, library).catch(() => undefined);
+    const ranThere = new Set(clean.library);
+    const declared = declarations.filter((d) => !ranThere.has(d.trim().replace(/\s+/g, ' ')));
+    if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared)) return undefined;
+    return compareReadings(doc, full ? { ...clean, full } : clean);
+  }
+  return compareReadings(doc, clean);
+}
