@@ -1,6 +1,6 @@
 import { select } from 'd3-selection';
 import 'd3-transition';
-import { zoom as d3zoom, zoomIdentity } from 'd3-zoom';
+import { zoom as d3zoom, zoomIdentity, zoomTransform } from 'd3-zoom';
 import type { ZoomBehavior } from 'd3-zoom';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flowOf, hypothesisUses } from '../../shared/derivation/hypothesis-flow.ts';
@@ -25,8 +25,8 @@ interface TreeHandle {
 }
 
 let handle: TreeHandle | undefined;
-/** Fit never zooms out further than this: the smallest text (11 px chips and footers) stays at 9 px or more on screen. */
-const READABLE_SCALE = 9 / 11;
+/** Fit never zooms out further than this: the smallest text (11 px chips and footers) stays at 10 px or more on screen. */
+const READABLE_SCALE = 10 / 11;
 /** Fit the tree to the view (toolbar, menu, `F`). */
 export const fitTree = (): void => handle?.fit(true);
 
@@ -91,7 +91,7 @@ export function TreePane() {
     ro.observe(wrap.current as HTMLDivElement);
     const toWorld = (ev: MouseEvent): { x: number; y: number } => {
       const r = canvas.getBoundingClientRect();
-      const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+      const t = zoomTransform(canvas);
       return { x: (ev.clientX - r.left - t.x) / t.k, y: (ev.clientY - r.top - t.y) / t.k };
     };
     const nodeAt = (ev: MouseEvent): number | undefined => {
@@ -130,7 +130,7 @@ export function TreePane() {
         if (!l || i === undefined) return null;
         const n = l.nodes[i]!;
         const r = canvas.getBoundingClientRect();
-        const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+        const t = zoomTransform(canvas);
         return { x: r.left + t.x + n.x * t.k, y: r.top + t.y + n.y * t.k, w: n.w * t.k, h: n.h * t.k };
       },
       /** Centre a node at the current scale, at once (tests that click a node bring it into view first). */
@@ -140,14 +140,14 @@ export function TreePane() {
         if (!l || i === undefined) return;
         const n = l.nodes[i]!;
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
-        const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+        const t = zoomTransform(canvas);
         // As if the user had panned there: a later change of the tree keeps this view.
         userMoved.current = true;
         sel.call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * t.k, r.height / 2 - (n.y + n.h / 2) * t.k).scale(t.k));
       },
       /** The view's scale, whether a step's change is being animated, and the smallest text on screen in CSS px. */
       view() {
-        const t = (canvas as unknown as { __zoom?: { k: number } }).__zoom ?? { k: 1 };
+        const t = zoomTransform(canvas);
         return { k: t.k, animating: p.isAnimating(), minFontPx: Number.isFinite(p.minFontPx) ? p.minFontPx : null };
       },
       /** Fit at once (benchmarks and tests). */
@@ -190,7 +190,7 @@ export function TreePane() {
         if (!l || i === undefined) return;
         const n = l.nodes[i]!;
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
-        const k = Math.max(0.8, (canvas as unknown as { __zoom?: { k: number } }).__zoom?.k ?? 1);
+        const k = Math.max(0.8, zoomTransform(canvas).k);
         sel.transition().duration(450).call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * k, r.height / 2 - (n.y + n.h / 2) * k).scale(k));
       },
     };
