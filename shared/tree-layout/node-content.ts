@@ -41,6 +41,9 @@ export interface NodeTitle {
 /** The title of a compact derivation box, given its parent's goal (undefined at the root). */
 export function nodeTitle(view: TreeView, parentGoal: string | undefined): NodeTitle {
   const goal = view.goal ?? '';
+  if (view.attempt && !view.attempt.inside) {
+    return { kind: 'goal', text: view.attempt.kind === 'failed' ? `✗ ${view.action ?? ''}` : `↶ reverted: ${view.action ?? ''}` };
+  }
   const first = view.ctxt.hyps[0] ?? undefined;
   const firstVar = view.ctxt.vars[0] ?? undefined;
   if (!view.summary && view.kind === 'leaf' && parentGoal !== undefined && goal === parentGoal && (first || firstVar)) {
@@ -93,7 +96,7 @@ function titledChips(view: TreeView, title: NodeTitle): { chars: number; text: s
   return out;
 }
 
-const compactActionText = (view: TreeView): string | undefined =>
+const compactActionText = (view: TreeView): string | undefined => view.attempt && !view.attempt.inside ? undefined :
   view.summary ? view.summary.commands.join(' · ') : view.action !== undefined ? `by ${view.action}` : undefined;
 
 /** One line a node shows: the goal of a leaf, the number of goals of a bundle. */
@@ -224,6 +227,7 @@ function titledNodeSize(view: TreeView, title: NodeTitle): { w: number; h: numbe
     Math.min(title.text.length + 1, MAX_LABEL_CHARS) * CHAR_WIDTH + 2 * PADDING + 14,
     widestChip + 2 * PADDING,
     action === undefined ? 0 : Math.min(action.length + 1, INNER_CHIP_CHARS) * CHIP_CHAR_WIDTH + 2 * PADDING,
+    view.attempt?.error ? Math.min(view.attempt.error.length + 1, INNER_CHIP_CHARS) * CHIP_CHAR_WIDTH + 2 * PADDING : 0,
   ));
   const c = nodeContent(view, w, {}, title);
   return { w, h: contentHeight(c) };
@@ -307,7 +311,8 @@ function titledContent(view: TreeView, w: number, extras: NodeExtras, title: Nod
   const lineChars = Math.floor(inner / CHIP_CHAR_WIDTH);
   const fit = (t: string): string => clip(t, lineChars);
   const lines: NodeContent['lines'] = [];
-  const actionText = compactActionText(view);
+  // A failed attempt's title is its request: its foot is the prover's error instead of `by …`.
+  const actionText = view.attempt && !view.attempt.inside ? undefined : compactActionText(view);
   let action: string | undefined;
   if (actionText !== undefined) {
     const [first = '', ...rest] = wrapText(actionText, lineChars, MAX_ACTION_LINES);
@@ -319,6 +324,7 @@ function titledContent(view: TreeView, w: number, extras: NodeExtras, title: Nod
     const { goals, allClosed } = extras.hidden;
     lines.push({ kind: 'hidden', text: fit(`▸ ${goals} goal${goals === 1 ? '' : 's'} below${allClosed ? ', all closed' : ''} (double-click)`) });
   }
+  if (view.attempt?.error) for (const l of wrapText(view.attempt.error.replace(/\s+/g, ' '), lineChars, 3)) lines.push({ kind: 'note', text: l });
   if (extras.note) for (const l of wrapText(extras.note, lineChars, 3)) lines.push({ kind: 'note', text: l });
   const content: NodeContent = { label, more, chipRows: rows, lines, titleKind: title.kind };
   if (action !== undefined) content.action = action;
