@@ -108,7 +108,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
           <div className="menu-items">
             <button type="button" onClick={run(exportSvg)} data-testid="export-svg">SVG image</button>
             <button type="button" onClick={run(exportPng)} data-testid="export-png">PNG image</button>
-            <button type="button" onClick={run(exportReplayHtml)} title="A page that replays this proof step by step, without Arbor" data-testid="export-replay">Replay page (HTML)</button>
+            <button type="button" onClick={run(() => void exportReplayHtml())} title="A page that replays this proof step by step, without Arbor" data-testid="export-replay">Replay page (HTML)</button>
           </div>
         </details>
         <span className="node-count">{props.nodeCount} node{props.nodeCount === 1 ? '' : 's'}</span>
