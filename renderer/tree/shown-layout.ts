@@ -10,9 +10,9 @@ import type { StatusOverlay } from '../../shared/tree-layout/display-status.ts';
  * and far closed branches behind labelled summaries), the user's double-clicks flipping that, then laid out —
  * a derivation compactly (continuations below, side proofs beside), the state as a left-to-right tree.
  */
-export function shownLayout(tree: TreeView, toggled: Readonly<Record<number, true>>, overlay: StatusOverlay = {}): TreeLayout {
+export function shownLayout(tree: TreeView, toggled: Readonly<Record<number, true>>, overlay: StatusOverlay = {}, columnsOnly = false): TreeLayout {
   const { view, collapsed } = summariseTree(tree, new Set(Object.keys(toggled).map(Number)));
-  return isDerivationView(view) ? compactLayout(view, { collapsed, overlay }) : layoutTree(view, { collapsed, overlay });
+  return isDerivationView(view) && !columnsOnly ? compactLayout(view, { collapsed, overlay }) : layoutTree(view, { collapsed, overlay });
 }
 
 /** A derivation's goals have children (a state's leaves never do) or an action. */

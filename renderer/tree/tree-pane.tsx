@@ -25,6 +25,8 @@ interface TreeHandle {
 }
 
 let handle: TreeHandle | undefined;
+/** `?layout=columns`: derivations laid out as before the compact layout (the fit benchmark's "before"). */
+const COLUMNS_ONLY = typeof location !== 'undefined' && new URLSearchParams(location.search).get('layout') === 'columns';
 /** Fit never zooms out further than this: the smallest text (11 px chips and footers) stays at 10 px or more on screen. */
 const READABLE_SCALE = 10 / 11;
 /** Fit the tree to the view (toolbar, menu, `F`). */
@@ -56,7 +58,7 @@ export function TreePane() {
   const layout: TreeLayout | undefined = useMemo(() => {
     if (!tree) return undefined;
     const t0 = performance.now();
-    const l = shownLayout(tree, collapsed, overlay ? { current: overlay, ...(failure ? { note: failure } : {}) } : {});
+    const l = shownLayout(tree, collapsed, overlay ? { current: overlay, ...(failure ? { note: failure } : {}) } : {}, COLUMNS_ONLY);
     perf().layoutMs = performance.now() - t0;
     perf().nodes = l.nodes.length;
     return l;
@@ -178,7 +180,11 @@ export function TreePane() {
           const focus = l.nodes.find((n) => n.current === 'goal') ?? l.nodes[0]!;
           // As far left as keeps the goal whole on screen: its ancestors (the path to it) fill the rest.
           const x = Math.max(20 - focus.x * k, Math.min(20, r.width - 20 - (focus.x + focus.w) * k));
-          t = zoomIdentity.translate(x, r.height / 2 - (focus.y + focus.h / 2) * k).scale(k);
+          // The goal in the middle, but no empty band above the tree's top or below its bottom (a finished
+          // proof opens on its root at the top left, the proof reading down from it).
+          const centred = r.height / 2 - (focus.y + focus.h / 2) * k;
+          const y = Math.min(20, Math.max(r.height - 20 - l.height * k, centred));
+          t = zoomIdentity.translate(x, y).scale(k);
         }
         if (animate) sel.transition().duration(450).call(z.transform, t);
         else sel.call(z.transform, t);
