@@ -150,7 +150,11 @@ export function TreePane() {
       /** The view's scale, whether a step's change is being animated, and the smallest text on screen in CSS px. */
       view() {
         const t = zoomTransform(canvas);
-        return { k: t.k, animating: p.isAnimating(), minFontPx: Number.isFinite(p.minFontPx) ? p.minFontPx : null };
+        const l = p.getLayout();
+        const r = canvas.getBoundingClientRect();
+        // Whether the whole tree is on screen (Fit shows it whole unless that would make text unreadable).
+        const whole = !!l && t.x + 0.5 >= 0 && t.y + 0.5 >= 0 && t.x + l.width * t.k <= r.width + 0.5 && t.y + l.height * t.k <= r.height + 0.5;
+        return { k: t.k, animating: p.isAnimating(), minFontPx: Number.isFinite(p.minFontPx) ? p.minFontPx : null, whole, pane: { w: r.width, h: r.height } };
       },
       /** Fit at once (benchmarks and tests). */
       fit() {

@@ -48,9 +48,9 @@ export function compactLayout(view: TreeView, options: CompactLayoutOptions = {}
   const collapsed = options.collapsed ?? new Set<number>();
   const overlay = options.overlay ?? {};
   const columnGap = options.columnGap ?? 28;
-  const rowGap = options.rowGap ?? 12;
+  const rowGap = options.rowGap ?? 10;
   const make = (v: TreeView, parent: Placed | undefined, depth: number): Placed => {
-    const title = nodeTitle(v, parent?.view.goal);
+    const title = nodeTitle(v, parent?.view.goal, parent?.view.scope);
     const extras = extrasOf(v, collapsed, overlay);
     const size = nodeSize(v, title);
     return { view: v, parent, depth, x: 0, y: 0, w: extras ? Math.max(size.w, 230) : size.w, h: size.h + (extras ? extrasHeight(extras) : 0), title, extras, kids: [] };

@@ -36,10 +36,15 @@ export interface NodeTitle {
   text: string;
   /** The hypothesis (or variable) shown as the title. */
   hyp?: string;
+  /** A case's hypotheses that only underwent the case's substitution: not new, not shown again. */
+  same?: string[];
 }
 
-/** The title of a compact derivation box, given its parent's goal (undefined at the root). */
-export function nodeTitle(view: TreeView, parentGoal: string | undefined): NodeTitle {
+/**
+ * The title of a compact derivation box, given its parent's goal (undefined at the root) and the parent's
+ * whole context (to tell a case's merely substituted hypotheses from new ones).
+ */
+export function nodeTitle(view: TreeView, parentGoal: string | undefined, parentScope?: Context): NodeTitle {
   const goal = view.goal ?? '';
   if (view.attempt && !view.attempt.inside) {
     return { kind: 'goal', text: view.attempt.kind === 'failed' ? `✗ ${view.action ?? ''}` : `↶ reverted: ${view.action ?? ''}` };
@@ -54,7 +59,15 @@ export function nodeTitle(view: TreeView, parentGoal: string | undefined): NodeT
   if (!view.summary && view.kind === 'leaf' && parentGoal !== undefined) {
     // A case of `destruct a`: the goal is the parent's with `a` replaced; the case says more than the goal.
     const sub = substitution(parentGoal, goal);
-    if (sub) return { kind: 'case', text: `${sub.name} := ${sub.by}` };
+    if (sub) {
+      const before = new Map((parentScope?.hyps ?? []).map((h) => [h.name, h.expr]));
+      const same = view.ctxt.hyps.filter((h) => {
+        const was = before.get(h.name);
+        const s2 = was === undefined ? undefined : substitution(was, h.expr);
+        return s2 !== undefined && s2.name === sub.name && s2.by === sub.by;
+      }).map((h) => h.name);
+      return { kind: 'case', text: `${sub.name} := ${sub.by}`, ...(same.length > 0 ? { same } : {}) };
+    }
   }
   return { kind: 'goal', text: nodeLabel(view) };
 }
@@ -92,12 +105,18 @@ function wrapText(text: string, width: number, maxLines: number): string[] {
 function titledChips(view: TreeView, title: NodeTitle): { chars: number; text: string }[] {
   const out: { chars: number; text: string }[] = [];
   for (const v of view.ctxt.vars) if (v.name !== title.hyp) out.push({ chars: v.name.length + 3 + v.type.length, text: `${v.name} : ${v.type}` });
-  for (const h of view.ctxt.hyps) if (h.name !== title.hyp) out.push({ chars: h.name.length + 3 + h.expr.length, text: `${h.name} : ${h.expr}` });
+  for (const h of view.ctxt.hyps) if (h.name !== title.hyp && !title.same?.includes(h.name)) out.push({ chars: h.name.length + 3 + h.expr.length, text: `${h.name} : ${h.expr}` });
   return out;
 }
 
 const compactActionText = (view: TreeView): string | undefined => view.attempt && !view.attempt.inside ? undefined :
-  view.summary ? view.summary.commands.join(' · ') : view.action !== undefined ? `by ${view.action}` : undefined;
+  view.summary ? view.summary.commands.join(' · ') : view.action !== undefined ? `by ${view.action}${usesSuffix(view)}` : undefined;
+
+/** A short `uses` joins the command's line (`by APPLY destruct c · uses c, Ec`): one row less per box. */
+const usesSuffix = (view: TreeView): string => {
+  const uses = view.uses?.length ? ` · uses ${view.uses.join(', ')}` : '';
+  return uses && (view.action ?? '').length + 3 + uses.length <= INNER_CHIP_CHARS ? uses : '';
+};
 
 /** One line a node shows: the goal of a leaf, the number of goals of a bundle. */
 export function nodeLabel(view: TreeView): string {
@@ -319,7 +338,7 @@ function titledContent(view: TreeView, w: number, extras: NodeExtras, title: Nod
     action = first;
     for (const r of rest) lines.push({ kind: 'action', text: r });
   }
-  if (view.uses?.length) lines.push({ kind: 'uses', text: fit(`uses ${view.uses.join(', ')}`) });
+  if (view.uses?.length && !usesSuffix(view)) lines.push({ kind: 'uses', text: fit(`uses ${view.uses.join(', ')}`) });
   if (extras.hidden) {
     const { goals, allClosed } = extras.hidden;
     lines.push({ kind: 'hidden', text: fit(`▸ ${goals} goal${goals === 1 ? '' : 's'} below${allClosed ? ', all closed' : ''} (double-click)`) });
