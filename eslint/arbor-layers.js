@@ -15,7 +15,7 @@ export const UNITS = {
   'shared/agent': ['shared/checking', 'shared/protocol'],
   'shared/equational': [],
   'shared/language': ['shared/protocol'],
-  'shared/transcript': ['shared/protocol'],
+  'shared/transcript': ['shared/derivation', 'shared/proof-tree', 'shared/protocol'],
   'shared/settings': [],
   'shared/scripts': [],
   'shared/project': [],
@@ -52,6 +52,8 @@ export const UNITS = {
   // Around the product: tests end to end and benchmarks drive main/ and shared/ as a user of them would.
   e2e: ['main/*', 'shared/*'],
   bench: ['e2e', 'main/*', 'shared/*'],
+  // Scripts that make committed fixtures (a transcript from a real MCP client).
+  fixtures: [],
   // Tooling: the command shims, this lint, and the configuration files at the top of the repository.
   bin: ['main/cli'],
   eslint: [],

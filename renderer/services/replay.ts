@@ -1,5 +1,6 @@
-import { looksLikeState } from '../../shared/proof-tree/from-state-json.ts';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
+import { filterStops, replayStops } from '../../shared/transcript/transcript-replay.ts';
+import type { ReplayStop } from '../../shared/transcript/transcript-replay.ts';
 import { selectActiveChannel, selectChannelTrees } from '../store/proof-slice.ts';
 import type { DocumentItem } from '../../shared/derivation/recorded-derivation.ts';
 import { useArbor } from '../store/store.ts';
@@ -20,22 +21,22 @@ export interface ReplayPosition {
   step: number;
   /** Following the live proof (editor history only). */
   live: boolean;
+  /** A loaded transcript: the request shown, with its response's error (a failure) if any. */
+  stop?: ReplayStop;
 }
 
 const loadedEntries = (s: ArborState): TranscriptEntry[] | undefined =>
   s.ui.treeSource === 'transcript' && s.transcript.loaded ? s.transcript.loaded.entries : undefined;
 
-/** The transcript entries a replay stops at: responses that carry a proof state. */
-const stopsCache = new WeakMap<TranscriptEntry[], number[]>();
-function transcriptStops(entries: TranscriptEntry[]): number[] {
-  let stops = stopsCache.get(entries);
-  if (!stops) {
-    stops = [];
-    for (const [i, e] of entries.entries()) if (e.kind === 'response' && !e.response.ERR && e.response.STEP !== undefined && looksLikeState(e.response.RESPONSE)) stops.push(i);
-    stopsCache.set(entries, stops);
-  }
-  return stops;
+/**
+ * Where a transcript's replay stops: every request with its response, failures included (as a debugger
+ * steps), narrowed by the filter (failures only, one channel).
+ */
+export function transcriptStops(s: ArborState): ReplayStop[] {
+  const loaded = s.transcript.loaded;
+  return loaded ? filterStops(replayStops(loaded.entries), loaded.filter) : [];
 }
+
 
 /** The document item whose derivation the derivation view shows (the host's last answer), if it does. */
 export function shownDerivationItem(s: ArborState): DocumentItem | undefined {
@@ -60,13 +61,13 @@ function historySteps(s: ArborState): number[] {
 export function replayPosition(s: ArborState): ReplayPosition | undefined {
   const entries = loadedEntries(s);
   if (entries && s.transcript.loaded) {
-    const stops = transcriptStops(entries);
+    const stops = transcriptStops(s);
     if (stops.length === 0) return undefined;
     const cursor = s.transcript.loaded.cursor;
     let index = -1;
-    while (index + 1 < stops.length && (stops[index + 1] as number) <= cursor) index++;
-    const at = entries[stops[Math.max(0, index)] as number];
-    return { index: Math.max(0, index), count: stops.length, step: at?.kind === 'response' ? at.response.STEP ?? 0 : 0, live: false };
+    while (index + 1 < stops.length && (stops[index + 1] as ReplayStop).entry <= cursor) index++;
+    const at = stops[Math.max(0, index)] as ReplayStop;
+    return { index: Math.max(0, index), count: stops.length, step: at.step ?? 0, live: false, stop: at };
   }
   const steps = historySteps(s);
   if (steps.length === 0) return undefined;
@@ -83,9 +84,9 @@ export function replayTo(index: number): void {
   const s = useArbor.getState();
   const entries = loadedEntries(s);
   if (entries) {
-    const stops = transcriptStops(entries);
+    const stops = transcriptStops(s);
     const i = Math.max(0, Math.min(stops.length - 1, index));
-    if (stops[i] !== undefined) s.setTranscriptCursor(stops[i] as number);
+    if (stops[i] !== undefined) s.setTranscriptCursor((stops[i] as ReplayStop).entry);
     return;
   }
   const steps = historySteps(s);
@@ -134,15 +135,14 @@ export function playHistory(intervalMs = 1000): void {
 }
 
 /** The store as it would be at each replay position (for exporting every step), with the step shown there. */
-export function replaySnapshots(s: ArborState): { step: number; channel: number | undefined; state: ArborState }[] {
+export function replaySnapshots(s: ArborState): { step: number; channel: number | undefined; state: ArborState; stop?: ReplayStop }[] {
   const entries = loadedEntries(s);
   if (entries && s.transcript.loaded) {
     const loaded = s.transcript.loaded;
-    return transcriptStops(entries).map((i) => {
-      const e = entries[i];
-      const r = e?.kind === 'response' ? e.response : undefined;
-      return { step: r?.STEP ?? 0, channel: r?.CHANNEL, state: { ...s, transcript: { ...s.transcript, loaded: { ...loaded, cursor: i } } } };
-    });
+    return transcriptStops(s).map((stop) => ({
+      step: stop.step ?? 0, channel: stop.channel, stop,
+      state: { ...s, transcript: { ...s.transcript, loaded: { ...loaded, cursor: stop.entry } } },
+    }));
   }
   const steps = historySteps(s);
   const channel = s.documents.activeUri ? s.documents.docs[s.documents.activeUri]?.channel : undefined;

@@ -6,6 +6,7 @@ import { scriptFile } from '../../shared/scripts/script-file.ts';
 import { parseTranscript } from '../../shared/transcript/parse-transcript.ts';
 import { syntheticDerivation } from '../../shared/derivation/synthetic-derivation.ts';
 import { syntheticTree } from '../../shared/tree-layout/synthetic-tree.ts';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { useArbor } from '../store/store.ts';
 import * as api from './arbor-api.ts';
 import { checker, receiveDocumentPatch, syncDocument } from './document-client.ts';
@@ -32,7 +33,9 @@ export async function startWorkbench(): Promise<void> {
     const t0 = performance.now();
     // `&shape=derivation`: a finished-looking derivation (closed runs, splits, one open path) instead.
     const size = Math.min(synthetic, 200_000);
-    const tree = params.get('shape') === 'derivation' ? syntheticDerivation(size) : syntheticTree(size);
+    // `&shape=given`: a recorded tree the page was handed (`window.__arborGivenTree`, the fit benchmark's real derivations).
+    const given = (window as { __arborGivenTree?: TreeView }).__arborGivenTree;
+    const tree = params.get('shape') === 'given' && given ? given : params.get('shape') === 'derivation' ? syntheticDerivation(size) : syntheticTree(size);
     perf().generateMs = performance.now() - t0;
     // The tree arrives once the app has started (as a prover's tree does, seconds after start-up), so
     // the measurement is the tree's own cost, not Monaco's start-up. First paint is measured from here.

@@ -1,6 +1,6 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
-import { buildDerivation, exchangesByChannel, proofsFromExchanges } from '../../shared/derivation/derivation.ts';
-import { derivationToTreeView } from '../../shared/derivation/derivation-view.ts';
+import { derivationAtStop, replayStops } from '../../shared/transcript/transcript-replay.ts';
+import type { ReplayStop } from '../../shared/transcript/transcript-replay.ts';
 import { looksLikeState, treeViewOfState } from '../../shared/proof-tree/from-state-json.ts';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
 import { counterexampleInError } from '../../shared/protocol/hammer-report.ts';
@@ -50,6 +50,8 @@ export const selectShowsDocument = (s: ArborState): boolean => !s.proof.syntheti
 
 /** The shown tree's status overlay: running or failed on the current goal (live, latest step only). */
 export const selectOverlay = (s: ArborState): 'running' | 'failed' | undefined => {
+  // A replayed transcript stopped at a failed request: the goal it was tried on is drawn failed.
+  if (!s.proof.synthetic && s.ui.treeSource === 'transcript' && s.transcript.loaded) return s.ui.treeView === 'state' && transcriptStopAt(s.transcript.loaded.entries, s.transcript.loaded.cursor)?.err ? 'failed' : undefined;
   if (s.proof.synthetic || s.ui.treeSource === 'transcript' || s.proof.historyStep !== null) return undefined;
   const check = selectActiveCheck(s);
   if (check.running) return 'running';
@@ -63,7 +65,8 @@ export const selectOverlay = (s: ArborState): 'running' | 'failed' | undefined =
  */
 export const selectFailureNote = (s: ArborState): string | undefined => {
   if (selectOverlay(s) !== 'failed') return undefined;
-  const message = selectActiveCheck(s).error?.message ?? '';
+  const loaded = s.ui.treeSource === 'transcript' ? s.transcript.loaded : null;
+  const message = loaded ? `${transcriptStopAt(loaded.entries, loaded.cursor)?.err ?? ''}` : selectActiveCheck(s).error?.message ?? '';
   const instance = counterexampleInError(message);
   if (instance !== undefined) return `✗ false: counterexample ${instance}`;
   const first = message.split('\n')[0] ?? '';
@@ -115,24 +118,20 @@ export const selectDerivationTree = (s: ArborState): TreeView | null => {
   }
   let memo = derivationCache.get(loaded.entries);
   if (!memo) derivationCache.set(loaded.entries, (memo = new Map()));
-  const key = String(loaded.cursor);
+  const stop = transcriptStopAt(loaded.entries, loaded.cursor);
+  const key = String(stop?.entry ?? -1);
   if (memo.has(key)) return memo.get(key) ?? null;
-  const view = derivationTreeOf(loaded.entries.slice(0, loaded.cursor + 1));
+  const view = stop ? derivationAtStop(loaded.entries, stop) : null;
   memo.set(key, view);
   return view;
 };
 
-function derivationTreeOf(entries: TranscriptEntry[]): TreeView | null {
-  const byChannel = exchangesByChannel(entries);
-  // A transcript file: the channel whose response came last (the one being replayed).
-  let ch: number | undefined;
-  for (let i = entries.length - 1; i >= 0 && ch === undefined; i--) {
-    const e = entries[i]!;
-    if (e.kind === 'response') ch = e.response.CHANNEL;
+/** The request (with its response) at or before a transcript's cursor: where its replay stands. */
+export function transcriptStopAt(entries: readonly TranscriptEntry[], cursor: number): ReplayStop | undefined {
+  let found: ReplayStop | undefined;
+  for (const stop of replayStops(entries)) {
+    if (stop.entry > cursor) break;
+    found = stop;
   }
-  const proofs = ch === undefined ? [] : proofsFromExchanges(byChannel.get(ch) ?? []);
-  const proof = proofs[proofs.length - 1];
-  if (!proof) return null;
-  const { root } = buildDerivation(proof);
-  return root ? derivationToTreeView(root) : null;
+  return found;
 }

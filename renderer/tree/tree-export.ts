@@ -6,7 +6,9 @@ import { selectShownTree } from '../store/tree-selectors.ts';
 import { renderFullTree } from './tree-painter.ts';
 import { replayHtml } from '../../shared/tree-layout/replay-html.ts';
 import { stepLabels } from '../../shared/transcript/step-labels.ts';
-import { replaySnapshots } from '../services/replay.ts';
+import { replaySnapshots, shownDerivationItem } from '../services/replay.ts';
+import { fetchDerivation } from '../services/arbor-api.ts';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 
 /** The tree as the user sees it (collapsed nodes included), exported as SVG or PNG. */
 const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
@@ -44,10 +46,11 @@ export function exportPng(): void {
 
 /**
  * The proof as a standalone page that replays it step by step without Arbor (slides, course pages): every
- * step of the active document's history (or of the loaded transcript), each as its derivation so far and
- * its state, with the command that made it.
+ * step of the active document's history (or every request of the loaded transcript, failures included),
+ * each as its derivation *as it was at that step* (the host's record up to the step) and its state, with
+ * the command that made it.
  */
-export function exportReplayHtml(): void {
+export async function exportReplayHtml(): Promise<void> {
   const s = store();
   const snapshots = replaySnapshots(s);
   if (snapshots.length === 0) return;
@@ -61,16 +64,24 @@ export function exportReplayHtml(): void {
     return labels.get(step) ?? '';
   };
   const title = exportTitle();
-  const frames = snapshots.flatMap(({ step, channel, state }) => {
+  const item = fromFile ? undefined : shownDerivationItem(s);
+  const frames = [];
+  for (const { step, channel, state, stop } of snapshots) {
     const tree = selectShownTree({ ...state, ui: { ...state.ui, treeView: 'state' } });
-    const derivation = selectShownTree({ ...state, ui: { ...state.ui, treeView: 'derivation' } });
-    if (!tree && !derivation) return [];
+    // A live document's derivation at each step comes from the engine's record (the store holds only the shown one).
+    let derivation: TreeView | null;
+    if (!fromFile && channel !== undefined) {
+      const reply = await fetchDerivation(channel, { ...(item ? { item: item.index } : {}), step }).catch(() => undefined);
+      derivation = reply && 'tree' in reply ? reply.tree : null;
+    } else derivation = selectShownTree({ ...state, ui: { ...state.ui, treeView: 'derivation' } });
+    if (!tree && !derivation) continue;
     const empty = { id: 0, kind: 'bundle' as const, status: 'bundle' as const, step, ctxt: { vars: [], hyps: [] }, children: [] };
-    return [{
-      step, label: labelOf(channel, step),
+    frames.push({
+      step, label: stop ? stop.command : labelOf(channel, step),
+      ...(stop?.err ? { error: stop.err.split('\n')[0] as string } : {}),
       svg: treeToSvg(shownLayout(tree ?? empty, s.proof.collapsed), { title }),
       ...(derivation ? { derivation: treeToSvg(shownLayout(derivation, s.proof.collapsed), { title }) } : {}),
-    }];
-  });
+    });
+  }
   download(`${title.replace(/\.[^.]*$/, '')}-replay.html`, new Blob([replayHtml(`${title} — Arbor replay`, frames)], { type: 'text/html' }));
 }

@@ -12,7 +12,12 @@ export interface TreeIndex {
   /** Per node, over its column: running max of fan bottoms, running min (from the end) of fan tops. */
   fanLowPrefix: Float64Array;
   fanHighSuffix: Float64Array;
+  /** A compact layout (a derivation, a few hundred nodes at most once summarised): no sorted columns, scan it. */
+  linear: boolean;
 }
+
+const meets = (n: { x: number; y: number; w: number; h: number }, x0: number, y0: number, x1: number, y1: number): boolean =>
+  n.x <= x1 && n.x + n.w >= x0 && n.y <= y1 && n.y + n.h >= y0;
 
 export function buildIndex(layout: TreeLayout): TreeIndex {
   const n = layout.nodes.length;
@@ -51,12 +56,16 @@ export function buildIndex(layout: TreeLayout): TreeIndex {
       fanHighSuffix[i] = high;
     }
   }
-  return { columns, firstChild, childCount, fanLowPrefix, fanHighSuffix };
+  return { columns, firstChild, childCount, fanLowPrefix, fanHighSuffix, linear: layout.compact === true };
 }
 
 /** Calls `visit(i)` for every node whose box meets the world rectangle. */
 export function forEachVisible(layout: TreeLayout, index: TreeIndex, x0: number, y0: number, x1: number, y1: number, visit: (i: number) => void): void {
   const nodes = layout.nodes;
+  if (index.linear) {
+    nodes.forEach((n, i) => { if (meets(n, x0, y0, x1, y1)) visit(i); });
+    return;
+  }
   for (const col of index.columns) {
     if (col.x > x1 || col.x + col.w < x0) continue;
     // First node whose bottom is at or below y0.
@@ -79,6 +88,10 @@ export function forEachVisible(layout: TreeLayout, index: TreeIndex, x0: number,
 export function countVisible(layout: TreeLayout, index: TreeIndex, x0: number, y0: number, x1: number, y1: number): number {
   const nodes = layout.nodes;
   let count = 0;
+  if (index.linear) {
+    for (const n of nodes) if (meets(n, x0, y0, x1, y1)) count++;
+    return count;
+  }
   for (const col of index.columns) {
     if (col.x > x1 || col.x + col.w < x0) continue;
     let lo = col.start, hi = col.end;
@@ -100,7 +113,21 @@ export function countVisible(layout: TreeLayout, index: TreeIndex, x0: number, y
 }
 
 /** Calls `visit(parent)` for every parent whose edge fan (to its children) may cross the rectangle. */
-export function forEachVisibleFan(_layout: TreeLayout, index: TreeIndex, x0: number, y0: number, x1: number, y1: number, visit: (parent: number) => void): void {
+export function forEachVisibleFan(layout: TreeLayout, index: TreeIndex, x0: number, y0: number, x1: number, y1: number, visit: (parent: number) => void): void {
+  if (index.linear) {
+    // A parent's fan lies within the box around it and its children.
+    layout.nodes.forEach((p, i) => {
+      const c = index.firstChild[i]!;
+      if (c < 0) return;
+      let bx0 = p.x, by0 = p.y, bx1 = p.x + p.w, by1 = p.y + p.h;
+      for (let k = c; k < c + index.childCount[i]!; k++) {
+        const n = layout.nodes[k]!;
+        bx0 = Math.min(bx0, n.x); by0 = Math.min(by0, n.y); bx1 = Math.max(bx1, n.x + n.w); by1 = Math.max(by1, n.y + n.h);
+      }
+      if (meets({ x: bx0, y: by0, w: bx1 - bx0, h: by1 - by0 }, x0, y0, x1, y1)) visit(i);
+    });
+    return;
+  }
   for (let d = 0; d + 1 < index.columns.length; d++) {
     const col = index.columns[d]!;
     const next = index.columns[d + 1]!;

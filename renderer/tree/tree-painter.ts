@@ -2,7 +2,7 @@ import type { LaidOutNode, TreeLayout } from '../../shared/tree-layout/layout-tr
 import { contentOf } from '../../shared/tree-layout/layout-tree.ts';
 import type { DisplayStatus } from '../../shared/tree-layout/display-status.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
-import { ACTION_HEIGHT, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, nodeTextLayout } from '../../shared/tree-layout/node-content.ts';
+import { ACTION_HEIGHT, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, TITLE_COLOR, nodeTextLayout } from '../../shared/tree-layout/node-content.ts';
 import { edgeRoute, traceEdge } from '../../shared/tree-layout/edge-route.ts';
 import type { TreeIndex } from './tree-index.ts';
 import type { HypothesisUse } from '../../shared/derivation/hypothesis-flow.ts';
@@ -394,7 +394,7 @@ export function drawFullNode(ctx: CanvasRenderingContext2D, n: LaidOutNode, alph
   ctx.fillStyle = st.stroke;
   ctx.fill();
   ctx.font = FONT;
-  ctx.fillStyle = '#1d1d22';
+  ctx.fillStyle = TITLE_COLOR[content.titleKind ?? 'goal'];
   ctx.textBaseline = 'middle';
   for (const l of text.labels) ctx.fillText(l.text, n.x + PADDING + 14, n.y + l.y);
   let cy = n.y + text.chipsTop;

@@ -1,6 +1,6 @@
 import { select } from 'd3-selection';
 import 'd3-transition';
-import { zoom as d3zoom, zoomIdentity } from 'd3-zoom';
+import { zoom as d3zoom, zoomIdentity, zoomTransform } from 'd3-zoom';
 import type { ZoomBehavior } from 'd3-zoom';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flowOf, hypothesisUses } from '../../shared/derivation/hypothesis-flow.ts';
@@ -15,7 +15,7 @@ import { hitTest } from './tree-index.ts';
 import { TreePainter } from './tree-painter.ts';
 import { TreeToolbar } from './tree-toolbar.tsx';
 import { selectDerivationNote } from './derivation-outline.tsx';
-import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
+import { TreeLegend } from './tree-legend.tsx';
 import { selectTreeView } from '../store/ui-slice.ts';
 import { isPlaying, playHistory, replayStep, stopPlaying } from '../services/replay.ts';
 
@@ -25,8 +25,10 @@ interface TreeHandle {
 }
 
 let handle: TreeHandle | undefined;
-/** Fit never zooms out further than this: the smallest text (11 px chips and footers) stays at 9 px or more on screen. */
-const READABLE_SCALE = 9 / 11;
+/** `?layout=columns`: derivations laid out as before the compact layout (the fit benchmark's "before"). */
+const COLUMNS_ONLY = typeof location !== 'undefined' && new URLSearchParams(location.search).get('layout') === 'columns';
+/** Fit never zooms out further than this: the smallest text (11 px chips and footers) stays at 10 px or more on screen. */
+const READABLE_SCALE = 10 / 11;
 /** Fit the tree to the view (toolbar, menu, `F`). */
 export const fitTree = (): void => handle?.fit(true);
 
@@ -56,7 +58,7 @@ export function TreePane() {
   const layout: TreeLayout | undefined = useMemo(() => {
     if (!tree) return undefined;
     const t0 = performance.now();
-    const l = shownLayout(tree, collapsed, overlay ? { current: overlay, ...(failure ? { note: failure } : {}) } : {});
+    const l = shownLayout(tree, collapsed, overlay ? { current: overlay, ...(failure ? { note: failure } : {}) } : {}, COLUMNS_ONLY);
     perf().layoutMs = performance.now() - t0;
     perf().nodes = l.nodes.length;
     return l;
@@ -91,7 +93,7 @@ export function TreePane() {
     ro.observe(wrap.current as HTMLDivElement);
     const toWorld = (ev: MouseEvent): { x: number; y: number } => {
       const r = canvas.getBoundingClientRect();
-      const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+      const t = zoomTransform(canvas);
       return { x: (ev.clientX - r.left - t.x) / t.k, y: (ev.clientY - r.top - t.y) / t.k };
     };
     const nodeAt = (ev: MouseEvent): number | undefined => {
@@ -130,7 +132,7 @@ export function TreePane() {
         if (!l || i === undefined) return null;
         const n = l.nodes[i]!;
         const r = canvas.getBoundingClientRect();
-        const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+        const t = zoomTransform(canvas);
         return { x: r.left + t.x + n.x * t.k, y: r.top + t.y + n.y * t.k, w: n.w * t.k, h: n.h * t.k };
       },
       /** Centre a node at the current scale, at once (tests that click a node bring it into view first). */
@@ -140,15 +142,19 @@ export function TreePane() {
         if (!l || i === undefined) return;
         const n = l.nodes[i]!;
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
-        const t = (canvas as unknown as { __zoom?: { x: number; y: number; k: number } }).__zoom ?? { x: 0, y: 0, k: 1 };
+        const t = zoomTransform(canvas);
         // As if the user had panned there: a later change of the tree keeps this view.
         userMoved.current = true;
         sel.call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * t.k, r.height / 2 - (n.y + n.h / 2) * t.k).scale(t.k));
       },
       /** The view's scale, whether a step's change is being animated, and the smallest text on screen in CSS px. */
       view() {
-        const t = (canvas as unknown as { __zoom?: { k: number } }).__zoom ?? { k: 1 };
-        return { k: t.k, animating: p.isAnimating(), minFontPx: Number.isFinite(p.minFontPx) ? p.minFontPx : null };
+        const t = zoomTransform(canvas);
+        const l = p.getLayout();
+        const r = canvas.getBoundingClientRect();
+        // Whether the whole tree is on screen (Fit shows it whole unless that would make text unreadable).
+        const whole = !!l && t.x + 0.5 >= 0 && t.y + 0.5 >= 0 && t.x + l.width * t.k <= r.width + 0.5 && t.y + l.height * t.k <= r.height + 0.5;
+        return { k: t.k, animating: p.isAnimating(), minFontPx: Number.isFinite(p.minFontPx) ? p.minFontPx : null, whole, pane: { w: r.width, h: r.height } };
       },
       /** Fit at once (benchmarks and tests). */
       fit() {
@@ -178,7 +184,11 @@ export function TreePane() {
           const focus = l.nodes.find((n) => n.current === 'goal') ?? l.nodes[0]!;
           // As far left as keeps the goal whole on screen: its ancestors (the path to it) fill the rest.
           const x = Math.max(20 - focus.x * k, Math.min(20, r.width - 20 - (focus.x + focus.w) * k));
-          t = zoomIdentity.translate(x, r.height / 2 - (focus.y + focus.h / 2) * k).scale(k);
+          // The goal in the middle, but no empty band above the tree's top or below its bottom (a finished
+          // proof opens on its root at the top left, the proof reading down from it).
+          const centred = r.height / 2 - (focus.y + focus.h / 2) * k;
+          const y = Math.min(20, Math.max(r.height - 20 - l.height * k, centred));
+          t = zoomIdentity.translate(x, y).scale(k);
         }
         if (animate) sel.transition().duration(450).call(z.transform, t);
         else sel.call(z.transform, t);
@@ -190,7 +200,7 @@ export function TreePane() {
         if (!l || i === undefined) return;
         const n = l.nodes[i]!;
         const r = (wrap.current as HTMLDivElement).getBoundingClientRect();
-        const k = Math.max(0.8, (canvas as unknown as { __zoom?: { k: number } }).__zoom?.k ?? 1);
+        const k = Math.max(0.8, zoomTransform(canvas).k);
         sel.transition().duration(450).call(z.transform, zoomIdentity.translate(r.width / 2 - (n.x + n.w / 2) * k, r.height / 2 - (n.y + n.h / 2) * k).scale(k));
       },
     };
@@ -246,11 +256,7 @@ export function TreePane() {
       <TreeToolbar hitCount={hits.length} onNextHit={nextHit} onFit={() => handle?.fit(true)} nodeCount={layout?.nodes.length ?? 0} />
       <div className="tree-canvas-wrap" ref={wrap}>
         <canvas ref={canvasRef} className="tree-canvas" data-testid="tree-canvas" tabIndex={0} aria-label="proof tree (drag to pan, wheel to zoom, F to fit, arrow keys to replay)" />
-        <span className="legend" aria-label="legend">
-          {DISPLAY_STATUSES.filter((st) => st !== 'closed' || mode === 'derivation').map((st) => (
-            <span key={st} className="legend-item"><i style={{ background: STATUS_STYLE[st].fill, borderColor: STATUS_STYLE[st].stroke }} />{STATUS_STYLE[st].label}</span>
-          ))}
-        </span>
+        <TreeLegend mode={mode} />
         {!tree && <div className="tree-empty" data-testid="tree-empty">{derivationNote ?? 'No proof yet: run the document (Ctrl+Alt+End) to see its bundle tree.'}</div>}
         {/* An accessible, testable mirror of what the canvas shows (small trees only). */}
         {layout && layout.nodes.length <= 400 && (

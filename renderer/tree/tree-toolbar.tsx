@@ -6,15 +6,48 @@ import { selectTreeView } from '../store/ui-slice.ts';
 import { exportPng, exportReplayHtml, exportSvg } from './tree-export.ts';
 import { DerivationOutline } from './derivation-outline.tsx';
 import { isPlaying, playHistory, replayPosition, replayStep, replayTo, stopPlaying } from '../services/replay.ts';
+import { replayStops } from '../../shared/transcript/transcript-replay.ts';
+import type { ReplayPosition } from '../services/replay.ts';
+
+/** A replayed transcript's request at the slider, its error if it failed, and the filters (failures only, one channel). */
+function TranscriptStop({ pos }: { pos: ReplayPosition }) {
+  const loaded = useArbor((s) => s.transcript.loaded);
+  if (!loaded || !pos.stop) return null;
+  const stop = pos.stop;
+  const channels = [...new Set(replayStops(loaded.entries).map((x) => x.channel))].sort((a, b) => a - b);
+  const filter = loaded.filter ?? {};
+  const set = (f: typeof filter): void => {
+    stopPlaying();
+    useArbor.getState().setTranscriptFilter(f);
+    // Stay on the same request if the filter keeps it, else go to the first one it keeps.
+    replayTo(0);
+  };
+  return (
+    <div className="replay-stop" data-testid="replay-stop" data-failed={stop.err ? 'true' : 'false'}>
+      <span className={stop.err ? 'replay-stop-failed' : 'replay-stop-ok'} title={stop.err || undefined}>
+        {stop.err ? '✗ ' : '▸ '}{stop.command}{stop.abandoned ? ' (proof abandoned before END)' : ''}
+      </span>
+      {stop.err && <span className="replay-stop-error" data-testid="replay-stop-error">{stop.err.split('\n')[0]}</span>}
+      <label title="Stop only at requests that failed"><input type="checkbox" data-testid="replay-failures-only" checked={filter.failuresOnly === true} onChange={(e) => set({ ...filter, failuresOnly: e.target.checked })} /> failures only</label>
+      {channels.length > 1 && (
+        <select data-testid="replay-channel" aria-label="channel" value={filter.channel ?? ''} onChange={(e) => set({ ...filter, channel: e.target.value === '' ? null : Number(e.target.value) })}>
+          <option value="">all channels</option>
+          {channels.map((c) => <option key={c} value={c}>channel {c}</option>)}
+        </select>
+      )}
+    </div>
+  );
+}
 
 /** Step back, play/pause, step forward and a slider over the proof's steps (the editor's history or a loaded transcript). */
 function ReplayBar() {
   // Re-rendered on every store change: the position depends on the source, the cursor and the history.
   const pos = useArbor(useShallow(replayPosition));
   useArbor((s) => s.proof);
-  if (!pos || pos.count < 2) return null;
+  if (!pos || (pos.count < 2 && !pos.stop)) return null;
   const playing = isPlaying();
   return (
+    <>
     <div className="replay-bar" role="group" aria-label="replay">
       <button type="button" data-testid="replay-back" title="Step back (←)" disabled={pos.index === 0} onClick={() => replayStep(-1)}>◀</button>
       <button type="button" data-testid="replay-play" title={playing ? 'Pause (space)' : 'Play the proof step by step (space)'} onClick={() => (playing ? stopPlaying() : playHistory())}>{playing ? '❚❚' : '▶'}</button>
@@ -33,6 +66,8 @@ function ReplayBar() {
         }}>Live</button>
       )}
     </div>
+    <TranscriptStop pos={pos} />
+    </>
   );
 }
 
@@ -73,7 +108,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
           <div className="menu-items">
             <button type="button" onClick={run(exportSvg)} data-testid="export-svg">SVG image</button>
             <button type="button" onClick={run(exportPng)} data-testid="export-png">PNG image</button>
-            <button type="button" onClick={run(exportReplayHtml)} title="A page that replays this proof step by step, without Arbor" data-testid="export-replay">Replay page (HTML)</button>
+            <button type="button" onClick={run(() => void exportReplayHtml())} title="A page that replays this proof step by step, without Arbor" data-testid="export-replay">Replay page (HTML)</button>
           </div>
         </details>
         <span className="node-count">{props.nodeCount} node{props.nodeCount === 1 ? '' : 's'}</span>

@@ -232,6 +232,11 @@ export interface TreeView {
   scope?: Context;
   /** Derivation views only: a summary standing for a run of closed steps (double-click shows them). */
   summary?: { steps: number; commands: string[] };
+  /**
+   * Replayed transcripts only: a request that failed on this goal (`action` is the request, `error` the
+   * prover's answer), or a branch a REVERT dropped (`inside`: below the branch's first node).
+   */
+  attempt?: { kind: 'failed' | 'reverted'; error?: string; inside?: true };
 }
 
 export function toTreeView(tree: ProofTree): TreeView {

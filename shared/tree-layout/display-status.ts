@@ -5,9 +5,9 @@ import type { TreeView } from '../proof-tree/proof-tree.ts';
  * workbench's overlay on the current goal (a command is running on it / the last command on it failed).
  * A bundle whose goals are all proved shows as proved.
  */
-export type DisplayStatus = 'open' | 'proved' | 'failed' | 'running' | 'bundle' | 'closed';
+export type DisplayStatus = 'open' | 'proved' | 'failed' | 'running' | 'bundle' | 'closed' | 'abandoned';
 
-export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['open', 'proved', 'failed', 'running', 'bundle', 'closed'];
+export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['open', 'proved', 'failed', 'running', 'bundle', 'closed', 'abandoned'];
 
 /** Distinct colours (and a legend's labels) shared by canvas, SVG export and the legend. */
 export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke: string; label: string }>> = {
@@ -18,6 +18,8 @@ export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke
   bundle: { fill: '#f1f1f4', stroke: '#7a7a8c', label: 'bundle' },
   // A derivation's finished branches: present, but quieter than what is still to do.
   closed: { fill: '#f4f7f4', stroke: '#a9c4ae', label: 'closed' },
+  // A replayed transcript's REVERTed branch: tried, then dropped.
+  abandoned: { fill: '#f3f3f3', stroke: '#b5b5b5', label: 'abandoned' },
 };
 
 export interface StatusOverlay {
@@ -29,6 +31,7 @@ export interface StatusOverlay {
 
 export function leafStatus(view: TreeView, overlay: StatusOverlay): DisplayStatus {
   if (view.kind === 'bundle') return 'bundle';
+  if (view.attempt) return view.attempt.kind === 'failed' ? 'failed' : 'abandoned';
   if (view.current === 'goal' && overlay.current) return overlay.current;
   if (view.closed) return 'closed';
   return view.status === 'proved' ? 'proved' : 'open';

@@ -3,7 +3,7 @@ import type { HierarchyNode, HierarchyPointNode } from 'd3-hierarchy';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { DisplayStatus, StatusOverlay } from './display-status.ts';
 import { leafStatus } from './display-status.ts';
-import type { NodeContent, NodeExtras } from './node-content.ts';
+import type { NodeContent, NodeExtras, NodeTitle } from './node-content.ts';
 import { extrasHeight, nodeContent, nodeSize } from './node-content.ts';
 
 /** One node placed in world coordinates (x, y = top-left of its box); left-to-right tree. */
@@ -26,10 +26,12 @@ export interface LaidOutNode {
   extras?: NodeExtras;
   /** Label and chips, computed on first use (`contentOf`): only drawn nodes need them. */
   content?: NodeContent;
+  /** Compact derivation layout: what the box is titled by (its new goal or hypothesis). */
+  title?: NodeTitle;
 }
 
 export function contentOf(node: LaidOutNode): NodeContent {
-  return (node.content ??= nodeContent(node.view, node.w, node.extras));
+  return (node.content ??= nodeContent(node.view, node.w, node.extras, node.title));
 }
 
 export interface TreeLayout {
@@ -40,6 +42,8 @@ export interface TreeLayout {
   height: number;
   /** The empty band between depth columns, where edges turn (see `edgeRoute`). */
   columnGap: number;
+  /** Laid out by `compactLayout` (a derivation): depths are not columns, continuations stack below. */
+  compact?: boolean;
 }
 
 export interface LayoutOptions {
@@ -121,7 +125,7 @@ export function layoutTree(view: TreeView, options: LayoutOptions = {}): TreeLay
 }
 
 /** What a node shows beyond its view: the branch a collapse hides, the failure note on the current goal. */
-function extrasOf(view: TreeView, collapsed: ReadonlySet<number>, overlay: StatusOverlay): NodeExtras | undefined {
+export function extrasOf(view: TreeView, collapsed: ReadonlySet<number>, overlay: StatusOverlay): NodeExtras | undefined {
   const hidden = collapsed.has(view.id) && view.children?.length ? hiddenBelow(view) : undefined;
   const note = view.current === 'goal' && overlay.current === 'failed' ? overlay.note : undefined;
   if (!hidden && !note) return undefined;

@@ -29,3 +29,17 @@ describe('replayHtml', () => {
     expect(html).not.toContain('id="view-derivation"');
   });
 });
+
+describe('the replay page opens readable and zooms', () => {
+  it('fits with a minimum scale (text stays at 10 px or more), and has zoom buttons and wheel zoom', () => {
+    const html = replayHtml('p', [{ step: 1, label: 'GOAL', svg: '<svg width="9000" height="7000"/>' }]);
+    expect(html).toContain(`var MIN_SCALE = ${10 / 11}`);
+    for (const id of ['zoom-in', 'zoom-out', 'zoom-fit']) expect(html).toContain(`id="${id}"`);
+    expect(html).toContain("addEventListener('wheel'");
+  });
+
+  it('shows a failed request\'s error with its frame', () => {
+    const html = replayHtml('p', [{ step: 3, label: 'APPLY bad', error: 'no such lemma', svg: '<svg/>' }]);
+    expect(html).toContain('"error":"no such lemma"');
+  });
+});

@@ -2,7 +2,7 @@ import type { TreeLayout } from './layout-tree.ts';
 import { edgePathData, edgeRoute } from './edge-route.ts';
 import { contentOf } from './layout-tree.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from './display-status.ts';
-import { ACTION_HEIGHT, CHAR_WIDTH, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, nodeTextLayout } from './node-content.ts';
+import { ACTION_HEIGHT, CHAR_WIDTH, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, TITLE_COLOR, nodeTextLayout } from './node-content.ts';
 
 const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -39,7 +39,7 @@ export function treeToSvg(layout: TreeLayout, options: { title?: string; selecte
     out.push(`<g data-id="${n.id}" data-status="${n.status}"${n.current ? ` data-current="${n.current}"` : ''}${n.view.action ? ` data-action="${esc(n.view.action)}"` : ''} transform="translate(${n.x},${n.y})">`);
     out.push(`<rect width="${n.w}" height="${n.h}" rx="5" fill="${n.view.summary ? '#eef2ee' : st.fill}" stroke="${n.id === options.selected ? '#111' : st.stroke}" stroke-width="${strokeWidth}"${n.current === 'bundle' || n.view.summary ? ' stroke-dasharray="5 3"' : ''}/>`);
     out.push(`<circle cx="${PADDING + 4}" cy="${HEADER_HEIGHT / 2}" r="4" fill="${st.stroke}"/>`);
-    for (const l of text.labels) out.push(`<text x="${PADDING + 14}" y="${l.y + 4}" fill="#1d1d22">${esc(l.text)}</text>`);
+    for (const l of text.labels) out.push(`<text x="${PADDING + 14}" y="${l.y + 4}" fill="${TITLE_COLOR[content.titleKind ?? 'goal']}">${esc(l.text)}</text>`);
     let cy = text.chipsTop;
     for (const row of content.chipRows) {
       let cx = PADDING;
