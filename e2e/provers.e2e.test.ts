@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { findExecutable } from '../main/provers/lean/find-executable.ts';
+import { findExecutable } from '../main/process/find-executable.ts';
 import { ARTIFACTS, HAVE_CHROMIUM, startE2eSession } from './e2e-support.ts';
 import type { E2eSession } from './e2e-support.ts';
 

@@ -10,7 +10,7 @@ export const UNITS = {
   'shared/protocol': ['shared/proof-tree'],
   'shared/tree-layout': ['shared/proof-tree'],
   'shared/tree-diff': ['shared/proof-tree'],
-  'shared/derivation': ['shared/proof-tree', 'shared/tree-layout'],
+  'shared/derivation': ['shared/proof-tree', 'shared/protocol', 'shared/tree-layout'],
   'shared/checking': ['shared/protocol'],
   'shared/agent': ['shared/checking', 'shared/protocol'],
   'shared/equational': [],

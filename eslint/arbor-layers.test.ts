@@ -19,6 +19,11 @@ describe('the allow-list layer map', () => {
     expect((await lint('main/agent/probe.ts', "import { x } from '../batch/dispatcher.ts';\nexport const y = x;\n")).join('\n')).toMatch(/main\/agent may not import main\/batch/);
   });
 
+  it('keeps HAMMER\'s pipeline below the Coq session: it reaches the session only through its port', async () => {
+    expect((await lint('main/provers/coq/hammer/probe.ts', "import { CoqSession } from '../coq-session.ts';\nexport const s = CoqSession;\n")).join('\n')).toMatch(/main\/provers\/coq\/hammer may not import main\/provers\/coq/);
+    expect(await lint('main/provers/coq/probe.ts', "import { HammerPipeline } from './hammer/hammer-pipeline.ts';\nexport const h = HammerPipeline;\n")).toEqual([]);
+  });
+
   it('refuses a file in a folder the map does not know', async () => {
     const messages = await lint('main/newfolder/probe.ts', "import { Shell } from '../host/web-host.ts';\nexport const s = Shell;\n");
     expect(messages.join('\n')).toMatch(/belongs to no unit/);

@@ -2,6 +2,7 @@ import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { AGENT_SESSION_COMMANDS, TRY_COMMANDS, type CommandName } from '../../shared/protocol/commands.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import { EditHistory } from './edit-history.ts';
 import type { EditRecord } from './edit-history.ts';
@@ -63,9 +64,6 @@ export interface TryResult extends Omit<TryOutcome, 'tree'> {
   hammer?: string;
 }
 
-/** Commands that would leave the session's channel or break the copy-and-revert scheme. */
-const NOT_ON_SESSION = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL']);
-const NOT_IN_TRIES = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL', 'GOAL', 'DEFINE', 'PRELUDE', 'PRINT_MODE']);
 
 /**
  * The agent session (seed 003 on Arbor's shell): one proof on one channel, its script, its edit history
@@ -251,7 +249,7 @@ export class AgentSession {
 
   /** Tries each alternative on its own copy (two at a time unless `sequential`) and labels what it did. */
   async tryCommands(alternatives: readonly (readonly string[])[], options: { sequential?: boolean } = {}): Promise<TryResult[]> {
-    alternatives.forEach((commands) => commands.forEach((c) => this.checkCommand(c, NOT_IN_TRIES)));
+    alternatives.forEach((commands) => commands.forEach((c) => this.checkCommand(c, TRY_COMMANDS)));
     await this.requireCurrentGoal();
     const plan = await this.plan();
     const one = async (commands: readonly string[], index: number): Promise<TryResult> => {
@@ -313,7 +311,7 @@ export class AgentSession {
     for (const source of sources) {
       const proposals = (await source.propose(context, options.signal)).filter((p) => {
         try {
-          p.commands.forEach((c) => this.checkCommand(c, NOT_IN_TRIES));
+          p.commands.forEach((c) => this.checkCommand(c, TRY_COMMANDS));
           return p.commands.length > 0;
         } catch {
           return false;
@@ -352,7 +350,7 @@ export class AgentSession {
 
   /** One request on the session's channel; its response, whatever the ERR. */
   async runCommand(command: string): Promise<ShellResponse> {
-    this.checkCommand(command, NOT_ON_SESSION);
+    this.checkCommand(command, AGENT_SESSION_COMMANDS);
     return this.submitOne(command);
   }
 
@@ -452,15 +450,15 @@ export class AgentSession {
     return current;
   }
 
-  /** One well-formed request without a channel id, and not one of `refused`. */
-  private checkCommand(command: string, refused: ReadonlySet<string>): void {
+  /** One well-formed request without a channel id, and one of `allowed` (a try never declares or changes settings; a session never manages channels). */
+  private checkCommand(command: string, allowed: ReadonlySet<CommandName>): void {
     const raw = splitRequests(command);
     if (raw.length !== 1 || raw[0]?.text !== command.trim()) throw new ToolError('bad_argument', `exactly one command per entry (a ';' outside brackets or quotes splits requests; write tactics with ';' in parentheses): ${JSON.stringify(command)}`);
     if (raw[0]?.error !== undefined) throw new ToolError('parse_error', raw[0].error);
     if (/^\s*[0-9]/.test(command)) throw new ToolError('bad_argument', 'commands run on the session\'s channel: leave out the channel id');
     const parsed = parseRequest(command);
     if ('error' in parsed) throw shellToolError(parsed.error);
-    if (refused.has(parsed.command.name)) throw new ToolError('bad_argument', `${parsed.command.name} is not allowed here`);
+    if (!allowed.has(parsed.command.name)) throw new ToolError('bad_argument', `${parsed.command.name} is not allowed here`);
     checkCommandArguments(parsed.command);
   }
 

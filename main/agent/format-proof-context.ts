@@ -1,4 +1,5 @@
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
+import { commandSpec } from '../../shared/protocol/commands.ts';
 import type { GoalInContext } from '../../shared/proof-tree/tree-view-queries.ts';
 import type { ScriptLine } from './script-tracker.ts';
 
@@ -55,7 +56,7 @@ export function formatProofContext(input: ContextFormatInput): string {
  */
 function documentItems(lines: readonly ScriptLine[]): string[] {
   const parsed = lines.map((l) => parseRequest(l.text)).map((p) => ('error' in p ? undefined : p.command));
-  const starts = parsed.map((c, i) => (c?.name === 'GOAL' || c?.name === 'DEFINE' ? i : -1)).filter((i) => i >= 0);
+  const starts = parsed.map((c, i) => (c !== undefined && commandSpec(c.name).level === 'document' ? i : -1)).filter((i) => i >= 0);
   const out: string[] = [];
   starts.forEach((i, k) => {
     const c = parsed[i];

@@ -1,6 +1,7 @@
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
+import { commandSpec } from '../../shared/protocol/commands.ts';
 import type { PortEvent } from './shell-port.ts';
 
 /** One accepted proof command of the channel's script, with the step it produced. */
@@ -88,7 +89,7 @@ export class ScriptTracker {
       this.prelude = text;
       this.script = [];
       this.known = true;
-    } else if (name === 'RELEASE_CHANNEL' || name === 'CANCEL') {
+    } else if (commandSpec(name).endsChannel === true) {
       this.script = [];
       this.known = true;
     } else if (name === 'PRINT_MODE') {
@@ -96,7 +97,7 @@ export class ScriptTracker {
       return;
     } else if (response.STEP === undefined) {
       return;
-    } else if (name === 'GOAL' || name === 'DEFINE') {
+    } else if (commandSpec(name).level === 'document') {
       // A new item of the document lands at its STEP: an unfinished proof before it was discarded.
       // Seen from the document's first step, the script is whole.
       const step = response.STEP;
@@ -123,7 +124,7 @@ function answeredAtOnce(text: string): boolean {
   if (raw.length !== 1) return true;
   if (raw[0]?.error !== undefined) return false;
   const parsed = parseRequest(text);
-  return !('error' in parsed) && (parsed.command.name === 'NEW_CHANNEL' || parsed.command.name === 'CANCEL');
+  return !('error' in parsed) && commandSpec(parsed.command.name).outOfBand === true;
 }
 
 /** The request without its leading channel id. */

@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 import type { ApiEvent, MenuCommand } from '../../shared/api/api-contract.ts';
 import { createApiService } from '../host/api-service.ts';
 import type { ApiService } from '../host/api-service.ts';
-import { appInfo, createWorkbenchShell } from '../host/workbench-shell.ts';
+import { appInfo } from '../host/workbench-shell.ts';
+import { composeWorkbench } from '../host/compose-workbench.ts';
 import type { WorkbenchShell } from '../host/workbench-shell.ts';
 import { ChannelOwnership } from '../host/channel-ownership.ts';
-import { WorkbenchAgent } from '../host/workbench-agent.ts';
+import type { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
-import { projectAssumptionNames, readWorkspaceProject } from '../host/workspace-project.ts';
-import { createProversReporter, shellProverOptions } from '../host/provers-reporter.ts';
+import { projectAssumptionNames } from '../host/workspace-project.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { createAppWindow, denyAllPermissions, preloadFile } from './app-window.ts';
@@ -57,27 +57,19 @@ async function start(): Promise<void> {
   serveRenderer(join(distDir, 'renderer'));
   workspace = new Workspace({ root: homedir(), readOnlyRoots: [examplesDir], userDir: app.getPath('userData') });
   const settings = await workspace.settings();
-  // As in the web host: the workspace's arbor.project.json (if valid) chooses the one backend and its prelude.
-  const project = await readWorkspaceProject(workspace.root);
-  const trustProjectAxioms = await confirmProjectAxioms(project?.path, project?.prelude);
-  workbench = await createWorkbenchShell({
-    backend: (project?.backend ?? (typeof settings.backend === 'string' ? settings.backend : 'coq')) as 'coq',
-    ...shellProverOptions(settings),
-    // A folder's text, not the user's: judged by the policy, its axioms not trusted.
-    ...(project?.prelude !== undefined ? { projectPrelude: project.prelude } : {}),
-    ...(trustProjectAxioms ? { trustProjectAxioms: true } : {}),
-    timeoutMs: typeof settings.timeoutSeconds === 'number' ? settings.timeoutSeconds * 1000 : 10_000,
-  });
+  // The one composition with the web host's (compose-workbench.ts); only the project's trust dialog is the desktop's own.
+  const composed = await composeWorkbench(workspace, {}, confirmProjectAxioms);
+  workbench = composed.ws;
   const ws = workspace;
   const wb = workbench;
-  agent = new WorkbenchAgent({ shell: wb.shell, workspace: ws, backend: wb.backend });
+  agent = composed.agent;
   const mcp = await agent.startMcp();
   process.stdout.write(`Arbor: agents (MCP, streamable HTTP): ${mcp.url}  Authorization: Bearer ${mcp.token}\n`);
   service = createApiService({
     shell: wb.shell,
     workspace: ws,
     agent,
-    detectProvers: createProversReporter(() => ws.settings(), wb.backend, project),
+    detectProvers: composed.detectProvers,
     info: () => appInfo('electron', wb, ws.root, examplesDir),
     confirmProgramSetting: async (key, value) => {
       // The renderer is untrusted: a program to run needs the user's own yes, in a dialog it cannot draw.

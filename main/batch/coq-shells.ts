@@ -1,7 +1,7 @@
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { Shell } from '../shell/shell.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
-import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
+import { composeBackends } from '../supervisor/compose-backends.ts';
 
 /** Address-space cap of each prover a batch worker starts (as arbor-shell's default). */
 const PROVER_MEMORY_MB = 4096;
@@ -16,8 +16,9 @@ export class CoqShells {
   async open(timeoutMs: number): Promise<ShellChannel> {
     let entry = this.shells.get(timeoutMs);
     if (!entry) {
-      entry = loadBackend('coq').then((backend) => {
-        const factory = createProverEngineFactory(backend, { backend: 'coq', timeoutMs, poolSize: 1, memoryLimitMb: PROVER_MEMORY_MB });
+      // The one backend composition (supervisor/compose-backends.ts), as arbor-shell and the workbench use it.
+      entry = composeBackends({ backend: 'coq', timeoutMs, poolSize: 1, memoryLimitMb: PROVER_MEMORY_MB }).then(({ factory: composed }) => {
+        const factory = composed as EngineFactory;
         return { shell: new Shell({ createEngine: (channel, prelude) => factory.createEngine(channel, prelude), maxChannels: 64 }), factory };
       });
       this.shells.set(timeoutMs, entry);

@@ -6,7 +6,7 @@ import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
-import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
+import { composeBackends } from '../supervisor/compose-backends.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { EditHistory } from '../agent/edit-history.ts';
@@ -108,8 +108,8 @@ export async function runArborMcp(argv: string[]): Promise<number> {
     const backend = values.backend as BackendId;
     if (!['coq', 'eq', 'lean'].includes(backend)) return usageError(`unknown backend '${values.backend}' (coq, eq, lean)`);
     try {
-      const prover = await loadBackend(backend);
-      factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(prelude !== undefined ? { prelude } : {}) });
+      // The one backend composition (supervisor/compose-backends.ts), as arbor-shell and the workbench use it.
+      factory = (await composeBackends({ backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(prelude !== undefined ? { prelude } : {}) })).factory as EngineFactory;
     } catch (err) {
       process.stderr.write(`arbor-mcp: backend ${backend}: cannot load main/provers/${backend}/${backend}-backend.ts: ${(err as Error).message}\n`);
       return 1;

@@ -3,12 +3,10 @@ import { parseArgs } from 'node:util';
 import type { BackendId } from '../shell/prover-session.ts';
 import { DEFAULT_MAX_CHANNELS, Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
-import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
-import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { loadBackend, type EngineFactory } from '../supervisor/engine-factory.ts';
+import { composeBackends } from '../supervisor/compose-backends.ts';
 import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
-import { createIsabelleFactory } from '../supervisor/isabelle-factory.ts';
-import { createPassThroughFactory } from '../supervisor/pass-through-factory.ts';
 import { detectBackends, formatDetections, formatSandbox } from '../supervisor/backend-detection.ts';
 import { sandboxStatus } from '../process/process-manager.ts';
 import { describeSandbox } from '../../shared/settings/sandbox-status.ts';
@@ -98,20 +96,22 @@ export async function runArborShell(argv: string[]): Promise<number> {
   }
 
   let factory: EngineFactory;
+  if (backend === 'isabelle') {
+    if (values.command !== undefined) return usageError('--command is for --backend external (a process that speaks the channel protocol); the isabelle backend talks to an Isa-REPL server: --isabelle-address or --isabelle-server');
+    const problem = checkServerConfig(isabelleServer(values));
+    if (problem !== undefined) return usageError(problem);
+  }
+  if (backend === 'external' && values.command === undefined) return usageError('--backend external needs --command "…" (a process that speaks the channel protocol)');
   try {
-    if (backend === 'isabelle') {
-      if (values.command !== undefined) return usageError('--command is for --backend external (a process that speaks the channel protocol); the isabelle backend talks to an Isa-REPL server: --isabelle-address or --isabelle-server');
-      const server = isabelleServer(values);
-      const problem = checkServerConfig(server);
-      if (problem !== undefined) return usageError(problem);
-      factory = createIsabelleFactory({ ...server, timeoutMs: timeoutSeconds * 1000, ...(prelude !== undefined ? { prelude } : {}) });
-    } else if (backend === 'external') {
-      if (values.command === undefined) return usageError('--backend external needs --command "…" (a process that speaks the channel protocol)');
-      factory = createPassThroughFactory({ commandLine: values.command, timeoutMs: timeoutSeconds * 1000, ...(prelude !== undefined ? { prelude } : {}) });
-    } else {
-      const prover = await loadBackend(backend);
-      factory = createProverEngineFactory(prover, { backend, timeoutMs: timeoutSeconds * 1000, poolSize, ...(memoryLimitMb !== undefined ? { memoryLimitMb } : {}), ...(prelude !== undefined ? { prelude } : {}), ...(values.advisor !== undefined ? { backendOptions: { advisor: values.advisor } } : {}) });
-    }
+    // The one backend composition (supervisor/compose-backends.ts), as the workbench, arbor-mcp and batch use it.
+    factory = (await composeBackends({
+      backend, timeoutMs: timeoutSeconds * 1000, poolSize,
+      ...(memoryLimitMb !== undefined ? { memoryLimitMb } : {}),
+      ...(prelude !== undefined ? { prelude } : {}),
+      ...(values.advisor !== undefined ? { advisor: values.advisor } : {}),
+      ...(backend === 'isabelle' ? { isabelle: isabelleServer(values) } : {}),
+      ...(values.command !== undefined ? { command: values.command } : {}),
+    })).factory as EngineFactory;
   } catch (err) {
     process.stderr.write(`arbor-shell: backend ${backend}: ${(err as Error).message}\n`);
     return 1;

@@ -7,10 +7,10 @@ export const WEB_USAGE = `Usage: npm run web -- [options]
 Serves the Arbor workbench on http://127.0.0.1 (random port unless --port) with a random access token.
 
 Options:
-  --backend NAME     prover backend: coq (default), eq, lean
+  --backend NAME     prover backend: coq, eq, lean (default: the workspace's project file, else your setting, else coq)
   --workspace DIR    the folder the workbench may open and save files in (default: the current folder)
   --port N           listen on this port (default: a free one)
-  --timeout SECONDS  default limit of HAMMER, END and CRUSH (default 10)
+  --timeout SECONDS  default limit of HAMMER, END and CRUSH (default: your setting, else 10)
   --advisor HOST:PORT  eq backend: an AIMLEAP advisor for the suggestion panel's eq-advisor (estimates, middle terms)
   --no-build         do not (re)build the renderer, serve dist/renderer as it is
   -h, --help         this text`;
@@ -21,10 +21,10 @@ export async function runWeb(argv: string[], keepRunning = true): Promise<number
     ({ values } = parseArgs({
       args: argv,
       options: {
-        backend: { type: 'string', default: 'coq' },
+        backend: { type: 'string' },
         workspace: { type: 'string', default: process.cwd() },
         port: { type: 'string', default: '0' },
-        timeout: { type: 'string', default: '10' },
+        timeout: { type: 'string' },
         advisor: { type: 'string' },
         'no-build': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -50,10 +50,10 @@ export async function runWeb(argv: string[], keepRunning = true): Promise<number
     return 2;
   }
   const workbench = await startWebWorkbench({
-    backend: values.backend as BackendId,
+    ...(values.backend !== undefined ? { backend: values.backend as BackendId } : {}),
     workspace: values.workspace,
     port,
-    timeoutMs: Number(values.timeout) * 1000,
+    ...(values.timeout !== undefined ? { timeoutMs: Number(values.timeout) * 1000 } : {}),
     ...(advisor ? { advisor } : {}),
     build: !values['no-build'],
     log: (line) => process.stderr.write(`arbor web: ${line}\n`),

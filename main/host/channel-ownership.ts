@@ -1,5 +1,7 @@
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
+import { parseRequest } from '../../shared/protocol/parse-request.ts';
+import { commandSpec } from '../../shared/protocol/commands.ts';
 import type { ApiService } from './api-service.ts';
 
 /**
@@ -32,7 +34,7 @@ export class ChannelOwnership {
     (result as ShellResponse[]).forEach((r, i) => {
       const id = (r.RESPONSE as { ID?: unknown } | null)?.ID;
       if (typeof id === 'number' && r.ERR === '') this.owned.add(id);
-      if (/^\s*\d+\s+(RELEASE_CHANNEL|CANCEL)\s*$/.test(requests[i] ?? '')) this.owned.delete(r.CHANNEL);
+      if (endsChannel(requests[i] ?? '')) this.owned.delete(r.CHANNEL);
     });
   }
 
@@ -53,4 +55,11 @@ export class ChannelOwnership {
     // The client is gone: stop its channels now (CANCEL), not after whatever they were running.
     await service.call('shell.submit', { line: ids.map((id) => `${id} CANCEL`).join('; ') }).catch(() => undefined);
   }
+}
+
+/** `n RELEASE_CHANNEL` or `n CANCEL` (with its channel id): the request ends channel n. */
+function endsChannel(text: string): boolean {
+  if (!/^\s*\d+\s/.test(text)) return false;
+  const parsed = parseRequest(text);
+  return 'command' in parsed && commandSpec(parsed.command.name).endsChannel === true;
 }

@@ -5,7 +5,8 @@ import type { DocumentPatch } from '../../shared/checking/document-patch.ts';
 import { diffDocumentState } from '../../shared/checking/document-patch.ts';
 import type { ParsedLine } from '../../shared/checking/parsed-line.ts';
 import { parseLine, parseLines } from '../../shared/checking/parsed-line.ts';
-import type { CommandName, ShellResponse } from '../../shared/protocol/shell-command.ts';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { DOCUMENT_COMMANDS } from '../../shared/protocol/commands.ts';
 import type { ReplayPlan } from '../agent/script-tracker.ts';
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import { quoteArgument } from '../../shared/protocol/quote-argument.ts';
@@ -34,11 +35,6 @@ export type DocumentEvent =
   | { kind: 'document'; patch: DocumentPatch }
   | { kind: 'document-message'; uri: string; client: string; level: 'info' | 'error'; text: string }
   | { kind: 'document-insert'; id: number; uri: string; client: string; afterLine: number; text: string; source: string };
-
-/** Commands that are lines of a document: another client's become lines of the editor's text. */
-const DOCUMENT_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
-  'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET', 'DEFINE',
-]);
 
 /** How long a client's command waits for the editor to insert and check it (a HAMMER line included). */
 const INSERT_TIMEOUT_MS = 15 * 60_000;

@@ -2,17 +2,17 @@ import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
 import { createApiService } from './api-service.ts';
-import { createProversReporter, shellProverOptions } from './provers-reporter.ts';
 import { EXAMPLES_DIR, RENDERER_DIST, ensureRendererBuilt } from './renderer-build.ts';
-import { WorkbenchAgent } from './workbench-agent.ts';
 import { startWebHost } from './web-host.ts';
-import { appInfo, createWorkbenchShell } from './workbench-shell.ts';
+import { appInfo } from './workbench-shell.ts';
+import { composeWorkbench } from './compose-workbench.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
-import { projectAssumptionNames, readWorkspaceProject } from './workspace-project.ts';
+import { projectAssumptionNames } from './workspace-project.ts';
 import { ProjectTrustGate } from './project-trust-gate.ts';
 
 export interface WebWorkbenchOptions {
-  backend: BackendId;
+  /** `--backend`: the workspace's project file still chooses first; default the user's setting, else coq. */
+  backend?: BackendId;
   workspace: string;
   userDir?: string;
   port?: number;
@@ -41,22 +41,18 @@ export interface WebWorkbench {
 export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<WebWorkbench> {
   if (options.build !== false) await ensureRendererBuilt(options.log);
   const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
-  // The shell runs one backend: the workspace's project file chooses it (and its prelude) at start.
-  const project = await readWorkspaceProject(workspace.root);
-  const backend = (project?.backend as BackendId | undefined) ?? options.backend;
-  // Its assumptions are trusted only after the user's answer in the page, with a code printed only here.
-  const projectTrust = new ProjectTrustGate(project?.path, backend === 'coq' && project?.prelude !== undefined ? projectAssumptionNames(project.prelude) : [], options.log ?? ((line) => process.stdout.write(`${line}\n`)));
-  const ws = await createWorkbenchShell({
-    backend,
-    ...shellProverOptions(await workspace.settings()),
-    // A folder's text, not the user's: judged by the policy, its axioms not trusted.
-    ...(project?.prelude !== undefined ? { projectPrelude: project.prelude, trustProjectAxioms: () => projectTrust.granted } : {}),
+  // Project assumptions are trusted only after the user's answer in the page, with a code printed only here.
+  let projectTrust = new ProjectTrustGate(undefined, [], () => undefined);
+  // The one composition with Electron's (compose-workbench.ts): backend, limits, HAMMER options, agents.
+  const { ws, agent, detectProvers } = await composeWorkbench(workspace, {
+    ...(options.backend !== undefined ? { backend: options.backend } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.advisor ? { advisor: options.advisor } : {}),
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
+  }, async (path, prelude) => {
+    projectTrust = new ProjectTrustGate(path, prelude !== undefined ? projectAssumptionNames(prelude) : [], options.log ?? ((line) => process.stdout.write(`${line}\n`)));
+    return () => projectTrust.granted;
   });
-  if (project?.error !== undefined) ws.problems.push(`${project.error} (ignored)`);
-  const detectProvers = createProversReporter(() => workspace.settings(), ws.backend, project);
-  const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, ...(options.advisor ? { advisor: options.advisor } : {}), hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
   const mcp = await agent.startMcp();
   const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), projectTrust });
   const host = await startWebHost({

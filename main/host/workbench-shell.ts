@@ -2,15 +2,9 @@ import type { AppInfo } from '../../shared/api/api-contract.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { Shell } from '../shell/shell.ts';
-import { findExecutable } from '../provers/lean/find-executable.ts';
-import { createLeanBackend } from '../provers/lean/lean-backend.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
-import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
-import type { EngineFactory } from '../supervisor/engine-factory.ts';
-import { createIsabelleFactory } from '../supervisor/isabelle-factory.ts';
-import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
-import { splitCommandLine } from '../process/command-line.ts';
+import { composeBackends, DEFAULT_TIMEOUT_SECONDS, type BackendChoice } from '../supervisor/compose-backends.ts';
 import { UnavailableEngine } from './unavailable-engine.ts';
 
 export interface WorkbenchShell {
@@ -18,6 +12,8 @@ export interface WorkbenchShell {
   backend: BackendId;
   available: boolean;
   problems: string[];
+  /** HAMMER's budget in seconds (the agents' HAMMER suggestions use it). */
+  hammerSeconds: number;
   dispose(): Promise<void>;
 }
 
@@ -38,6 +34,8 @@ export interface WorkbenchShellOptions {
   lean?: LeanSettings;
   /** The isabelle backend's Isa-REPL server: an address, or the command that starts one. */
   isabelle?: IsabelleServerConfig;
+  /** eq: an AIMLEAP advisor (HOST:PORT) HAMMER asks first. */
+  advisor?: string;
   /** Tests inject an engine maker (e.g. over a test double); the product always loads the backend. */
   createEngine?: (channel: number, prelude?: string) => ChannelEngine;
   /** Open channels at most (documents, agents' scratch copies); default WORKBENCH_MAX_CHANNELS. */
@@ -54,10 +52,9 @@ export const WORKBENCH_MAX_CHANNELS = 16;
 export async function createWorkbenchShell(options: WorkbenchShellOptions): Promise<WorkbenchShell> {
   if (options.createEngine) {
     const shell = new Shell({ createEngine: options.createEngine, maxChannels: options.maxChannels ?? WORKBENCH_MAX_CHANNELS });
-    return { shell, backend: options.backend, available: true, problems: [], dispose: () => shell.close() };
+    return { shell, backend: options.backend, available: true, problems: [], hammerSeconds: (options.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000) / 1000, dispose: () => shell.close() };
   }
-  const problems: string[] = [];
-  const factory = options.backend === 'isabelle' ? isabelleFactory(options, problems) : await proverFactory(options, problems);
+  const { factory, problems, hammerSeconds } = await composeBackends(backendChoice(options), { check: true });
   const reason = problems[0] ?? `backend ${options.backend} is not available`;
   const shell = new Shell({
     createEngine: (channel, prelude) => factory ? factory.createEngine(channel, prelude) : new UnavailableEngine(options.backend, reason),
@@ -68,6 +65,7 @@ export async function createWorkbenchShell(options: WorkbenchShellOptions): Prom
     backend: options.backend,
     available: factory !== undefined,
     problems,
+    hammerSeconds,
     dispose: async () => {
       await shell.close();
       await factory?.dispose();
@@ -75,56 +73,21 @@ export async function createWorkbenchShell(options: WorkbenchShellOptions): Prom
   };
 }
 
-async function proverFactory(options: WorkbenchShellOptions, problems: string[]): Promise<EngineFactory | undefined> {
-  try {
-    const backend = options.backend === 'lean' && options.lean ? createLeanBackend(options.lean) : await loadBackend(options.backend);
-    const check = await backend.check();
-    problems.push(...check.problems);
-    if (!check.available) return undefined;
-    return createProverEngineFactory(backend, {
-      backend: options.backend,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      poolSize: options.poolSize ?? 1,
-      ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
-      ...projectPreludeOption(options),
-    });
-  } catch (err) {
-    problems.push(`backend ${options.backend} did not load: ${(err as Error).message}`);
-    return undefined;
-  }
-}
-
-/** Isabelle is a client of an Isa-REPL server; a missing or unusable configuration is a problem, not a hang. */
-function isabelleFactory(options: WorkbenchShellOptions, problems: string[]): EngineFactory | undefined {
-  const server = options.isabelle ?? {};
-  const problem = checkServerConfig(server);
-  if (problem !== undefined) {
-    problems.push(problem);
-    return undefined;
-  }
-  if (server.address === undefined) {
-    let executable: string | undefined;
-    try {
-      executable = splitCommandLine(server.serverCommand as string)[0];
-    } catch {
-      executable = undefined;
-    }
-    if (executable === undefined || !findExecutable(executable)) {
-      problems.push(`the Isa-REPL server command '${server.serverCommand}' does not start an executable on PATH: fix it on the Provers page`);
-      return undefined;
-    }
-  }
-  const prelude = [options.prelude, options.projectPrelude].filter((p) => p !== undefined).join('\n') || undefined;
-  return createIsabelleFactory({ ...server, timeoutMs: options.timeoutMs ?? 10_000, ...(prelude !== undefined ? { prelude } : {}) });
-}
-
-/** Coq: the project prelude is judged (`projectPrelude`); other backends have no vernacular to judge and read it as their prelude. */
-function projectPreludeOption(options: WorkbenchShellOptions): { prelude?: string; projectPrelude?: string; trustProjectAxioms?: boolean | (() => boolean) } {
-  if (options.projectPrelude === undefined) return {};
-  if (options.backend === 'coq') return { projectPrelude: options.projectPrelude, ...(options.trustProjectAxioms !== undefined ? { trustProjectAxioms: options.trustProjectAxioms } : {}) };
-  return { prelude: [options.prelude, options.projectPrelude].filter((p) => p !== undefined).join('\n') };
-}
-
 export function appInfo(host: AppInfo['host'], ws: WorkbenchShell, workspace: string, examplesDir: string): AppInfo {
   return { host, version: '0.1.0', backend: ws.backend, backendAvailable: ws.available, problems: ws.problems, workspace, examplesDir };
+}
+
+/** The workbench's options as the one backend choice every composition root states (supervisor/compose-backends.ts). */
+export function backendChoice(options: WorkbenchShellOptions): BackendChoice {
+  return {
+    backend: options.backend,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000,
+    poolSize: options.poolSize ?? 1,
+    ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
+    ...(options.projectPrelude !== undefined ? { projectPrelude: options.projectPrelude } : {}),
+    ...(options.trustProjectAxioms !== undefined && options.trustProjectAxioms !== false ? { trustProjectAxioms: options.trustProjectAxioms } : {}),
+    ...(options.advisor !== undefined ? { advisor: options.advisor } : {}),
+    ...(options.lean !== undefined ? { lean: options.lean } : {}),
+    ...(options.isabelle !== undefined ? { isabelle: options.isabelle } : {}),
+  };
 }

@@ -1,13 +1,14 @@
 import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
+import type { ChannelCommandName } from '../../shared/protocol/commands.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { DerivationNode } from '../../shared/derivation/derivation.ts';
 import type { DocumentItem } from '../../shared/derivation/recorded-derivation.ts';
 import type { BackendId } from './prover-session.ts';
 
 /** What a channel's engine executes: every command but the shell's own channel management. */
-export type EngineCommand = Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>;
+export type EngineCommand = Exclude<ShellCommand, { name: ChannelCommandName }>;
 
 /** What one proof command produced: the protocol's RESPONSE or ERR, plus the additive keys. */
 export interface EngineResult {

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import type { ParsedRequest, ShellCommand, ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { PROOF_COMMANDS } from '../../shared/protocol/shell-command.ts';
+import { isOutOfBand } from '../../shared/protocol/commands.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import { formatCommand } from '../../shared/protocol/format-command.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
@@ -200,7 +201,7 @@ export class Shell {
     const { command } = request;
     if (command.name === 'RELEASE_CHANNEL') return this.releaseInTurn(channel);
     if (command.name === 'PRELUDE') return this.setPrelude(channel, command.text, command.environment);
-    if (command.name === 'NEW_CHANNEL' || command.name === 'CANCEL') return reply(id, null, `internal error: ${command.name} is out of band`);
+    if (isOutOfBand(command)) return reply(id, null, `internal error: ${command.name} is out of band`);
     const result = await channel.engine.execute(command);
     // A CANCEL that came while this ran stopped it: its answer is `cancelled`, whatever the prover said.
     if (channel.cancelled) return reply(id, null, 'cancelled');

@@ -9,6 +9,7 @@ import { LetScope, LetTable } from '../../shared/protocol/let-scope.ts';
 import { END_SCRIPT_MAX, itemWithDependencies, scriptOverCap } from './item-script.ts';
 import { isMinilangCommand } from '../../shared/protocol/shell-command.ts';
 import { formatCommand } from '../../shared/protocol/format-command.ts';
+import { NO_NEW_STEP } from '../../shared/protocol/commands.ts';
 import type { DocumentItem, RecordedStep, StepAct } from '../../shared/derivation/recorded-derivation.ts';
 import { buildRecordedDerivation } from '../../shared/derivation/recorded-derivation.ts';
 import type { ChannelEngine, ChannelStatus, DerivationAnswer, DerivationQuery, EngineCommand, EngineResult } from './channel-engine.ts';
@@ -49,7 +50,7 @@ interface StepRecord {
 type ProofRecord = StepRecord & { tree: ProofTree };
 
 /** Commands that add no step to the history (or refresh the last one in place): no act to record. */
-const NO_STEP: ReadonlySet<EngineCommand['name']> = new Set<EngineCommand['name']>(['REVERT', 'PRINT_MODE', 'STATE', 'SCRIPT', 'PRELUDE', 'SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE']);
+const NO_STEP = NO_NEW_STEP;
 
 export interface TacticEngineOptions {
   backend: BackendId;

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findExecutable } from '../provers/lean/find-executable.ts';
+import { findExecutable } from '../process/find-executable.ts';
 import { makeLeanToolchain } from '../provers/lean/test-fixtures/lean-toolchain-double.ts';
 import { detectBackends, detectCoq, detectIsabelle, detectLean, formatDetections, formatSandbox } from './backend-detection.ts';
 import { startIsaReplDouble } from '../provers/isabelle/test-fixtures/isa-repl-double.ts';

@@ -1,7 +1,7 @@
 import { BACKEND_TESTED } from '../../shared/settings/backend-tested.ts';
 import { describeSandbox, SANDBOX_EXCEPTIONS, type SandboxStatus } from '../../shared/settings/sandbox-status.ts';
 import type { BackendId } from '../shell/prover-session.ts';
-import { findExecutable, probeVersion } from '../provers/lean/find-executable.ts';
+import { findExecutable, probeVersion } from '../process/find-executable.ts';
 import { inspectLean } from '../provers/lean/lean-backend.ts';
 import { leanSettingsFromEnv } from '../provers/lean/lean-config.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';

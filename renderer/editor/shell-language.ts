@@ -1,7 +1,7 @@
 import * as monaco from 'monaco-editor/editor/editor.api.js';
 import { COMMAND_DOCS } from '../../shared/language/command-docs.ts';
 import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
-import { COMMAND_NAMES } from '../../shared/protocol/shell-command.ts';
+import { COMMAND_NAMES, linePattern } from '../../shared/protocol/commands.ts';
 
 import { SHELL_LANGUAGE_ID } from '../../shared/language/shell-language-id.ts';
 
@@ -21,6 +21,9 @@ export function setAboutLookUp(lookUp: AboutLookUp): void {
 }
 
 let registered = false;
+
+/** Lines that open a block its END closes (GOAL, HAVE, OBTAIN): the next line is indented. */
+const BLOCK_OPENERS = linePattern((c) => c.opensBlock === true);
 
 /** The proof-shell language: Monarch tokens, brackets and quotes, hover docs, completion. */
 export function registerShellLanguage(): void {
@@ -63,7 +66,7 @@ export function registerShellLanguage(): void {
       { open: '"', close: '"', notIn: ['string'] }, { open: '‹', close: '›' },
     ],
     surroundingPairs: [{ open: '(', close: ')' }, { open: '"', close: '"' }, { open: '[', close: ']' }],
-    indentationRules: { increaseIndentPattern: /^\s*(HAVE|OBTAIN|GOAL)\b/, decreaseIndentPattern: /^\s*END\b/ },
+    indentationRules: { increaseIndentPattern: BLOCK_OPENERS, decreaseIndentPattern: /^\s*END\b/ },
   });
   monaco.languages.registerHoverProvider(SHELL_LANGUAGE_ID, {
     provideHover(model, position) {

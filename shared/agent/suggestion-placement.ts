@@ -1,6 +1,13 @@
 import type { CheckedLine } from '../checking/checked-lines.ts';
 import { commandLinesBetween } from '../checking/checked-lines.ts';
 import type { Suggestion } from './agent-types.ts';
+import { commandAt } from '../protocol/commands.ts';
+
+/** A HAVE or OBTAIN line: the lines proving it are indented under it. */
+const opensProofBlock = (line: string): boolean => {
+  const c = commandAt(line);
+  return c?.opensBlock === true && c.level === 'proof';
+};
 
 /** Where an accepted suggestion goes in the script: replace `[from, to)` lines (1-based; from = to inserts). */
 export interface Placement {
@@ -50,7 +57,7 @@ export function placeSuggestion(
   const indentOf = (n: number): string => /^\s*/.exec(lines[n - 1] ?? '')?.[0] ?? '';
   const anchorText = anchor ? lines[anchor.line - 1] ?? '' : '';
   const indent = next !== undefined ? indentOf(next)
-    : anchor ? indentOf(anchor.line) + (/^\s*(HAVE|OBTAIN)\b/.test(anchorText) ? '    ' : '') : '';
+    : anchor ? indentOf(anchor.line) + (opensProofBlock(anchorText) ? '    ' : '') : '';
   const text = `${indent}${suggestionLine(s)}`;
   if (next !== undefined && error?.line === next) return { line: next, replace: 1, text, checkThrough: next };
   // Insert right after the anchor (before any blank or comment lines that follow it).

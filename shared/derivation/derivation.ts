@@ -2,6 +2,7 @@ import type { ContextEntry, Goal } from '../proof-tree/proof-state.ts';
 import { isBundle } from '../proof-tree/proof-state.ts';
 import { PROVED_GOAL } from '../proof-tree/proof-tree.ts';
 import { looksLikeState } from '../proof-tree/from-state-json.ts';
+import { commandAt } from '../protocol/commands.ts';
 
 /**
  * The derivation of a proof: every goal that ever existed, the command that acted on it and the goals it
@@ -86,9 +87,9 @@ export function stateLeaves(state: Goal): Leaf[] {
   return out;
 }
 
-const isEnd = (command: string): boolean => /^\s*(END|NEXT)\b/.test(command);
-/** Commands that act on the current goal (seed 000 and the Minilang commands); others (LET, PRINT_MODE, queries) leave goals alone. */
-const ACTS_ON_GOAL = /^\s*(HAVE|OBTAIN|CRUSH|HAMMER|RULE|UNFOLD|APPLY|END|NEXT|INDUCT|CASE_SPLIT|INTRO|ALL_INTRO|CONSIDER|CHOOSE)\b/;
+const isEnd = (command: string): boolean => commandAt(command)?.closesGoal === true;
+/** Commands that act on the current goal (the command table's `actsOnGoal`); others (LET, PRINT_MODE, queries) leave goals alone. */
+const actsOnGoal = (command: string): boolean => commandAt(command)?.actsOnGoal === true;
 
 /** Builds the derivation of one proof from its linear history; the first step must be its `GOAL`. */
 export function buildDerivation(steps: readonly DerivationStep[]): Derivation {
@@ -106,7 +107,7 @@ export function buildDerivation(steps: readonly DerivationStep[]): Derivation {
     const leaves = stateLeaves(s.state);
     const action: DerivationAction = { step: s.step, command: s.command.trim(), ...(s.line !== undefined ? { line: s.line } : {}) };
     const current = live[0];
-    if (!ACTS_ON_GOAL.test(s.command)) {
+    if (!actsOnGoal(s.command)) {
       // LET, PRINT_MODE, queries: goals are untouched; a re-printed state (print mode) refreshes the open ones.
       if (leaves.length === previous.length) refresh(live, leaves);
       previous = leaves;

@@ -2,12 +2,14 @@ import { formatQuery } from './format-query.ts';
 import { quoteArgument as quote } from './quote-argument.ts';
 import { QUERY_NAMES } from './shell-command.ts';
 import type { QueryCommand, ShellCommand } from './shell-command.ts';
+import { takesNoArguments } from './commands.ts';
 
 /**
  * A command as one protocol request (without a channel) that `parseRequest` reads back as the same value:
  * how a typed command is shown (the derivation's `by …` labels) without keeping the text it came from.
  */
 export function formatCommand(c: ShellCommand): string {
+  if (takesNoArguments(c.name)) return c.name;
   switch (c.name) {
     case 'GOAL': return c.theoremName === undefined ? `GOAL ${quote(c.expr)}` : `GOAL ${c.theoremName} ${quote(c.expr)}`;
     case 'HAVE': return c.hypName === undefined ? `HAVE ${quote(c.expr)}` : `HAVE ${c.hypName} ${quote(c.expr)}`;
@@ -26,8 +28,6 @@ export function formatCommand(c: ShellCommand): string {
     case 'REVERT': return `REVERT ${c.step}`;
     case 'PRELUDE': return c.environment === undefined ? `PRELUDE ${quote(c.text)}` : `PRELUDE ${c.environment}${c.text === '' ? '' : ` ${quote(c.text)}`}`;
     case 'DEFINE': return c.proofLocal ? `DEFINE ${c.text}` : `DEFINE ${quote(c.text)}`;
-    case 'END': case 'NEXT': case 'NEW_CHANNEL': case 'RELEASE_CHANNEL': case 'CANCEL': case 'STATE': case 'SCRIPT':
-      return c.name;
     default:
       if (QUERY_NAMES.has(c.name)) return formatQuery(c as QueryCommand);
       // Minilang's commands keep their arguments in Minilang's own syntax.

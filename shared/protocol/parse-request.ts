@@ -1,5 +1,6 @@
 import type { ObtainCondition, ParsedRequest, ShellCommand } from './shell-command.ts';
-import { COMMAND_NAMES, isMinilangName } from './shell-command.ts';
+import { isMinilangName } from './shell-command.ts';
+import { commandSpec, isCommandName, takesNoArguments } from './commands.ts';
 
 /**
  * Parses one request (already split off its line by `splitRequests`). Never throws: anything it cannot
@@ -19,12 +20,12 @@ export function parseRequest(text: string): ParsedRequest {
   const fail = (error: string): ParsedRequest => ({ channel, error, text });
   if (scanner.atEnd()) return fail('parse error: missing command');
   const name = scanner.match(/[^\s"]+/y) ?? '';
-  if (!(COMMAND_NAMES as readonly string[]).includes(name)) {
+  if (!isCommandName(name)) {
     return fail(`unknown command: ${clip(name)}`);
   }
   scanner.skipBlanks();
   try {
-    const command = parseArguments(name as ShellCommand['name'], scanner);
+    const command = parseArguments(name, scanner);
     return { channel, command, text };
   } catch (err) {
     if (err instanceof ArgumentError) return fail(`parse error: ${err.message}`);
@@ -40,26 +41,19 @@ const IDENT = /[A-Za-z_][A-Za-z0-9_'.]*/y;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
-/** Minilang commands whose arguments may be empty (`INTRO`, `ALL_INTRO` introduce everything). */
-const OPTIONAL_ARGUMENTS = new Set(['INTRO', 'ALL_INTRO']);
-
 function parseArguments(name: ShellCommand['name'], s: Scanner): ShellCommand {
   if (isMinilangName(name)) {
     // Minilang's own syntax, kept as written: the isabelle backend's policy checks it before Minilang sees it.
     const args = s.rest();
-    if (args === '' && !OPTIONAL_ARGUMENTS.has(name)) throw new ArgumentError(`${name} needs arguments (Minilang syntax)`);
+    // Some may be empty (`INTRO`, `ALL_INTRO` introduce everything).
+    if (args === '' && commandSpec(name).args !== 'minilang-optional') throw new ArgumentError(`${name} needs arguments (Minilang syntax)`);
     return { name, args };
   }
+  if (takesNoArguments(name)) {
+    s.expectEnd(name);
+    return { name };
+  }
   switch (name) {
-    case 'END':
-    case 'NEXT':
-    case 'NEW_CHANNEL':
-    case 'RELEASE_CHANNEL':
-    case 'CANCEL':
-    case 'STATE':
-    case 'SCRIPT':
-      s.expectEnd(name);
-      return { name };
     case 'GOAL': {
       // `GOAL name "…"` names the theorem, which later items of the document may then use.
       const theoremName = s.peekQuote() ? undefined : s.ident('a theorem name or a quoted term');

@@ -1,5 +1,9 @@
 import type { StatementMeaning } from './statement-meaning.ts';
 import type { HammerReport } from './hammer-report.ts';
+import { MINILANG_COMMAND_NAMES, type CommandName, type MinilangCommandName } from './commands.ts';
+
+export { COMMAND_NAMES, MINILANG_COMMAND_NAMES, PROOF_COMMANDS, QUERY_NAMES, type CommandName, type MinilangCommandName } from './commands.ts';
+
 /** The channel protocol's commands (seed 000) and Arbor's extensions (BRIEF §3), as parsed values. */
 export type ShellCommand =
   | { name: 'GOAL'; expr: string; theoremName?: string }
@@ -30,13 +34,10 @@ export type ShellCommand =
   | MinilangCommand;
 
 /**
- * Commands of Isabelle/Minilang (v0.6.0, `library/proof.ML`) that the seed does not have. The isabelle
- * backend sends them to Minilang (after its policy checks the arguments); other backends answer `unsupported`.
+ * Commands of Isabelle/Minilang (v0.6.0, `library/proof.ML`) that the seed does not have (commands.ts lists
+ * them). The isabelle backend sends them to Minilang (after its policy checks the arguments); other backends
+ * answer `unsupported`.
  */
-export const MINILANG_COMMAND_NAMES = [
-  'INDUCT', 'CASE_SPLIT', 'INTRO', 'ALL_INTRO', 'CONSIDER', 'CHOOSE', 'NOTATION', 'OPEN_MODULE', 'CONFIG', 'STEP', 'SIMPLIFY',
-] as const;
-export type MinilangCommandName = (typeof MINILANG_COMMAND_NAMES)[number];
 export interface MinilangCommand { name: MinilangCommandName; args: string }
 
 export function isMinilangName(name: string): name is MinilangCommandName {
@@ -55,26 +56,15 @@ export type QueryCommand =
   | { name: 'PRINT'; ident: string }
   | { name: 'LOCATE'; ident: string };
 
-export const QUERY_NAMES: ReadonlySet<CommandName> = new Set<CommandName>(['SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE']);
-
 export interface ObtainCondition {
   name?: string;
   expr: string;
 }
 
-export type CommandName = ShellCommand['name'];
-
-export const COMMAND_NAMES: readonly CommandName[] = [
-  'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
-  'PRINT_MODE', 'NEW_CHANNEL', 'RELEASE_CHANNEL', 'STATE', 'REVERT', 'SCRIPT', 'PRELUDE', 'CANCEL',
-  'DEFINE', 'SEARCH', 'CHECK', 'ABOUT', 'PRINT', 'LOCATE', ...MINILANG_COMMAND_NAMES,
-];
-
-/** Commands that work on the channel's proof and so answer with a `STEP`. */
-export const PROOF_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
-  'GOAL', 'END', 'NEXT', 'CRUSH', 'HAVE', 'OBTAIN', 'HAMMER', 'RULE', 'UNFOLD', 'APPLY', 'LET',
-  'PRINT_MODE', 'STATE', 'REVERT', 'DEFINE', ...MINILANG_COMMAND_NAMES,
-]);
+/** Every command of the table has a typed form here, and no other (checked when this file compiles). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _everyCommandTyped: Same<ShellCommand['name'], CommandName> = true;
+void _everyCommandTyped;
 
 /** One parsed request: the channel it is for, and its command or why it could not be parsed. */
 export type ParsedRequest =

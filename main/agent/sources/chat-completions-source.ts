@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseRequest } from '../../../shared/protocol/parse-request.ts';
 import { splitRequests } from '../../../shared/protocol/split-requests.ts';
+import { AGENT_PROPOSALS } from '../../../shared/protocol/commands.ts';
 import type { Proposal, SourceContext, SuggestionSource } from './suggestion-source.ts';
 
 export interface ChatSourceConfig {
@@ -23,9 +24,6 @@ Propose up to 5 alternative ways to make progress on Goal 1. Put each alternativ
 const completion = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }) })).min(1),
 });
-
-/** Commands a chat model may propose (never GOAL, PRELUDE or channel management). */
-const ALLOWED = new Set(['HAVE', 'OBTAIN', 'APPLY', 'CRUSH', 'HAMMER', 'RULE', 'UNFOLD', 'END', 'NEXT', 'LET']);
 
 /**
  * An optional suggestion source: an OpenAI-compatible chat completion prompted with the same texts the
@@ -76,7 +74,8 @@ function commandsIn(text: string): string[] {
       if (raw.error) continue;
       const parsed = parseRequest(raw.text);
       if ('error' in parsed || parsed.channel !== 0 || /^\s*[0-9]/.test(raw.text)) continue;
-      if (ALLOWED.has(parsed.command.name)) out.push(raw.text);
+      // What a chat model may propose: lines of the current proof (never GOAL, PRELUDE or channel management).
+      if (AGENT_PROPOSALS.has(parsed.command.name)) out.push(raw.text);
     }
   }
   return out;

@@ -1,5 +1,6 @@
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
 import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
+import type { ChannelCommandName } from '../../../shared/protocol/commands.ts';
 
 /**
  * Writes a parsed command back as one request line of the channel protocol (seed 000), for a process that
@@ -7,7 +8,7 @@ import type { ShellCommand } from '../../../shared/protocol/shell-command.ts';
  * syntax, which every seed-000 parser reads); `\"` is the last resort. No channel prefix: each Arbor
  * channel has its own process and speaks on its channel 0.
  */
-export function printCommand(command: Exclude<ShellCommand, { name: 'NEW_CHANNEL' | 'RELEASE_CHANNEL' | 'CANCEL' }>): string {
+export function printCommand(command: Exclude<ShellCommand, { name: ChannelCommandName }>): string {
   switch (command.name) {
     case 'GOAL': return command.theoremName !== undefined ? `GOAL ${command.theoremName} ${quote(command.expr)}` : `GOAL ${quote(command.expr)}`;
     case 'END':

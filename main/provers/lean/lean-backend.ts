@@ -1,6 +1,6 @@
 import type { BackendCheck, ProverBackend, ProverSession, SessionOptions } from '../../shell/prover-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
-import { findExecutable, probeVersion } from './find-executable.ts';
+import { findExecutable, probeVersion } from '../../process/find-executable.ts';
 import { importsFromPrelude, lakeLeanPath, leanSettingsFromEnv, pantographEnv, pantographProcess } from './lean-config.ts';
 import type { LeanSettings } from './lean-config.ts';
 import { checkLeanScript } from './lean-check.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findExecutable } from './find-executable.ts';
+import { findExecutable } from '../../process/find-executable.ts';
 import { checkLeanScript, firstLeanError, readLeanOutput } from './lean-check.ts';
 
 describe('reading `lean FILE` with `#print axioms` (Lean 4\'s message formats)', () => {

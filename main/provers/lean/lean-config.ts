@@ -6,7 +6,7 @@ import type { SandboxOptions } from '../../process/sandbox.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
 import type { LineProcessOptions } from '../../process/line-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
-import { findExecutable } from './find-executable.ts';
+import { findExecutable } from '../../process/find-executable.ts';
 
 /** How Arbor runs Pantograph. Defaults come from the environment (see `leanSettingsFromEnv`). */
 export interface LeanSettings {

@@ -5,7 +5,7 @@ import { TacticEngine } from '../../shell/tactic-engine.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import type { ProverSession } from '../../shell/prover-session.ts';
 import { checkLean, createLeanBackend } from './lean-backend.ts';
-import { findExecutable } from './find-executable.ts';
+import { findExecutable } from '../../process/find-executable.ts';
 import { pantographProcess } from './lean-config.ts';
 import type { LeanSettings } from './lean-config.ts';
 import type { LeanCheckResult } from './lean-check.ts';

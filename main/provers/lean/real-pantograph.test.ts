@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TacticEngine } from '../../shell/tactic-engine.ts';
 import { splitCommandLine } from '../../process/command-line.ts';
-import { findExecutable } from './find-executable.ts';
+import { findExecutable } from '../../process/find-executable.ts';
 import { checkLean, createLeanBackend } from './lean-backend.ts';
 import { checkLeanScript } from './lean-check.ts';
 import { leanSettingsFromEnv } from './lean-config.ts';

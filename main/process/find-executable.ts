@@ -1,4 +1,4 @@
-import { runProcess } from '../../process/process-manager.ts';
+import { runProcess } from './process-manager.ts';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
