@@ -7,6 +7,7 @@ import { ChannelsPanel } from '../panels/channels-panel.tsx';
 import { FidelityPanel } from '../panels/fidelity-panel.tsx';
 import { FileDialog } from '../panels/file-dialog.tsx';
 import { CloseDialog } from '../panels/close-dialog.tsx';
+import { GoalsPanel } from '../panels/goals-panel.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
 import { ProversButton } from '../panels/provers-page.tsx';
@@ -204,7 +205,7 @@ export function App() {
             <Separator className="splitter vertical" data-testid="splitter-editor" />
             <Panel id="pane-tree" minSize={280} className="center"><TreePane /></Panel>
             <Separator className="splitter vertical" data-testid="splitter-inspector" />
-            <Panel id="pane-inspector" defaultSize="24%" minSize={200} className="inspector-panel"><Inspector /></Panel>
+            <Panel id="pane-inspector" defaultSize="24%" minSize={200} className="inspector-panel"><div className="inspector-column"><GoalsPanel /><Inspector /></div></Panel>
           </Group>
         </Panel>
         <Separator className="splitter horizontal" data-testid="splitter-dock" />

@@ -9,8 +9,9 @@ import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proo
 import { getModel } from '../services/monaco-models.ts';
 import { checker } from '../services/workbench.ts';
 import './monaco-setup.ts';
-import { registerShellLanguage, setAboutLookUp, setCompletionContext } from './shell-language.ts';
-import { aboutForHover } from '../services/look-up.ts';
+import { registerShellLanguage, setAboutLookUp, setCompletionSource } from './shell-language.ts';
+import { aboutForHover, recentSearchResults } from '../services/look-up.ts';
+import { activeStateForLine } from '../store/goals-at-cursor.ts';
 
 let editorInstance: monaco.editor.IStandaloneCodeEditor | undefined;
 
@@ -49,6 +50,16 @@ export function EditorPane() {
   useEffect(() => {
     registerShellLanguage();
     setAboutLookUp(aboutForHover);
+    // Completion and hover know the names of the proof state at their line (not only the latest goal's).
+    setCompletionSource({
+      contextAt: (line) => {
+        const state = activeStateForLine(useArbor.getState(), line);
+        const goal = state ? currentGoalNode(state) : undefined;
+        return state && goal ? accumulatedContext(state, goal.id) : [];
+      },
+      searchResults: recentSearchResults,
+      backend: () => useArbor.getState().host.info?.backend,
+    });
     const editor = monaco.editor.create(host.current as HTMLDivElement, {
       model: null,
       theme: 'arbor-light',
@@ -75,7 +86,11 @@ export function EditorPane() {
     decorations.current = editor.createDecorationsCollection();
     // Where the user puts the cursor picks the item the derivation view shows (not where code moves it).
     editor.onDidChangeCursorPosition((e) => {
-      if (e.source === 'mouse' || e.source === 'keyboard') useArbor.getState().setCursorLine(e.position.lineNumber);
+      if (e.source !== 'mouse' && e.source !== 'keyboard') return;
+      const s = useArbor.getState();
+      s.setCursorLine(e.position.lineNumber);
+      // The goals panel shows the state at this line (read from the trees already here).
+      if (s.documents.activeUri) s.setCursorAt(s.documents.activeUri, e.position.lineNumber);
     });
     const withUri = (run: (u: string) => void) => () => {
       const u = useArbor.getState().documents.activeUri;
@@ -99,11 +114,6 @@ export function EditorPane() {
     if (host.current) host.current.dataset.uri = model ? uri ?? '' : '';
   }, [uri]);
 
-  // Completion and hover know the current goal's names.
-  useEffect(() => {
-    const goal = tree ? currentGoalNode(tree) : undefined;
-    setCompletionContext(tree && goal ? accumulatedContext(tree, goal.id) : []);
-  }, [tree]);
 
   useEffect(() => {
     const model = uri ? getModel(uri) : undefined;

@@ -15,6 +15,7 @@ import { forgetTreeCopy, receiveTreeChange } from './tree-sync.ts';
 import { rememberTabs, savedTabs } from './open-tabs.ts';
 import type { SavedTabs } from './open-tabs.ts';
 import { followDerivations } from './derivation-sync.ts';
+import { followCursorGoals } from './cursor-goals.ts';
 import { insertClientCommand } from './agent.ts';
 
 export { checker } from './document-client.ts';
@@ -25,6 +26,7 @@ const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 export async function startWorkbench(): Promise<void> {
   api.onHostEvent(handleEvent);
   followDerivations();
+  followCursorGoals();
   const params = new URLSearchParams(location.search);
   const synthetic = Number(params.get('synthetic') ?? 0);
   if (synthetic > 0) {
@@ -348,6 +350,8 @@ export interface PerfRecord {
   drawTimes?: number[];
   /** The last step whose tree reached the store (the live-path benchmark waits on it). */
   liveStep?: number;
+  /** When the goals panel last showed the goals at a line (bench/goals-at-cursor.bench.ts). */
+  goalsShown?: { line: number; at: number };
 }
 
 /** Numbers the e2e benchmark reads (`window.__arborPerf`). */
