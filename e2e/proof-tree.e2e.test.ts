@@ -266,7 +266,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the proof tree people can read (Chromium, real 
     await page.click('[data-testid="tab-messages"]');
     await page.click('[data-testid="run-all"]');
     await expect.poll(() => page.locator('[data-testid="counterexample"]').first().textContent(), { timeout: 120_000 }).toMatch(/Counterexample \(checked by Coq\): n = [1-9]/);
-    await expect.poll(() => page.locator('.message-list').textContent()).toMatch(/Hammer: the goal is false: counterexample n = [1-9]/);
+    await expect.poll(() => page.locator('[data-testid="hammer-summary"]').textContent()).toMatch(/^the goal is false: counterexample n = [1-9]/);
     await page.click('[data-testid="view-state"]');
     await expect.poll(() => page.locator('[data-testid="tree-node"][data-current="goal"]').getAttribute('data-note')).toMatch(/^✗ false: counterexample n = [1-9]/);
     expect(await page.locator('[data-testid="tree-node"][data-current="goal"]').getAttribute('data-status')).toBe('failed');

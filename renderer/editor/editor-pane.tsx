@@ -30,6 +30,17 @@ export function insertAtCursor(text: string): boolean {
   return true;
 }
 
+/** Puts the cursor on `line` of the active document and centres it (the problems list's links); the goals panel follows. */
+export function revealLine(line: number): void {
+  const editor = editorInstance;
+  if (!editor) return;
+  editor.setPosition({ lineNumber: line, column: 1 });
+  editor.revealLineInCenterIfOutsideViewport(line);
+  editor.focus();
+  const s = useArbor.getState();
+  if (s.documents.activeUri) s.setCursorAt(s.documents.activeUri, line);
+}
+
 export function focusEditor(): void {
   editorInstance?.focus();
 }

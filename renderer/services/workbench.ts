@@ -1,4 +1,3 @@
-import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
 import { formatStatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { untitledTitle, WINDOW_ID } from '../store/documents-slice.ts';
@@ -126,9 +125,10 @@ function handleEvent(event: ApiEvent): void {
       // The END that finishes a proof carries its reproduction script; any later step (a REVERT) voids it.
       // A failed HAMMER/END says what it tried, stage by stage.
       if (event.response.ERR && event.response.HAMMER_REPORT) {
-        // About the document checked on that channel; an agent's scratch copies have none and stay quiet here.
+        // About the document checked on that channel (an agent's scratch copies have none): the problems
+        // list shows it on its line, as one line built from the report, the stages on demand.
         const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
-        if (doc) s.addMessage('error', `Hammer: ${formatHammerReport(event.response.HAMMER_REPORT)}`, doc.uri);
+        if (doc) s.receiveHammerFailure(event.response.CHANNEL, event.response.ERR, event.response.HAMMER_REPORT);
       }
       if (event.response.STATEMENT) {
         // The finished proof's statement means something else than its text reads (issue 21): say so, beside the proof.
@@ -158,7 +158,8 @@ function handleEvent(event: ApiEvent): void {
       void insertClientCommand(event);
       break;
     case 'document-message':
-      if (event.client === WINDOW_ID) s.addMessage(event.level, event.text, event.uri);
+      // A failing line's error is the problems list's (it leaves when the line changes); the log keeps the rest.
+      if (event.client === WINDOW_ID && !(event.level === 'error' && /^line [0-9]+: /.test(event.text))) s.addMessage(event.level, event.text, event.uri);
       break;
     case 'menu':
       break;
