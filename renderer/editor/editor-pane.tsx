@@ -5,7 +5,8 @@ import { selectActiveUri } from '../store/documents-slice.ts';
 import { selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
-import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proof-tree/tree-view-queries.ts';
+import { findNode, openGoals } from '../../shared/proof-tree/tree-view-queries.ts';
+import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { getModel } from '../services/monaco-models.ts';
 import { checker } from '../services/workbench.ts';
 import './monaco-setup.ts';
@@ -65,8 +66,12 @@ export function EditorPane() {
     setCompletionSource({
       contextAt: (line) => {
         const state = activeStateForLine(useArbor.getState(), line);
-        const goal = state ? currentGoalNode(state) : undefined;
-        return state && goal ? accumulatedContext(state, goal.id) : [];
+        // The goal the line's command acts on: the first open one, with its whole context (as the goals panel shows it).
+        const goal = state ? openGoals(state)[0] : undefined;
+        return goal ? [
+          ...goal.vars.map((v): ContextEntry => ({ kind: 'var', name: v.name, text: v.type })),
+          ...goal.hyps.map((h): ContextEntry => ({ kind: 'hyp', name: h.name, text: h.expr })),
+        ] : [];
       },
       searchResults: recentSearchResults,
       backend: () => useArbor.getState().host.info?.backend,

@@ -61,7 +61,8 @@ function State({ tree, label, previous, testid }: { tree: TreeView | null | unde
   let body: React.ReactNode;
   if (tree === undefined) body = <p className="muted">asking the host for this step…</p>;
   else if (tree === null) body = <p className="muted">no proof in progress</p>;
-  else if (isFinishedView(tree) || goals.length === 0) body = <p className="proved-note">no goals: the proof is complete</p>;
+  else if (isFinishedView(tree)) body = <p className="proved-note" data-testid={`${testid}-done`}>no goals: the proof is complete</p>;
+  else if (goals.length === 0) body = <p className="proved-note" data-testid={`${testid}-done`}>no open goals: the goal is proved (END or NEXT takes it off)</p>;
   else {
     const [first, ...rest] = goals as [GoalInContext, ...GoalInContext[]];
     body = (
