@@ -94,7 +94,11 @@ export function GoalsPanel() {
   const g = useArbor(selectGoalsAtCursor);
   // The goals-at-cursor benchmark reads when the panel showed a line (bench/goals-at-cursor.bench.ts).
   useEffect(() => {
-    if (g.kind !== 'none') perf().goalsShown = { line: g.line, at: performance.now() };
+    if (g.kind === 'none') return;
+    // The next frame's start: the DOM has the new goals, and the paint that shows them follows.
+    const line = g.line;
+    const id = requestAnimationFrame(() => { perf().goalsShown = { line, at: performance.now() }; });
+    return () => cancelAnimationFrame(id);
   }, [g]);
   let content: React.ReactNode;
   switch (g.kind) {

@@ -315,7 +315,10 @@ function watchModel(uri: string): void {
     let first = Infinity;
     let delta = 0;
     for (const c of e.changes) {
-      first = Math.min(first, c.range.startLineNumber);
+      // Enter at the end of a line leaves that line as it was: the change begins on the next one (so the
+      // checked line above a new line stays checked, and its state stays at the cursor).
+      const atLineEnd = c.range.startLineNumber === c.range.endLineNumber && c.range.startColumn === c.range.endColumn && /^\r?\n/.test(c.text) && model.getLineMaxColumn(c.range.startLineNumber) === c.range.startColumn;
+      first = Math.min(first, c.range.startLineNumber + (atLineEnd ? 1 : 0));
       delta += (c.text.match(/\n/g)?.length ?? 0) - (c.range.endLineNumber - c.range.startLineNumber);
     }
     if (first !== Infinity) void syncDocument(uri, { firstLine: first, lineDelta: delta }).catch((err: unknown) => store().addMessage('error', `sync: ${(err as Error).message}`));
