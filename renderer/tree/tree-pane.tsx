@@ -15,6 +15,7 @@ import { hitTest } from './tree-index.ts';
 import { TreePainter } from './tree-painter.ts';
 import { TreeToolbar } from './tree-toolbar.tsx';
 import { selectDerivationNote } from './derivation-outline.tsx';
+import { STATUS_MEANING } from './marks.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
 import { selectTreeView } from '../store/ui-slice.ts';
 import { isPlaying, playHistory, replayStep, stopPlaying } from '../services/replay.ts';
@@ -248,8 +249,9 @@ export function TreePane() {
         <canvas ref={canvasRef} className="tree-canvas" data-testid="tree-canvas" tabIndex={0} aria-label="proof tree (drag to pan, wheel to zoom, F to fit, arrow keys to replay)" />
         <span className="legend" aria-label="legend">
           {DISPLAY_STATUSES.filter((st) => st !== 'closed' || mode === 'derivation').map((st) => (
-            <span key={st} className="legend-item"><i style={{ background: STATUS_STYLE[st].fill, borderColor: STATUS_STYLE[st].stroke }} />{STATUS_STYLE[st].label}</span>
+            <span key={st} className="legend-item" title={STATUS_MEANING[st]} data-testid="legend-item"><i style={{ background: STATUS_STYLE[st].fill, borderColor: STATUS_STYLE[st].stroke }} />{STATUS_STYLE[st].label}</span>
           ))}
+          <button type="button" className="link legend-help" title="What every mark means" onClick={() => useArbor.getState().setShowHelp(true)} data-testid="legend-help">what do the marks mean?</button>
         </span>
         {!tree && <div className="tree-empty" data-testid="tree-empty">{derivationNote ?? 'No proof yet: run the document (Ctrl+Alt+End) to see its bundle tree.'}</div>}
         {/* An accessible, testable mirror of what the canvas shows (small trees only). */}
