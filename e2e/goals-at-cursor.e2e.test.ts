@@ -175,6 +175,10 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
       expect.stringContaining('IHl'), expect.stringContaining("rev_app_distr'"), expect.stringContaining("app_length'"),
     ]));
     expect((await rows()).some((r) => /^(GOAL|CRUSH|HAMMER|INDUCT|CASE_SPLIT)\b/.test(r))).toBe(false);
+    // The lemma being proved is not offered to its own proof.
+    expect((await rows()).some((r) => r.startsWith("rev_involutive'"))).toBe(false);
+    // The goals panel shows the state this line will run on.
+    await expect.poll(() => page.locator('[data-testid="cursor-before"]').textContent()).toContain('IHl : rev (rev l) = l');
     await shot('82-completion-in-tactic');
     await page.keyboard.press('Escape');
     await page.keyboard.type("rev_app_distr', IHl; reflexivity");

@@ -73,6 +73,10 @@ export function EditorPane() {
           ...goal.hyps.map((h): ContextEntry => ({ kind: 'hyp', name: h.name, text: h.expr })),
         ] : [];
       },
+      inProof: (line) => {
+        const state = activeStateForLine(useArbor.getState(), line);
+        return !!state && openGoals(state).length > 0;
+      },
       searchResults: recentSearchResults,
       backend: () => useArbor.getState().host.info?.backend,
     });

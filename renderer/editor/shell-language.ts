@@ -16,10 +16,12 @@ export { SHELL_LANGUAGE_ID };
  */
 export interface CompletionSource {
   contextAt(line: number): ContextEntry[];
+  /** Whether `line` is inside a proof not yet finished (its own theorem is not yet usable there). */
+  inProof(line: number): boolean;
   searchResults(): { name: string; type: string }[];
   backend(): string | undefined;
 }
-let source: CompletionSource = { contextAt: () => [], searchResults: () => [], backend: () => undefined };
+let source: CompletionSource = { contextAt: () => [], inProof: () => false, searchResults: () => [], backend: () => undefined };
 export function setCompletionSource(s: CompletionSource): void {
   source = s;
 }
@@ -126,7 +128,10 @@ export function registerShellLanguage(): void {
           add(e.name, e.kind === 'var' ? monaco.languages.CompletionItemKind.Variable : monaco.languages.CompletionItemKind.Reference, e.text, '0');
         }
         const lines = model.getLinesContent();
-        for (const d of documentNames(lines, position.lineNumber).reverse()) {
+        const names = documentNames(lines, position.lineNumber);
+        // The theorem being proved here is not yet a lemma to use.
+        const own = source.inProof(position.lineNumber) ? names.findLast((d) => d.kind === 'theorem') : undefined;
+        for (const d of names.filter((x) => x !== own).reverse()) {
           add(d.name, monaco.languages.CompletionItemKind.Function, `${d.kind} of this document (line ${d.line})`, '1');
         }
         for (const r of source.searchResults()) add(r.name, monaco.languages.CompletionItemKind.Function, `${r.type} (SEARCH)`, '2');

@@ -106,7 +106,12 @@ export function GoalsPanel() {
       content = <p className="muted">Put the cursor on a checked line to see the goals before and after it.</p>;
       break;
     case 'unchecked':
-      content = <p className="muted">Line {g.line} is not checked yet{g.checkedThrough > 0 ? ` (checked through line ${g.checkedThrough})` : ''}: ▶| To cursor (Ctrl+Alt+Enter) checks it.</p>;
+      content = (
+        <>
+          <p className="muted">Line {g.line} is not checked yet{g.checkedThrough > 0 ? ` (checked through line ${g.checkedThrough})` : ''}: ▶| To cursor (Ctrl+Alt+Enter) checks it.</p>
+          {g.checkedThrough > 0 && <State tree={g.before} label={`Goals after line ${g.checkedThrough}`} testid="cursor-before" />}
+        </>
+      );
       break;
     case 'failed':
       content = (

@@ -11,14 +11,22 @@ export interface CursorSlice {
     at: { uri: string; line: number } | null;
     /** Trees fetched from the host's record of each step (no prover involved), by `channel:step`. */
     fetched: Record<string, TreeView | null>;
+    /** A node the tree pane is asked to centre (a link in the inspector); `seq` makes a repeat a new request. */
+    reveal: { id: number; seq: number } | null;
   };
+  /** Selects a node and asks the tree pane to centre it. */
+  revealNode(id: number): void;
   /** The user put the cursor on `line` of `uri` (a click or a key). */
   setCursorAt(uri: string, line: number): void;
   putFetchedTree(channel: number, step: number, tree: TreeView | null): void;
 }
 
 export const createCursorSlice: StateCreator<ArborState, [], [], CursorSlice> = (set) => ({
-  cursor: { at: null, fetched: {} },
+  cursor: { at: null, fetched: {}, reveal: null },
+  revealNode: (id) => set((s) => ({
+    proof: { ...s.proof, selectedId: id },
+    cursor: { ...s.cursor, reveal: { id, seq: (s.cursor.reveal?.seq ?? 0) + 1 } },
+  })),
   setCursorAt: (uri, line) => set((s) => (s.cursor.at?.uri === uri && s.cursor.at.line === line ? s : { cursor: { ...s.cursor, at: { uri, line } } })),
   putFetchedTree: (channel, step, tree) => set((s) => {
     // A small cache: the host answers again when asked, so old entries may go.

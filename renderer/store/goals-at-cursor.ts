@@ -17,8 +17,8 @@ export type GoalsAtCursor =
   | { kind: 'between'; line: number; entry: CheckedLine; after: TreeView | null | undefined }
   /** The line that failed: the state it ran on, and the error. */
   | { kind: 'failed'; line: number; before: TreeView | null | undefined; error: string }
-  /** Below the checked region. */
-  | { kind: 'unchecked'; line: number; checkedThrough: number };
+  /** Below the checked region: the state the next line will run on (after the last checked line). */
+  | { kind: 'unchecked'; line: number; checkedThrough: number; before: TreeView | null | undefined };
 
 /** The last checked line at or above `line` (entries are in line order): binary search, for long documents. */
 export function entryAtOrAbove(entries: readonly CheckedLine[], line: number): CheckedLine | undefined {
@@ -50,7 +50,7 @@ export function goalsAtLine(check: DocumentCheck, line: number, tree: (step: num
   if (check.error && check.error.line === line) {
     return { kind: 'failed', line, before: tree(entry?.stepAfter ?? 0), error: check.error.message };
   }
-  if (line > end) return { kind: 'unchecked', line, checkedThrough: end };
+  if (line > end) return { kind: 'unchecked', line, checkedThrough: end, before: tree(check.entries.at(-1)?.stepAfter ?? 0) };
   if (!entry) return { kind: 'none' };
   if (entry.line === line) return { kind: 'checked', line, entry, before: tree(entry.stepBefore), after: tree(entry.stepAfter) };
   return { kind: 'between', line, entry, after: tree(entry.stepAfter) };
@@ -83,7 +83,7 @@ export function missingSteps(g: GoalsAtCursor, check: DocumentCheck): number[] {
     if (g.before === undefined) out.push(g.entry.stepBefore);
     if (g.after === undefined) out.push(g.entry.stepAfter);
   } else if (g.kind === 'between' && g.after === undefined) out.push(g.entry.stepAfter);
-  else if (g.kind === 'failed' && g.before === undefined) out.push(check.entries.at(-1)?.stepAfter ?? 0);
+  else if ((g.kind === 'failed' || g.kind === 'unchecked') && g.before === undefined) out.push(check.entries.at(-1)?.stepAfter ?? 0);
   return out.filter((s) => s > 0);
 }
 
