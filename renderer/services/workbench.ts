@@ -82,7 +82,11 @@ export async function startWorkbench(): Promise<void> {
  */
 async function restoreTabs(saved: SavedTabs): Promise<void> {
   for (const tab of saved.tabs) {
-    if (getModel(tab.uri)) continue;
+    if (getModel(tab.uri)) {
+      // Recovered unsaved: an untitled tab keeps the title it had (an example's copy keeps its name).
+      if (tab.path === undefined && store().documents.docs[tab.uri]) store().patchDocument(tab.uri, { title: tab.title });
+      continue;
+    }
     if (tab.path !== undefined) await openPath(tab.path);
     else if (tab.text !== undefined && tab.uri.startsWith('untitled:')) {
       createModel(tab.uri, tab.text);
@@ -177,6 +181,14 @@ export function newDocument(text = ''): string {
 export async function openPath(path: string): Promise<void> {
   try {
     const file = await api.readFile(path);
+    const examples = store().host.info?.examplesDir;
+    if (examples && isInside(file.path, examples)) {
+      // The shipped examples are never edited: an example opens as an untitled copy (Save asks where).
+      const copy = newDocument(file.text);
+      store().patchDocument(copy, { title: baseName(file.path), dirty: false });
+      store().addMessage('info', `Opened a copy of the example ${baseName(file.path)}: Save asks where to keep it.`);
+      return;
+    }
     const uri = `file://${file.path}`;
     const existing = getModel(uri);
     if (existing) {
@@ -362,6 +374,12 @@ export interface PerfRecord {
 export function perf(): PerfRecord {
   const w = window as unknown as { __arborPerf?: PerfRecord };
   return (w.__arborPerf ??= {});
+}
+
+/** Whether `path` is `dir` or inside it (either separator). */
+function isInside(path: string, dir: string): boolean {
+  const d = dir.replace(/[\\/]+$/, '');
+  return path === d || path.startsWith(`${d}/`) || path.startsWith(`${d}\\`);
 }
 
 function baseName(path: string): string {
