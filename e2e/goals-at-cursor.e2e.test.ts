@@ -182,12 +182,17 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
     await shot('82-completion-in-tactic');
     await page.keyboard.press('Escape');
     await page.keyboard.type("rev_app_distr', IHl; reflexivity");
+    // Whatever completion list is open closes first: Enter must end the line, not accept a name.
+    await page.keyboard.press('Escape');
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('END');
     await page.keyboard.press('Escape');
     await page.click('[data-testid="run-all"]');
-    await expect.poll(() => problems('proved').count(), { timeout: 120_000 }).toBe(4);
+    await expect.poll(() => problems('proved').count(), { timeout: 120_000 }).toBe(4).catch(async (e: unknown) => {
+      await shot('83-problems-proved-failed');
+      throw e;
+    });
     await shot('83-problems-proved');
   }, 300_000);
 });
