@@ -15,7 +15,7 @@ function HammerFailure({ report }: { report: HammerReport }) {
     <div className="hammer-failure">
       <span data-testid="hammer-summary">{summariseHammerFailure(report)}</span>{' '}
       <button type="button" className="link" onClick={() => setOpen(!open)} data-testid="hammer-stages-toggle" aria-expanded={open}>
-        {open ? 'hide the stages' : `${rows.length} stages…`}
+        {open ? 'hide the stages' : `${rows.length} stage${rows.length === 1 ? '' : 's'}…`}
       </button>
       {open && (
         <table className="hammer-stages" data-testid="hammer-stages">
