@@ -176,11 +176,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the proof tree people can read (Chromium, real 
     await expect.poll(() => page.locator('[data-testid="hyp-used"]').allTextContents()).toEqual(['uses G, which entered with this goal']);
     // `rewrite IH` is a step below where IH entered: the link and the arc go there.
     await select(Number(ids[uses.indexOf('IH')]));
-    await expect.poll(() => page.locator('[data-testid="hyp-used"]').allTextContents()).toEqual([expect.stringMatching(/^uses IH, which entered at the goal of step \d+ \(APPLY \(intros a; simpl\)\)/)]);
+    // Named by the step that made the goal IH entered with (the induction), not the command that acted on it later.
+    await expect.poll(() => page.locator('[data-testid="hyp-used"]').allTextContents()).toEqual([expect.stringMatching(/^uses IH, which entered at step \d+ \(APPLY induction l as \[\|x l IH\]\)/)]);
     await frames();
     await shot('60-hypothesis-flow');
+    // The link selects that node and centres the tree on it.
+    await page.evaluate(() => (window as unknown as TreeHook).__arborTree.centerOn(Number(document.querySelector('[data-testid="tree-node"]')?.getAttribute('data-id'))));
     await page.locator('[data-testid="hyp-used"] button').click();
-    await expect.poll(() => page.locator('[data-testid="hyp-enters"]').allTextContents()).toContainEqual(expect.stringMatching(/^IH enters here; used by the goal of step \d+ \(APPLY \(rewrite IH\)\)/));
+    await expect.poll(() => page.locator('[data-testid="hyp-enters"]').allTextContents()).toContainEqual(expect.stringMatching(/^IH enters here; used by APPLY \(rewrite IH\) \(on the goal of step \d+\)/));
+    const entered = Number(await page.locator('[data-testid="inspector"] h3 .muted').first().textContent().then((t) => (t ?? '').replace('#', '').split('.').reduce((a, b) => a * 2 ** 20 + Number(b), 0)));
+    const box = (await page.locator('[data-testid="tree-canvas"]').boundingBox())!;
+    await expect.poll(async () => {
+      const r = await page.evaluate((i) => (window as unknown as TreeHook).__arborTree.screenRect(i), entered);
+      return r ? Math.abs(r.x + r.w / 2 - (box.x + box.width / 2)) + Math.abs(r.y + r.h / 2 - (box.y + box.height / 2)) : Infinity;
+    }, { timeout: 5_000 }).toBeLessThan(8);
   }, 180_000);
 
   it('replays the proof back and forth, animated, in the derivation view', async (ctx) => {
@@ -266,7 +275,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the proof tree people can read (Chromium, real 
     await page.click('[data-testid="tab-messages"]');
     await page.click('[data-testid="run-all"]');
     await expect.poll(() => page.locator('[data-testid="counterexample"]').first().textContent(), { timeout: 120_000 }).toMatch(/Counterexample \(checked by Coq\): n = [1-9]/);
-    await expect.poll(() => page.locator('.message-list').textContent()).toMatch(/Hammer: the goal is false: counterexample n = [1-9]/);
+    await expect.poll(() => page.locator('[data-testid="hammer-summary"]').textContent()).toMatch(/^the goal is false: counterexample n = [1-9]/);
     await page.click('[data-testid="view-state"]');
     await expect.poll(() => page.locator('[data-testid="tree-node"][data-current="goal"]').getAttribute('data-note')).toMatch(/^✗ false: counterexample n = [1-9]/);
     expect(await page.locator('[data-testid="tree-node"][data-current="goal"]').getAttribute('data-status')).toBe('failed');

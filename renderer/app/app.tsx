@@ -8,6 +8,7 @@ import { FidelityPanel } from '../panels/fidelity-panel.tsx';
 import { FileDialog } from '../panels/file-dialog.tsx';
 import { CloseDialog } from '../panels/close-dialog.tsx';
 import { ProjectTrustDialog } from '../panels/project-trust-dialog.tsx';
+import { GoalsPanel } from '../panels/goals-panel.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
 import { ProversButton } from '../panels/provers-page.tsx';
@@ -25,6 +26,7 @@ import type { BottomTab } from '../store/ui-slice.ts';
 import { selectBottomTab, selectShowHelp } from '../store/ui-slice.ts';
 import { TreePane } from '../tree/tree-pane.tsx';
 import { runCommand } from './commands.ts';
+import { OTHER_MARKS, STATUS_LEGEND } from '../tree/marks.ts';
 
 const TABS: { id: BottomTab; label: string }[] = [
   { id: 'messages', label: 'Messages' }, { id: 'transcript', label: 'Transcript' },
@@ -151,7 +153,16 @@ function Help() {
         <table>
           <tbody>{Object.entries(COMMAND_DOCS).map(([name, d]) => <tr key={name}><td><code>{d.syntax}</code></td><td>{d.summary}</td></tr>)}</tbody>
         </table>
-        <p className="muted">Keys: Ctrl+Alt+↓ step · Ctrl+Alt+↑ back · Ctrl+Alt+Enter to cursor · Ctrl+Alt+End run all · Ctrl+S save · Ctrl+O open · F fit tree · double-click a node to collapse it.</p>
+        <h3>Marks</h3>
+        <table data-testid="help-marks">
+          <tbody>
+            {STATUS_LEGEND.map((st) => (
+              <tr key={st.status}><td><span className="legend-item"><i style={{ background: st.fill, borderColor: st.stroke }} />{st.label}</span></td><td>{st.meaning}</td></tr>
+            ))}
+            {OTHER_MARKS.map((m) => <tr key={m.mark}><td><code>{m.mark}</code></td><td>{m.meaning}</td></tr>)}
+          </tbody>
+        </table>
+        <p className="muted">Keys: Ctrl+Alt+↓ step · Ctrl+Alt+↑ back · Ctrl+Alt+Enter to cursor · Ctrl+Alt+End run all · Ctrl+S save · Ctrl+O open · Ctrl+G go to line · Ctrl+Space complete (inside a tactic: hypotheses and lemmas) · F fit tree · double-click a node to collapse it.</p>
       </div>
     </div>
   );
@@ -205,7 +216,7 @@ export function App() {
             <Separator className="splitter vertical" data-testid="splitter-editor" />
             <Panel id="pane-tree" minSize={280} className="center"><TreePane /></Panel>
             <Separator className="splitter vertical" data-testid="splitter-inspector" />
-            <Panel id="pane-inspector" defaultSize="24%" minSize={200} className="inspector-panel"><Inspector /></Panel>
+            <Panel id="pane-inspector" defaultSize="24%" minSize={200} className="inspector-panel"><div className="inspector-column"><GoalsPanel /><Inspector /></div></Panel>
           </Group>
         </Panel>
         <Separator className="splitter horizontal" data-testid="splitter-dock" />

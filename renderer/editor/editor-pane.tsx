@@ -5,12 +5,14 @@ import { selectActiveUri } from '../store/documents-slice.ts';
 import { selectSelectedId } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectShowsDocument, selectShownTree } from '../store/tree-selectors.ts';
-import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proof-tree/tree-view-queries.ts';
+import { findNode, openGoals } from '../../shared/proof-tree/tree-view-queries.ts';
+import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { getModel } from '../services/monaco-models.ts';
 import { checker } from '../services/workbench.ts';
 import './monaco-setup.ts';
-import { registerShellLanguage, setAboutLookUp, setCompletionContext } from './shell-language.ts';
-import { aboutForHover } from '../services/look-up.ts';
+import { registerShellLanguage, setAboutLookUp, setCompletionSource } from './shell-language.ts';
+import { aboutForHover, recentSearchResults } from '../services/look-up.ts';
+import { activeStateForLine } from '../store/goals-at-cursor.ts';
 
 let editorInstance: monaco.editor.IStandaloneCodeEditor | undefined;
 
@@ -27,6 +29,17 @@ export function insertAtCursor(text: string): boolean {
   editor.executeEdits('arbor.insert', [{ range: selection, text, forceMoveMarkers: true }]);
   editor.focus();
   return true;
+}
+
+/** Puts the cursor on `line` of the active document and centres it (the problems list's links); the goals panel follows. */
+export function revealLine(line: number): void {
+  const editor = editorInstance;
+  if (!editor) return;
+  editor.setPosition({ lineNumber: line, column: 1 });
+  editor.revealLineInCenterIfOutsideViewport(line);
+  editor.focus();
+  const s = useArbor.getState();
+  if (s.documents.activeUri) s.setCursorAt(s.documents.activeUri, line);
 }
 
 export function focusEditor(): void {
@@ -49,6 +62,24 @@ export function EditorPane() {
   useEffect(() => {
     registerShellLanguage();
     setAboutLookUp(aboutForHover);
+    // Completion and hover know the names of the proof state at their line (not only the latest goal's).
+    setCompletionSource({
+      contextAt: (line) => {
+        const state = activeStateForLine(useArbor.getState(), line);
+        // The goal the line's command acts on: the first open one, with its whole context (as the goals panel shows it).
+        const goal = state ? openGoals(state)[0] : undefined;
+        return goal ? [
+          ...goal.vars.map((v): ContextEntry => ({ kind: 'var', name: v.name, text: v.type })),
+          ...goal.hyps.map((h): ContextEntry => ({ kind: 'hyp', name: h.name, text: h.expr })),
+        ] : [];
+      },
+      inProof: (line) => {
+        const state = activeStateForLine(useArbor.getState(), line);
+        return !!state && openGoals(state).length > 0;
+      },
+      searchResults: recentSearchResults,
+      backend: () => useArbor.getState().host.info?.backend,
+    });
     const editor = monaco.editor.create(host.current as HTMLDivElement, {
       model: null,
       theme: 'arbor-light',
@@ -75,7 +106,11 @@ export function EditorPane() {
     decorations.current = editor.createDecorationsCollection();
     // Where the user puts the cursor picks the item the derivation view shows (not where code moves it).
     editor.onDidChangeCursorPosition((e) => {
-      if (e.source === 'mouse' || e.source === 'keyboard') useArbor.getState().setCursorLine(e.position.lineNumber);
+      if (e.source !== 'mouse' && e.source !== 'keyboard') return;
+      const s = useArbor.getState();
+      s.setCursorLine(e.position.lineNumber);
+      // The goals panel shows the state at this line (read from the trees already here).
+      if (s.documents.activeUri) s.setCursorAt(s.documents.activeUri, e.position.lineNumber);
     });
     const withUri = (run: (u: string) => void) => () => {
       const u = useArbor.getState().documents.activeUri;
@@ -99,11 +134,6 @@ export function EditorPane() {
     if (host.current) host.current.dataset.uri = model ? uri ?? '' : '';
   }, [uri]);
 
-  // Completion and hover know the current goal's names.
-  useEffect(() => {
-    const goal = tree ? currentGoalNode(tree) : undefined;
-    setCompletionContext(tree && goal ? accumulatedContext(tree, goal.id) : []);
-  }, [tree]);
 
   useEffect(() => {
     const model = uri ? getModel(uri) : undefined;

@@ -2,15 +2,29 @@ import * as monaco from 'monaco-editor/editor/editor.api.js';
 import { COMMAND_DOCS } from '../../shared/language/command-docs.ts';
 import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { COMMAND_NAMES, linePattern } from '../../shared/protocol/commands.ts';
+import { isMinilangName } from '../../shared/protocol/shell-command.ts';
+import { completionPlace } from './completion-place.ts';
+import { documentNames } from './document-names.ts';
 
 import { SHELL_LANGUAGE_ID } from '../../shared/language/shell-language-id.ts';
 
 export { SHELL_LANGUAGE_ID };
 
-/** Names in the current goal's context, for completion and hover (set by the editor pane). */
-let contextNames: ContextEntry[] = [];
-export function setCompletionContext(entries: ContextEntry[]): void {
-  contextNames = entries;
+/**
+ * What completion and hover know of the place they are asked at (set by the editor pane): the hypotheses
+ * and variables of the proof state at a line (the state before that line's command), lemmas found by
+ * SEARCH, and the backend (Isabelle-only commands are offered only there).
+ */
+export interface CompletionSource {
+  contextAt(line: number): ContextEntry[];
+  /** Whether `line` is inside a proof not yet finished (its own theorem is not yet usable there). */
+  inProof(line: number): boolean;
+  searchResults(): { name: string; type: string }[];
+  backend(): string | undefined;
+}
+let source: CompletionSource = { contextAt: () => [], inProof: () => false, searchResults: () => [], backend: () => undefined };
+export function setCompletionSource(s: CompletionSource): void {
+  source = s;
 }
 
 /** Asks the document's prover what a name is (set by the editor pane; hover shows the answer). */
@@ -75,8 +89,8 @@ export function registerShellLanguage(): void {
       const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
       const doc = (COMMAND_DOCS as Record<string, (typeof COMMAND_DOCS)[keyof typeof COMMAND_DOCS] | undefined>)[word.word];
       if (doc) return { range, contents: [{ value: `**${word.word}** — \`${doc.syntax}\`` }, { value: doc.summary }] };
-      const entry = contextNames.find((e) => e.name === word.word);
-      if (entry) return { range, contents: [{ value: `\`${entry.name} : ${entry.text}\`` }, { value: entry.kind === 'var' ? 'variable of the current goal' : 'hypothesis of the current goal' }] };
+      const entry = source.contextAt(position.lineNumber).find((e) => e.name === word.word);
+      if (entry) return { range, contents: [{ value: `\`${entry.name} : ${entry.text}\`` }, { value: entry.kind === 'var' ? 'variable of the goal at this line' : 'hypothesis of the goal at this line' }] };
       // Any other name: what the prover knows of it here (a lemma, a definition of the document, …).
       const name = qualifiedNameAt(model.getLineContent(position.lineNumber), word.startColumn, word.endColumn);
       if (!about || !/^[A-Za-z_][\w'.]*$/.test(name) || /^[A-Z_]+$/.test(name)) return null;
@@ -88,16 +102,17 @@ export function registerShellLanguage(): void {
     },
   });
   monaco.languages.registerCompletionItemProvider(SHELL_LANGUAGE_ID, {
-    triggerCharacters: [' ', '"'],
+    triggerCharacters: [' ', '"', '('],
     provideCompletionItems(model, position) {
       const word = model.getWordUntilPosition(position);
       const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
       const before = model.getLineContent(position.lineNumber).slice(0, word.startColumn - 1);
-      // A command goes first on a line or after `;` (optionally after a channel number).
-      const commandPosition = /(^|;)\s*([0-9]+\s+)?$/.test(before);
+      const place = completionPlace(before);
       const suggestions: monaco.languages.CompletionItem[] = [];
-      if (commandPosition) {
+      if (place === 'command') {
+        const isabelle = source.backend() === 'isabelle';
         for (const name of COMMAND_NAMES) {
+          if (!isabelle && isMinilangName(name)) continue;
           const doc = COMMAND_DOCS[name];
           suggestions.push({
             label: name, kind: monaco.languages.CompletionItemKind.Keyword, detail: doc.syntax,
@@ -105,18 +120,25 @@ export function registerShellLanguage(): void {
             insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet,
           });
         }
-      } else {
-        // The document's own theorems above the cursor (`GOAL name "…"`), usable by name in later items.
-        for (let n = 1; n < position.lineNumber; n++) {
-          const named = /^\s*(?:[0-9]+\s+)?GOAL\s+([A-Za-z_][\w']*)\s+["‹]/.exec(model.getLineContent(n));
-          if (named?.[1]) suggestions.push({ label: named[1], kind: monaco.languages.CompletionItemKind.Function, detail: `theorem of this document (line ${n})`, insertText: named[1], range });
+      } else if (place === 'names') {
+        // Inside a tactic: the hypotheses in scope first, then the document's own lemmas, then SEARCH's.
+        const seen = new Set<string>();
+        const add = (label: string, kind: monaco.languages.CompletionItemKind, detail: string, rank: string): void => {
+          if (seen.has(label)) return;
+          seen.add(label);
+          suggestions.push({ label, kind, detail, insertText: label, range, sortText: `${rank}${label}` });
+        };
+        for (const e of source.contextAt(position.lineNumber)) {
+          add(e.name, e.kind === 'var' ? monaco.languages.CompletionItemKind.Variable : monaco.languages.CompletionItemKind.Reference, e.text, '0');
         }
-        for (const e of contextNames) {
-          suggestions.push({
-            label: e.name, kind: e.kind === 'var' ? monaco.languages.CompletionItemKind.Variable : monaco.languages.CompletionItemKind.Reference,
-            detail: e.text, insertText: e.name, range,
-          });
+        const lines = model.getLinesContent();
+        const names = documentNames(lines, position.lineNumber);
+        // The theorem being proved here is not yet a lemma to use.
+        const own = source.inProof(position.lineNumber) ? names.findLast((d) => d.kind === 'theorem') : undefined;
+        for (const d of names.filter((x) => x !== own).reverse()) {
+          add(d.name, monaco.languages.CompletionItemKind.Function, `${d.kind} of this document (line ${d.line})`, '1');
         }
+        for (const r of source.searchResults()) add(r.name, monaco.languages.CompletionItemKind.Function, `${r.type} (SEARCH)`, '2');
       }
       return { suggestions };
     },

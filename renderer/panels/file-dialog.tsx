@@ -18,8 +18,16 @@ export function FileDialog() {
   const [error, setError] = useState('');
   /** The existing file Save as would replace, once asked about (it is replaced only on a second yes). */
   const [replacing, setReplacing] = useState<string | null>(null);
+  // Save as opens in the document's own folder when it has one outside the (read-only) examples; else the workspace.
+  useEffect(() => {
+    if (mode !== 'save') return;
+    const path = active ? useArbor.getState().documents.docs[active]?.path : undefined;
+    const folder = path?.replace(/[\\/][^\\/]*$/, '');
+    setDir(folder && !(info?.examplesDir && folder.startsWith(info.examplesDir)) ? folder : undefined);
+  }, [mode, active, info?.examplesDir]);
   useEffect(() => {
     if (!mode) return;
+    setError('');
     listDir(dir).then(setListing, (e: Error) => setError(e.message));
   }, [mode, dir]);
   if (!mode) return null;
@@ -30,7 +38,8 @@ export function FileDialog() {
         <h3>{mode === 'open' ? 'Open' : 'Save as'}</h3>
         <div className="dialog-places">
           <button type="button" onClick={() => setDir(undefined)}>Workspace</button>
-          {info?.examplesDir && <button type="button" onClick={() => setDir(info.examplesDir)} data-testid="examples">Examples</button>}
+          {/* Examples are read-only: they open as untitled copies, and nothing is saved there. */}
+          {info?.examplesDir && mode === 'open' && <button type="button" onClick={() => setDir(info.examplesDir)} data-testid="examples" title="Opens a copy: the shipped file is never edited">Examples</button>}
         </div>
         <div className="muted">{listing?.dir}</div>
         {error && <div className="message error">{error}</div>}

@@ -1,7 +1,7 @@
 import type { ContextEntry } from '../../shared/proof-tree/proof-state.ts';
 import { mostlyChanged, sidesOf, stepDiff } from '../../shared/tree-diff/goal-diff.ts';
 import type { TextPart } from '../../shared/tree-diff/text-diff.ts';
-import { accumulatedContext, currentGoalNode, findNode } from '../../shared/proof-tree/tree-view-queries.ts';
+import { accumulatedContext, currentGoalNode, findNode, pathTo } from '../../shared/proof-tree/tree-view-queries.ts';
 import { parseEquationView, usesAimOperators } from '../../shared/equational/term-view.ts';
 import { selectAppInfo } from '../store/channels-slice.ts';
 import { lineOfStep, selectActiveCheck } from '../store/checking-slice.ts';
@@ -25,12 +25,26 @@ function Entry({ e, mark }: { e: ContextEntry; mark?: 'added' | 'changed' }) {
 /** A derivation node's id reads as `step.goal` (the goal the step made); others as they are. */
 const nodeLabel = (id: number): string => (id >= 2 ** 20 ? `${Math.floor(id / 2 ** 20)}.${id % 2 ** 20}` : String(id));
 
-/** A node as a link text: the command that acted on it, else its goal (short). */
-function describeNode(tree: TreeView, id: number): string {
+const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
+
+/**
+ * Where a hypothesis entered, as a link text: the step that made that goal, named by its own command (the
+ * one that acted on the goal's parent) — not by the command that later acted on the goal itself.
+ */
+export function describeEntry(tree: TreeView, id: number): string {
+  const path = pathTo(tree, id);
+  const n = path.at(-1);
+  if (!n) return `#${id}`;
+  const maker = path.slice(0, -1).reverse().find((p) => p.action)?.action;
+  if (path.length === 1) return clip(`the statement (${n.goal ?? 'GOAL'})`);
+  return clip(maker ? `step ${n.step} (${maker})` : `step ${n.step}`);
+}
+
+/** The step that used a hypothesis, as a link text: the command that acted on that goal. */
+export function describeUse(tree: TreeView, id: number): string {
   const n = findNode(tree, id);
-  // `step` made the goal; the action came later: name both, not as one step.
-  const text = n?.action ? `the goal of step ${n.step} (${n.action})` : n?.goal ?? `#${id}`;
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  if (!n) return `#${id}`;
+  return clip(n.action ? `${n.action} (on the goal of step ${n.step})` : n.goal ?? `#${id}`);
 }
 
 function Parts({ parts }: { parts: TextPart[] }) {
@@ -88,13 +102,13 @@ export function Inspector() {
             <div key={`u${u.name}`} data-testid="hyp-used">
               uses <code className="hyp-name">{u.name}</code>, which {u.from === node.id
                 ? 'entered with this goal'
-                : <>entered at{' '}<button type="button" className="link" onClick={() => useArbor.getState().selectNode(u.from)}>{describeNode(tree, u.from)}</button></>}
+                : <>entered at{' '}<button type="button" className="link" data-testid="hyp-from-link" onClick={() => useArbor.getState().revealNode(u.from)}>{describeEntry(tree, u.from)}</button></>}
             </div>
           ))}
           {flow.enters.map((u, i) => (
             <div key={`e${u.name}${i}`} data-testid="hyp-enters">
               <code className="hyp-name">{u.name}</code> enters here; used by{' '}
-              <button type="button" className="link" onClick={() => useArbor.getState().selectNode(u.to)}>{describeNode(tree, u.to)}</button>
+              <button type="button" className="link" data-testid="hyp-to-link" onClick={() => useArbor.getState().revealNode(u.to)}>{describeUse(tree, u.to)}</button>
             </div>
           ))}
         </div>

@@ -6,6 +6,7 @@ import { selectDocuments } from '../store/documents-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { checker } from '../services/workbench.ts';
 import { counterexampleInError } from '../../shared/protocol/hammer-report.ts';
+import { ProblemsList } from './problems-list.tsx';
 
 /** A false goal's instance, set apart from the message that reports it. */
 function Counterexample({ text }: { text: string }) {
@@ -40,6 +41,7 @@ export function MessagesPanel() {
           <button type="button" onClick={() => uri && void checker.cancel(uri)} data-testid="cancel">Cancel</button>
         </div>
       )}
+      <ProblemsList />
       <label className="messages-scope" title="Messages are grouped by document: the active one's, or every document's">
         <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} data-testid="messages-all" /> all documents
       </label>

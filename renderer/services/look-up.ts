@@ -34,8 +34,15 @@ export function aboutForHover(name: string): Promise<AboutAnswer | undefined> {
   return hit;
 }
 
+/** The lemmas the latest searches found (newest first): completion inside a tactic offers them. */
+let found: { name: string; type: string }[] = [];
+export const recentSearchResults = (): { name: string; type: string }[] => found;
+
 export async function searchLemmas(pattern: string): Promise<SearchAnswer> {
   const r = await lookUpInActiveDocument('search', pattern);
   if ('error' in r) throw new Error(r.error);
-  return r.answer as SearchAnswer;
+  const answer = r.answer as SearchAnswer;
+  const fresh = answer.results.map((x) => ({ name: x.name, type: x.type }));
+  found = [...fresh, ...found.filter((f) => !fresh.some((x) => x.name === f.name))].slice(0, 200);
+  return answer;
 }

@@ -1,4 +1,3 @@
-import { formatHammerReport } from '../../shared/protocol/hammer-report.ts';
 import { formatStatementMeaning } from '../../shared/protocol/statement-meaning.ts';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { untitledTitle, WINDOW_ID } from '../store/documents-slice.ts';
@@ -16,6 +15,7 @@ import { forgetTreeCopy, receiveTreeChange } from './tree-sync.ts';
 import { rememberTabs, savedTabs } from './open-tabs.ts';
 import type { SavedTabs } from './open-tabs.ts';
 import { followDerivations } from './derivation-sync.ts';
+import { followCursorGoals } from './cursor-goals.ts';
 import { insertClientCommand } from './agent.ts';
 
 export { checker } from './document-client.ts';
@@ -26,6 +26,7 @@ const store = (): ReturnType<typeof useArbor.getState> => useArbor.getState();
 export async function startWorkbench(): Promise<void> {
   api.onHostEvent(handleEvent);
   followDerivations();
+  followCursorGoals();
   const params = new URLSearchParams(location.search);
   const synthetic = Number(params.get('synthetic') ?? 0);
   if (synthetic > 0) {
@@ -84,7 +85,11 @@ export async function startWorkbench(): Promise<void> {
  */
 async function restoreTabs(saved: SavedTabs): Promise<void> {
   for (const tab of saved.tabs) {
-    if (getModel(tab.uri)) continue;
+    if (getModel(tab.uri)) {
+      // Recovered unsaved: an untitled tab keeps the title it had (an example's copy keeps its name).
+      if (tab.path === undefined && store().documents.docs[tab.uri]) store().patchDocument(tab.uri, { title: tab.title });
+      continue;
+    }
     if (tab.path !== undefined) await openPath(tab.path);
     else if (tab.text !== undefined && tab.uri.startsWith('untitled:')) {
       createModel(tab.uri, tab.text);
@@ -127,9 +132,10 @@ function handleEvent(event: ApiEvent): void {
       // The END that finishes a proof carries its reproduction script; any later step (a REVERT) voids it.
       // A failed HAMMER/END says what it tried, stage by stage.
       if (event.response.ERR && event.response.HAMMER_REPORT) {
-        // About the document checked on that channel; an agent's scratch copies have none and stay quiet here.
+        // About the document checked on that channel (an agent's scratch copies have none): the problems
+        // list shows it on its line, as one line built from the report, the stages on demand.
         const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
-        if (doc) s.addMessage('error', `Hammer: ${formatHammerReport(event.response.HAMMER_REPORT)}`, doc.uri);
+        if (doc) s.receiveHammerFailure(event.response.CHANNEL, event.response.ERR, event.response.HAMMER_REPORT);
       }
       if (event.response.STATEMENT) {
         // The finished proof's statement means something else than its text reads (issue 21): say so, beside the proof.
@@ -159,7 +165,8 @@ function handleEvent(event: ApiEvent): void {
       void insertClientCommand(event);
       break;
     case 'document-message':
-      if (event.client === WINDOW_ID) s.addMessage(event.level, event.text, event.uri);
+      // A failing line's error is the problems list's (it leaves when the line changes); the log keeps the rest.
+      if (event.client === WINDOW_ID && !(event.level === 'error' && /^line [0-9]+: /.test(event.text))) s.addMessage(event.level, event.text, event.uri);
       break;
     case 'menu':
       break;
@@ -177,6 +184,14 @@ export function newDocument(text = ''): string {
 export async function openPath(path: string): Promise<void> {
   try {
     const file = await api.readFile(path);
+    const examples = store().host.info?.examplesDir;
+    if (examples && isInside(file.path, examples)) {
+      // The shipped examples are never edited: an example opens as an untitled copy (Save asks where).
+      const copy = newDocument(file.text);
+      store().patchDocument(copy, { title: baseName(file.path), dirty: false });
+      store().addMessage('info', `Opened a copy of the example ${baseName(file.path)}: Save asks where to keep it.`);
+      return;
+    }
     const uri = `file://${file.path}`;
     const existing = getModel(uri);
     if (existing) {
@@ -315,7 +330,10 @@ function watchModel(uri: string): void {
     let first = Infinity;
     let delta = 0;
     for (const c of e.changes) {
-      first = Math.min(first, c.range.startLineNumber);
+      // Enter at the end of a line leaves that line as it was: the change begins on the next one (so the
+      // checked line above a new line stays checked, and its state stays at the cursor).
+      const atLineEnd = c.range.startLineNumber === c.range.endLineNumber && c.range.startColumn === c.range.endColumn && /^\r?\n/.test(c.text) && model.getLineMaxColumn(c.range.startLineNumber) === c.range.startColumn;
+      first = Math.min(first, c.range.startLineNumber + (atLineEnd ? 1 : 0));
       delta += (c.text.match(/\n/g)?.length ?? 0) - (c.range.endLineNumber - c.range.startLineNumber);
     }
     if (first !== Infinity) void syncDocument(uri, { firstLine: first, lineDelta: delta }).catch((err: unknown) => store().addMessage('error', `sync: ${(err as Error).message}`));
@@ -351,12 +369,20 @@ export interface PerfRecord {
   drawTimes?: number[];
   /** The last step whose tree reached the store (the live-path benchmark waits on it). */
   liveStep?: number;
+  /** When the goals panel last showed the goals at a line (bench/goals-at-cursor.bench.ts). */
+  goalsShown?: { line: number; at: number };
 }
 
 /** Numbers the e2e benchmark reads (`window.__arborPerf`). */
 export function perf(): PerfRecord {
   const w = window as unknown as { __arborPerf?: PerfRecord };
   return (w.__arborPerf ??= {});
+}
+
+/** Whether `path` is `dir` or inside it (either separator). */
+function isInside(path: string, dir: string): boolean {
+  const d = dir.replace(/[\\/]+$/, '');
+  return path === d || path.startsWith(`${d}/`) || path.startsWith(`${d}\\`);
 }
 
 function baseName(path: string): string {

@@ -243,6 +243,12 @@ export function TreePane() {
 
   useEffect(() => setHitIndex(0), [search]);
 
+  // The inspector's links ask for a node to be centred (after the selection's own render).
+  const reveal = useArbor((st) => st.cursor.reveal);
+  useEffect(() => {
+    if (reveal) handle?.centerOn(reveal.id);
+  }, [reveal]);
+
   const nextHit = (): void => {
     if (!hits.length) return;
     const id = hits[hitIndex % hits.length]!;

@@ -1,0 +1,56 @@
+import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
+import type { DocumentCheck } from '../../shared/checking/document-check.ts';
+import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
+import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
+import { isFinishedView } from '../../shared/proof-tree/tree-view-queries.ts';
+import type { ArborState } from './store.ts';
+
+/**
+ * The problems list of a document, derived from its checking state (never appended to): the failing line
+ * with its error — gone as soon as the host drops it (its line edited, or checked past) — and one
+ * "proved" line per finished item. So it tracks the text and never holds two copies of one error.
+ */
+export type Problem =
+  | { kind: 'error'; line: number; message: string; hammer?: HammerReport }
+  | { kind: 'proved'; line: number; name: string };
+
+const GOAL_NAME = /^\s*(?:[0-9]+\s+)?GOAL\s+([A-Za-z_][\w'.]*)\s+["‹]/;
+const GOAL_LINE = /^\s*(?:[0-9]+\s+)?GOAL\b/;
+
+export function problemsOf(check: DocumentCheck, tree: (step: number) => TreeView | null | undefined, hammer?: { error: string; report: HammerReport }): Problem[] {
+  const out: Problem[] = [];
+  let goal: CheckedLine | undefined;
+  for (const e of check.entries) {
+    if (GOAL_LINE.test(e.text)) goal = e;
+    if (!goal || e.stepAfter === e.stepBefore) continue;
+    const after = tree(e.stepAfter);
+    if (after && isFinishedView(after)) {
+      const name = GOAL_NAME.exec(goal.text)?.[1] ?? `the GOAL of line ${goal.line}`;
+      out.push({ kind: 'proved', line: e.line, name });
+      goal = undefined;
+    }
+  }
+  if (check.error) {
+    const report = hammer && hammer.error === check.error.message ? hammer.report : undefined;
+    out.push({ kind: 'error', line: check.error.line, message: check.error.message, ...(report ? { hammer: report } : {}) });
+  }
+  return out;
+}
+
+let memo: { check: DocumentCheck; trees: unknown; hammer: unknown; value: Problem[] } | undefined;
+const NONE: Problem[] = [];
+
+/** The active document's problems, errors first (memoised on what it reads). */
+export const selectActiveProblems = (s: ArborState): Problem[] => {
+  const uri = s.documents.activeUri;
+  const check = uri ? s.checking[uri] : undefined;
+  if (!uri || !check) return NONE;
+  const channel = s.documents.docs[uri]?.channel;
+  const trees = channel === undefined ? undefined : s.proof.trees[channel];
+  const hammer = channel === undefined ? undefined : s.problems.hammer[channel];
+  if (memo && memo.check === check && memo.trees === trees && memo.hammer === hammer) return memo.value;
+  const list = problemsOf(check, (step) => trees?.byStep[step], hammer);
+  const value = [...list.filter((p) => p.kind === 'error'), ...list.filter((p) => p.kind === 'proved')];
+  memo = { check, trees, hammer, value };
+  return value;
+};
