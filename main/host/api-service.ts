@@ -13,6 +13,7 @@ import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
 import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 import { readWorkspaceProject } from './workspace-project.ts';
+import type { WorkspaceTrust } from './workspace-trust.ts';
 import { DocumentSessions } from './document-sessions.ts';
 import { TreeFeed } from './tree-feed.ts';
 import { DerivationFeed } from './derivation-feed.ts';
@@ -38,6 +39,8 @@ export interface ApiServiceOptions {
    * user's settings file or the environment.
    */
   confirmProgramSetting?: (key: string, value: string) => Promise<boolean>;
+  /** The workspace's project trust (`project.coq`, `project.requestTrust`, `project.trust`); without it there is no project. */
+  trust?: WorkspaceTrust;
   /** How long typing must pause before an edited document is re-checked (default 600 ms). */
   recheckDelayMs?: number;
 }

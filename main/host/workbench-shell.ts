@@ -1,6 +1,6 @@
 import type { AppInfo } from '../../shared/api/api-contract.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
-import type { BackendId } from '../shell/prover-session.ts';
+import type { BackendId, ProjectArgs } from '../shell/prover-session.ts';
 import { Shell } from '../shell/shell.ts';
 import { findExecutable } from '../provers/lean/find-executable.ts';
 import { createLeanBackend } from '../provers/lean/lean-backend.ts';
@@ -34,6 +34,8 @@ export interface WorkbenchShellOptions {
   projectPrelude?: string;
   /** The user confirmed the project prelude's assumptions in a native dialog (desktop only). */
   trustProjectAxioms?: boolean;
+  /** The workspace's trusted project (a `_CoqProject`'s load paths), read for every new prover; see WorkspaceTrust. */
+  project?: () => ProjectArgs | undefined;
   /** The lean backend's settings (the user's, over the environment); default: the environment only. */
   lean?: LeanSettings;
   /** The isabelle backend's Isa-REPL server: an address, or the command that starts one. */
@@ -87,6 +89,7 @@ async function proverFactory(options: WorkbenchShellOptions, problems: string[])
       poolSize: options.poolSize ?? 1,
       ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
       ...projectPreludeOption(options),
+      ...(options.project !== undefined && options.backend === 'coq' ? { project: options.project } : {}),
     });
   } catch (err) {
     problems.push(`backend ${options.backend} did not load: ${(err as Error).message}`);
