@@ -25,7 +25,7 @@ export const UNITS = {
   // main/: Node services, lowest first.
   'main/process': ['shared/settings'],
   'main/shell': ['main/process', 'shared/derivation', 'shared/proof-tree', 'shared/protocol'],
-  'main/provers/coq': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
+  'main/provers/coq': ['main/process', 'main/shell', 'shared/derivation', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/eq': ['main/process', 'main/shell', 'shared/equational', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/isabelle': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol', 'shared/scripts'],
   'main/provers/lean': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],

@@ -12,6 +12,9 @@ import { ChannelOwnership } from '../host/channel-ownership.ts';
 import { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
 import { projectAssumptionNames, readWorkspaceProject } from '../host/workspace-project.ts';
+import { WorkspaceTrust } from '../host/workspace-trust.ts';
+import type { CoqProjectSetup } from '../host/coq-project.ts';
+import { openVFile } from '../host/v-file.ts';
 import { createProversReporter, shellProverOptions } from '../host/provers-reporter.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
@@ -52,6 +55,17 @@ async function confirmProjectAxioms(path: string | undefined, prelude: string | 
   return r.response === 1;
 }
 
+/** A `_CoqProject`'s load paths make its folders readable by the provers: the user says yes here, natively. */
+async function confirmCoqProject(setup: CoqProjectSetup): Promise<boolean> {
+  const paths = setup.status.loadPaths.filter((l) => l.exists).map((l) => `-${l.kind} ${l.path} ${l.logical}`);
+  const r = await dialog.showMessageBox({
+    type: 'question', buttons: ['Not now', 'Trust this project'], defaultId: 0, cancelId: 0,
+    message: `Use the Coq project ${setup.status.path}?`,
+    detail: [`Its provers may then read these folders (read-only): ${paths.join('; ') || 'none'}`, setup.status.args.length > 0 ? `Coq options: ${setup.status.args.join(' ')}` : '', ...setup.status.ignored.map((i) => `Ignored: ${i}`)].filter(Boolean).join('\n'),
+  });
+  return r.response === 1;
+}
+
 async function start(): Promise<void> {
   denyAllPermissions();
   serveRenderer(join(distDir, 'renderer'));
@@ -60,7 +74,12 @@ async function start(): Promise<void> {
   // As in the web host: the workspace's arbor.project.json (if valid) chooses the one backend and its prelude.
   const project = await readWorkspaceProject(workspace.root);
   const trustProjectAxioms = await confirmProjectAxioms(project?.path, project?.prelude);
+  // The workspace's _CoqProject: asked once per workspace (and again only when the file changes).
+  const trust = new WorkspaceTrust({ root: workspace.root, userDir: app.getPath('userData'), askNative: confirmCoqProject });
+  await trust.load();
+  await trust.askAtStart();
   workbench = await createWorkbenchShell({
+    project: () => trust.projectArgs(),
     backend: (project?.backend ?? (typeof settings.backend === 'string' ? settings.backend : 'coq')) as 'coq',
     ...shellProverOptions(settings),
     // A folder's text, not the user's: judged by the policy, its axioms not trusted.
@@ -79,6 +98,8 @@ async function start(): Promise<void> {
     agent,
     detectProvers: createProversReporter(() => ws.settings(), wb.backend, project),
     info: () => appInfo('electron', wb, ws.root, examplesDir),
+    trust,
+    ...(wb.backend === 'coq' ? { vFile: (text: string) => openVFile(text, 10_000, trust) } : {}),
     confirmProgramSetting: async (key, value) => {
       // The renderer is untrusted: a program to run needs the user's own yes, in a dialog it cannot draw.
       const r = await dialog.showMessageBox(win as BrowserWindow, {

@@ -2,6 +2,7 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSchemas } from '../../shared/api/api-contract.ts';
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
+import type { VFileReport } from '../../shared/derivation/v-file-derivation.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import type { z } from 'zod';
 import { checkFidelity } from '../fidelity/check-fidelity.ts';
@@ -41,6 +42,8 @@ export interface ApiServiceOptions {
   confirmProgramSetting?: (key: string, value: string) => Promise<boolean>;
   /** The workspace's project trust (`project.coq`, `project.requestTrust`, `project.trust`); without it there is no project. */
   trust?: WorkspaceTrust;
+  /** Opens a `.v` file as derivations (the Coq backend's runner, with the trusted project's load paths); without it `vfile.derivations` fails. */
+  vFile?: (text: string) => Promise<VFileReport>;
   /** How long typing must pause before an edited document is re-checked (default 600 ms). */
   recheckDelayMs?: number;
 }
@@ -245,6 +248,17 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     'recent.list': () => workspace.recent(),
     'project.read': (p) => readWorkspaceProject(p.dir, (path) => workspace.read(path, { remember: false }).then((r) => r.text)),
+    'project.coq': async () => options.trust?.status() ?? null,
+    'project.requestTrust': async () => (options.trust ? options.trust.request() : null),
+    'project.trust': async (p) => {
+      if (!options.trust) throw new Error('this workspace has no project file');
+      return options.trust.grant(p.code);
+    },
+    'vfile.derivations': async (p) => {
+      if (!options.vFile) throw new Error('opening .v files needs the Coq backend');
+      const { text } = await workspace.read(p.path);
+      return options.vFile(text);
+    },
     'provers.detect': () => options.detectProvers ? options.detectProvers() : Promise.reject(new Error('provers.detect is not available in this host')),
     'agent.focus': (p) => requireAgent().focus(p.channel, p.path),
     'agent.suggestions': async () => requireAgent().snapshot().suggestions,

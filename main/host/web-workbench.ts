@@ -9,6 +9,8 @@ import { startWebHost } from './web-host.ts';
 import { appInfo, createWorkbenchShell } from './workbench-shell.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
 import { readWorkspaceProject } from './workspace-project.ts';
+import { WorkspaceTrust } from './workspace-trust.ts';
+import { openVFile } from './v-file.ts';
 
 export interface WebWorkbenchOptions {
   backend: BackendId;
@@ -43,8 +45,13 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
   // The shell runs one backend: the workspace's project file chooses it (and its prelude) at start.
   const project = await readWorkspaceProject(workspace.root);
   const backend = (project?.backend as BackendId | undefined) ?? options.backend;
+  // The workspace's _CoqProject: its load paths are used once the user trusted it (in-page, with a code
+  // printed here on the host's terminal), never because a client asked.
+  const trust = new WorkspaceTrust({ root: workspace.root, userDir: options.userDir ?? defaultUserDir(), printCode: options.log ?? ((line) => process.stdout.write(`${line}\n`)) });
+  await trust.load();
   const ws = await createWorkbenchShell({
     backend,
+    project: () => trust.projectArgs(),
     ...shellProverOptions(await workspace.settings()),
     // A folder's text, not the user's: judged by the policy, its axioms not trusted.
     ...(project?.prelude !== undefined ? { projectPrelude: project.prelude } : {}),
@@ -55,7 +62,11 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
   const detectProvers = createProversReporter(() => workspace.settings(), ws.backend, project);
   const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, ...(options.advisor ? { advisor: options.advisor } : {}), hammerSeconds: (options.timeoutMs ?? 10_000) / 1000 });
   const mcp = await agent.startMcp();
-  const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR) });
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const service = createApiService({
+    shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), trust,
+    ...(backend === 'coq' ? { vFile: (text: string) => openVFile(text, timeoutMs, trust) } : {}),
+  });
   const host = await startWebHost({
     service,
     staticDir: RENDERER_DIST,

@@ -3,12 +3,14 @@ import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { DerivationReply } from '../derivation/recorded-derivation.ts';
+import type { VFileReport } from '../derivation/v-file-derivation.ts';
 import type { TreeDelta } from '../proof-tree/tree-delta.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
 import type { DocumentState } from '../checking/document-check.ts';
 import type { ApiMethodName } from './api-methods.ts';
 import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
+import type { CoqProjectStatus } from '../project/coq-project-status.ts';
 
 /**
  * The one API between the workbench's renderer and its host (Electron IPC or the web host's WebSocket).
@@ -106,6 +108,16 @@ export const apiParamSchemas = {
   'provers.detect': z.object({}).strict(),
   /** The `arbor.project.json` of a folder the workbench may read (null: none there). */
   'project.read': z.object({ dir: filePath }).strict(),
+  /** The workspace's `_CoqProject` (null: none) and whether it is trusted. */
+  'project.coq': z.object({}).strict(),
+  /**
+   * The user pressed "Trust…": the desktop app asks in a native dialog; the web host prints a one-time code
+   * on its terminal, which `project.trust` must carry (an API call alone never trusts a workspace).
+   */
+  'project.requestTrust': z.object({}).strict(),
+  'project.trust': z.object({ code: z.string().min(1).max(32) }).strict(),
+  /** A `.v` file of the workspace opened as derivations (read-only; its sentences run in a sandboxed prover). */
+  'vfile.derivations': z.object({ path: filePath }).strict(),
   /**
    * The editor's document the agent side works on: its channel and file (the edit history is kept next
    * to the file). Answers that session's suggestions and history.
@@ -211,6 +223,10 @@ export interface ApiResults {
   'recent.list': string[];
   'provers.detect': ProversReport;
   'project.read': ProjectInfo | null;
+  'project.coq': CoqProjectStatus | null;
+  'project.requestTrust': CoqProjectStatus | null;
+  'project.trust': CoqProjectStatus | null;
+  'vfile.derivations': VFileReport;
   'agent.focus': AgentSnapshot;
   'agent.suggestions': Suggestion[];
   'agent.decide': Suggestion;

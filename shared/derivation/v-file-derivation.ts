@@ -24,6 +24,11 @@ export interface VSentence {
   /** Exactly the text Coq delimited (comments included), and Coq's reprint of it (no comments). */
   text: string;
   pp: string;
+  /**
+   * The text without comments, blanks folded (`coqCode`): what the step shows and Convert writes. Coq's
+   * reprint is not used for that: plugins' tactics may have no printer (`qauto missing printer`).
+   */
+  code: string;
   /** 1-based line of its first character. */
   line: number;
   /** Every goal of the open proof after it, in order; undefined outside a proof. */
@@ -75,6 +80,47 @@ const ending = (pp: string): VEnding => {
 
 const stripDot = (pp: string): string => pp.trim().replace(/\.$/, '').trim();
 
+/**
+ * Coq text without its comments (nested; a string inside a comment is lexed as Coq does, so `"*)"` there
+ * does not end it), blanks folded to one space. Only for text Coq already delimited as one sentence.
+ */
+export function coqCode(text: string): string {
+  let out = '';
+  let depth = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith('(*', i)) {
+      depth++;
+      i += 2;
+      if (depth === 1) out += ' ';
+    } else if (depth > 0 && text.startsWith('*)', i)) {
+      depth--;
+      i += 2;
+    } else if (text[i] === '"') {
+      // Strings: `""` is a quote inside one.
+      let j = i + 1;
+      for (;;) {
+        const k = text.indexOf('"', j);
+        if (k < 0) {
+          j = text.length;
+          break;
+        }
+        if (text[k + 1] === '"') j = k + 2;
+        else {
+          j = k + 1;
+          break;
+        }
+      }
+      if (depth === 0) out += text.slice(i, j);
+      i = j;
+    } else {
+      if (depth === 0) out += text[i];
+      i++;
+    }
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
 /** The file's proofs: every stretch of sentences during which Coq had goals. */
 export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
   const out: VTheorem[] = [];
@@ -84,13 +130,13 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
     if (before === undefined && s.goals !== undefined) {
       const start = s.goals[0];
       if (start !== undefined) {
-        const name = NAMED.exec(s.pp.trim())?.[1];
-        current = { ...(name !== undefined ? { name } : {}), opener: stripDot(s.pp), index, endIndex: index, line: s.line, endLine: s.line, ending: 'open', start, tactics: [] };
+        const name = NAMED.exec(s.code)?.[1] ?? NAMED.exec(s.pp.trim())?.[1];
+        current = { ...(name !== undefined ? { name } : {}), opener: stripDot(s.code), index, endIndex: index, line: s.line, endLine: s.line, ending: 'open', start, tactics: [] };
         out.push(current);
       }
     } else if (before !== undefined && current !== undefined) {
       if (s.goals === undefined) {
-        current.ending = ending(s.pp);
+        current.ending = ending(s.code);
         current.endIndex = index;
         current.endLine = s.line;
         current = undefined;
@@ -99,7 +145,7 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
         const was = new Set(before.map((g) => g.id));
         const acted = before.filter((g) => !now.has(g.id)).map((g) => g.id);
         const made = s.goals.filter((g) => !was.has(g.id)).map((g) => g.id);
-        const tactic = stripDot(s.pp);
+        const tactic = stripDot(s.code);
         current.tactics.push({ index, tactic, line: s.line, acted, made, left: s.goals.length, structural: acted.length === 0 && made.length === 0 && STRUCTURAL.test(tactic) });
         current.endIndex = index;
         current.endLine = s.line;
@@ -166,4 +212,27 @@ export function derivationSteps(steps: readonly RecordedStep[]): VFileStep[] {
     out.push({ command: s.act?.command ?? 'goal', line: s.line ?? 0, tree: derivationToTreeView(d.root, d.currentKey) });
   }
   return out;
+}
+
+/** One theorem of an opened `.v` file, as the workbench receives it (`vfile.derivations`). */
+export interface VFileTheoremReport {
+  name?: string;
+  opener: string;
+  line: number;
+  endLine: number;
+  ending: VEnding;
+  /** The derivation after each step (the step-through): step 0 is the goal alone. */
+  steps: VFileStep[];
+  /** The theorem as an Arbor document (the declarations before it as one DEFINE, then the item), or why not. */
+  converted: { ok: true; lines: string[] } | { ok: false; reason: string };
+}
+
+export interface VFileReport {
+  theorems: VFileTheoremReport[];
+  sentences: number;
+  /** Where running stopped (a refusal by the policy, a Coq error, a timeout), if it did. */
+  stopped?: { line: number; message: string };
+  ms: number;
+  /** The trusted project's load paths were used (false: none, or not trusted). */
+  project?: boolean;
 }

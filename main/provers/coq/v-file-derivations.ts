@@ -1,16 +1,19 @@
 import type { ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
-import type { VFileStep, VGoal, VSentence, VTheorem } from '../../../shared/derivation/v-file-derivation.ts';
-import { derivationSteps, recordedSteps, theoremsOf } from '../../../shared/derivation/v-file-derivation.ts';
+import type { VFileReport, VFileTheoremReport, VGoal, VSentence, VTheorem } from '../../../shared/derivation/v-file-derivation.ts';
+import { coqCode, derivationSteps, recordedSteps, theoremsOf } from '../../../shared/derivation/v-file-derivation.ts';
 import type { Converted } from '../../../shared/protocol/v-file-convert.ts';
 import { convertTheorem, defineLine } from '../../../shared/protocol/v-file-convert.ts';
 import { CoqideTopClient } from './coqidetop-client.ts';
 import type { ClientOptions } from './coqidetop-client.ts';
+import type { ProjectArgs } from '../../shell/prover-session.ts';
 import { splitHyp } from './coq-hyps.ts';
 import { guessKind } from './context-kind.ts';
 import { nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { SentencePolicy } from './vernacular-policy.ts';
 import type { RawGoal } from './xml-protocol.ts';
+
+export type { VFileReport, VFileTheoremReport };
 
 /**
  * Opening a `.v` file as derivations: its own sentences, delimited by Coq (`Annotate`) and judged by the
@@ -21,30 +24,12 @@ import type { RawGoal } from './xml-protocol.ts';
  * anywhere: the file is only read.
  */
 
-export interface VFileTheoremReport {
-  name?: string;
-  opener: string;
-  line: number;
-  endLine: number;
-  ending: VTheorem['ending'];
-  /** The derivation after each step (the step-through): step 0 is the goal alone. */
-  steps: VFileStep[];
-  /** The theorem as an Arbor document (the declarations before it as one DEFINE, then the item), or why not. */
-  converted: Converted;
-}
-
-export interface VFileReport {
-  theorems: VFileTheoremReport[];
-  sentences: number;
-  /** Where running stopped (a refusal by the policy, a Coq error, a timeout), if it did. */
-  stopped?: { line: number; message: string };
-  ms: number;
-}
-
 export interface VFileOptions {
   /** Per sentence. */
   timeoutMs: number;
-  /** The coqidetop's options (a trusted project: `extraArgs` and the sandbox's read-only directories). */
+  /** The trusted project's load paths (its directories become readable in the sandbox). */
+  project?: ProjectArgs;
+  /** Further coqidetop options (tests). */
   client?: ClientOptions;
 }
 
@@ -63,7 +48,11 @@ const toGoal = (g: RawGoal): VGoal => ({
 /** Runs `text` (a `.v` file) and reports every theorem's derivation and conversion. */
 export async function vFileDerivations(text: string, options: VFileOptions): Promise<VFileReport> {
   const started = performance.now();
-  const client = await CoqideTopClient.start(options.client ?? {});
+  const project = options.project;
+  const client = await CoqideTopClient.start({
+    ...(options.client ?? {}),
+    ...(project !== undefined ? { extraArgs: [...project.args], sandbox: { readOnly: [...project.readOnly] } } : {}),
+  });
   const sentences: VSentence[] = [];
   const states: number[] = [];
   let stopped: VFileReport['stopped'];
@@ -92,7 +81,7 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
       try {
         const r = await client.addAndGoals(s.text, options.timeoutMs);
         inProof = r.goals !== undefined;
-        sentences.push({ text: s.text, pp: s.pp, line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}) });
+        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}) });
         states.push(r.stateId);
       } catch (e) {
         stopped = { line, message: (e as Error).message.replace(/\s+/g, ' ').trim() };
@@ -109,7 +98,7 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
         converted: await convert(client, sentences, states, t),
       });
     }
-    return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ms: Math.round(performance.now() - started) };
+    return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ms: Math.round(performance.now() - started), project: project !== undefined };
   } finally {
     await client.dispose();
   }
@@ -131,6 +120,6 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   if (statement === undefined) return { ok: false, reason: 'Coq printed its statement in an unexpected form' };
   const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
-  const before = defineLine(sentences.slice(0, t.index).map((s) => s.text));
+  const before = defineLine(sentences.slice(0, t.index).map((s) => s.code));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }
