@@ -40,7 +40,7 @@ export const UNITS = {
   // preload/: the one small typed API.
   preload: ['shared/api'],
   // renderer/: React + zustand, lowest first.
-  'renderer/store': ['shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol', 'shared/transcript'],
+  'renderer/store': ['shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/fidelity', 'shared/project', 'shared/proof-tree', 'shared/protocol', 'shared/transcript'],
   'renderer/services': ['renderer/store', 'shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/language', 'shared/proof-tree', 'shared/protocol', 'shared/scripts', 'shared/transcript', 'shared/tree-layout'],
   'renderer/editor': ['renderer/store', 'renderer/services', 'shared/language', 'shared/proof-tree', 'shared/protocol'],
   'renderer/tree': ['renderer/store', 'renderer/services', 'shared/derivation', 'shared/proof-tree', 'shared/transcript', 'shared/tree-layout'],

@@ -55,6 +55,10 @@ export const updateSettings = (patch: Record<string, string | number | boolean>)
 export const recentFiles = () => call('recent.list', {});
 export const detectProvers = () => call('provers.detect', {});
 export const readProject = (dir: string) => call('project.read', { dir });
+export const coqProject = () => call('project.coq', {});
+export const requestProjectTrust = () => call('project.requestTrust', {});
+export const trustProject = (code: string) => call('project.trust', { code });
+export const vFileDerivations = (path: string) => call('vfile.derivations', { path });
 
 export function onHostEvent(listener: (event: ApiEvent) => void): () => void {
   return current().onEvent(listener);
