@@ -64,6 +64,10 @@ describe.skipIf(!HAVE_CHROMIUM)('a .v file as derivations (real Coq, Chromium)',
     expect(actions.filter((a) => a.startsWith('assert')).length).toBeGreaterThanOrEqual(8);
     expect(actions).toContain('unfold not');
     await fit();
+    // Wider than the pane at a readable scale: bring the nested asserts (braces two and three deep) into view.
+    const nested = await nodes().evaluateAll((els) => els.find((e) => (e.getAttribute('data-action') ?? '').startsWith('assert (INR (2 * q * q) = INR (p * p))'))?.getAttribute('data-id'));
+    expect(nested).toBeDefined();
+    await page.evaluate((id) => (window as unknown as { __arborTree: { centerOn(id: number): void } }).__arborTree.centerOn(Number(id)), nested);
     await page.screenshot({ path: join(ARTIFACTS, '80-vfile-derivation.png') });
 
     // Step back to step 5: the goals so far, the open ones with the current goal marked.
