@@ -1,10 +1,12 @@
-import { copyFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebWorkbench } from '../main/host/web-workbench.ts';
-import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, startE2eSession } from './e2e-support.ts';
+import { ARTIFACTS, HAVE_CHROMIUM, coqAvailable, hostLog, startE2eSession } from './e2e-support.ts';
 import type { E2eSession } from './e2e-support.ts';
 
 /**
@@ -29,7 +31,7 @@ async function fit(): Promise<void> {
     const same = now === last;
     last = now;
     return same;
-  }, { intervals: [250] }).toBe(true);
+  }, { interval: 250 }).toBe(true);
 }
 const attrs = (name: string) => nodes().evaluateAll((els, a) => els.map((e) => e.getAttribute(a) ?? ''), name);
 
@@ -94,4 +96,34 @@ describe.skipIf(!HAVE_CHROMIUM)('a .v file as derivations (real Coq, Chromium)',
     await expect.poll(async () => nodes().first().getAttribute('data-status'), { timeout: 240_000 }).toBe('proved');
     await page.screenshot({ path: join(ARTIFACTS, '82-vfile-converted.png') });
   }, 600_000);
+
+  it('a _CoqProject: untrusted until the code printed on the host\'s terminal is typed in the page; then a .v file using the library opens', async (ctx) => {
+    if (!useCoq) ctx.skip();
+    await mkdir(join(workspace, 'theories'), { recursive: true });
+    await writeFile(join(workspace, 'theories', 'Defs.v'), 'Definition my_true := True.\nLemma my_true_holds : my_true.\nProof. exact I. Qed.\n');
+    await promisify(execFile)('coqc', ['-Q', 'theories', 'MyLib', 'theories/Defs.v'], { cwd: workspace });
+    await writeFile(join(workspace, '_CoqProject'), '-Q theories MyLib\n-arg -w -arg -deprecated\n-arg -noinit\n');
+    await writeFile(join(workspace, 'use_lib.v'), 'Require Import MyLib.Defs.\nLemma uses_it : my_true /\\ True.\nProof.\n  split.\n  - exact my_true_holds.\n  - exact I.\nQed.\n');
+    await page.goto(workbench.url);
+    await page.waitForSelector('[data-testid="project-untrusted"]');
+    expect(await page.locator('[data-testid="project-untrusted"]').textContent()).toMatch(/_CoqProject \(MyLib\) is not trusted: its load paths are not used/);
+    await page.click('[data-testid="project-trust"]');
+    await page.waitForSelector('[data-testid="project-code"]');
+    await page.screenshot({ path: join(ARTIFACTS, '83-project-untrusted.png') });
+    // A wrong code is refused; the one the host printed on its terminal trusts the workspace.
+    await expect.poll(() => hostLog.some((l) => /type this code in the page: \d{6}/.test(l))).toBe(true);
+    const code = /type this code in the page: (\d{6})/.exec(hostLog.filter((l) => /type this code/.test(l)).at(-1) ?? '')?.[1] as string;
+    await page.fill('[data-testid="project-code"]', code === '000000' ? '111111' : '000000');
+    await page.click('[data-testid="project-code-ok"]');
+    await expect.poll(() => page.locator('[data-testid="project-error"]').textContent()).toMatch(/wrong code/);
+    await page.fill('[data-testid="project-code"]', code);
+    await page.click('[data-testid="project-code-ok"]');
+    await page.waitForSelector('[data-testid="project-trusted"]');
+    await page.goto(`${workbench.url}&open=${encodeURIComponent(join(workspace, 'use_lib.v'))}`);
+    await expect.poll(() => page.locator('[data-testid="vfile-theorem"]').count(), { timeout: 120_000 }).toBe(1);
+    expect(await page.locator('[data-testid="vfile-theorem"]').textContent()).toMatch(/^uses_it .*Qed/);
+    expect(new Set(await attrs('data-status'))).toEqual(new Set(['closed']));
+    await fit();
+    await page.screenshot({ path: join(ARTIFACTS, '84-project-trusted-vfile.png') });
+  }, 300_000);
 });

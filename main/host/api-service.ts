@@ -248,7 +248,11 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     'recent.list': () => workspace.recent(),
     'project.read': (p) => readWorkspaceProject(p.dir, (path) => workspace.read(path, { remember: false }).then((r) => r.text)),
-    'project.coq': async () => options.trust?.status() ?? null,
+    'project.coq': async () => {
+      // Read again: a file created or changed since start shows (a changed file is untrusted until asked again).
+      await options.trust?.load();
+      return options.trust?.status() ?? null;
+    },
     'project.requestTrust': async () => (options.trust ? options.trust.request() : null),
     'project.trust': async (p) => {
       if (!options.trust) throw new Error('this workspace has no project file');
