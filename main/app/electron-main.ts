@@ -109,8 +109,8 @@ async function start(): Promise<void> {
       return r.response === 1;
     },
     pickOpen: async (filters) => {
-      const extensions = filters?.length ? filters : ['arbor', 'txt'];
-      const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: filters?.length ? 'Files' : 'Arbor proofs', extensions }, { name: 'All files', extensions: ['*'] }] });
+      const extensions = filters?.length ? filters : ['arbor', 'txt', 'v'];
+      const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: filters?.length ? 'Files' : 'Arbor proofs and Coq files', extensions }, { name: 'All files', extensions: ['*'] }] });
       const path = r.canceled ? null : r.filePaths[0] ?? null;
       if (path) ws.allowChosen(path);
       return path;
