@@ -1,6 +1,7 @@
-import { randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { PROJECT_FILE_NAME } from '../../shared/project/project-file.ts';
 import type { CoqProjectStatus } from '../../shared/project/coq-project-status.ts';
 import type { ProjectArgs } from '../shell/prover-session.ts';
 import { readCoqProject } from './coq-project.ts';
@@ -33,6 +34,8 @@ const MAX_ATTEMPTS = 5;
 
 export class WorkspaceTrust {
   private setup: CoqProjectSetup | undefined;
+  /** What a grant covers: the workspace's project files exactly as they are (both, so one yes is one concept). */
+  private fingerprint = '';
   private trusted = false;
   private code: { value: string; until: number; attempts: number } | undefined;
   private readonly root: string;
@@ -44,7 +47,18 @@ export class WorkspaceTrust {
   /** Reads the project file and the stored grant; call once at start (and after the file changes). */
   async load(): Promise<void> {
     this.setup = await readCoqProject(this.root);
-    this.trusted = this.setup !== undefined && (await this.grants())[this.root] === this.setup.fingerprint;
+    const arborProject = await readFile(join(this.root, PROJECT_FILE_NAME), 'utf8').catch(() => '');
+    this.fingerprint = createHash('sha256').update(`${this.setup?.fingerprint ?? ''}\0${arborProject}`).digest('hex');
+    this.trusted = this.setup !== undefined && (await this.grants())[this.root] === this.fingerprint;
+  }
+
+  /**
+   * Whether the user trusted the workspace's project files as they are now. Written to be the one grant:
+   * `arbor.project.json` is part of what was trusted (a change to either file asks again), so its prelude's
+   * assumptions can be judged by this same yes.
+   */
+  get granted(): boolean {
+    return this.trusted;
   }
 
   /** The prover arguments while trusted; undefined otherwise (the engine factory reads this for each new prover). */
@@ -98,7 +112,7 @@ export class WorkspaceTrust {
   private async grantNow(): Promise<void> {
     if (this.setup === undefined) return;
     const grants = await this.grants();
-    grants[this.root] = this.setup.fingerprint;
+    grants[this.root] = this.fingerprint;
     await mkdir(this.options.userDir, { recursive: true });
     const file = join(this.options.userDir, GRANTS_FILE);
     await writeFile(`${file}.tmp`, JSON.stringify(grants, null, 2), 'utf8');
