@@ -15,6 +15,9 @@ export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
 export const CHROMIUM = process.env.ARBOR_CHROMIUM ?? '/usr/bin/chromium';
 /** Without a Chromium binary the e2e suites are skipped (with a note), not failed. */
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+
+/** What the e2e workbench printed on its terminal (a trust confirmation's code, for one). */
+export const hostLog: string[] = [];
 if (!HAVE_CHROMIUM) process.stderr.write(`[e2e] skipped: no Chromium at ${CHROMIUM} (set ARBOR_CHROMIUM)\n`);
 
 export function launchChromium(): Promise<Browser> {
@@ -50,7 +53,10 @@ async function startE2eWorkbench(useCoq: boolean, backend: BackendId = 'coq'): P
     workspace,
     userDir,
     timeoutMs: 20_000,
-    log: (l) => process.stderr.write(`[e2e] ${l}\n`),
+    log: (l) => {
+      hostLog.push(l);
+      process.stderr.write(`[e2e] ${l}\n`);
+    },
     ...(useCoq || backend !== 'coq' ? {} : {
       // TEST DOUBLE: only when coqidetop/the Coq backend is missing; the UI flow is the same.
       createEngine: () => new TacticEngine({ backend: 'coq', timeoutMs: 5000, openSession: async () => new TestDoubleProverSession(30) }),

@@ -27,7 +27,7 @@ export const UNITS = {
   'main/shell': ['main/process', 'shared/derivation', 'shared/proof-tree', 'shared/protocol'],
   // HAMMER's pipeline: below the Coq session, which it reaches only through its port (hammer/hammer-port.ts).
   'main/provers/coq/hammer': ['main/shell', 'shared/proof-tree', 'shared/protocol'],
-  'main/provers/coq': ['main/process', 'main/shell', 'main/provers/coq/hammer', 'shared/proof-tree', 'shared/protocol'],
+  'main/provers/coq': ['main/process', 'main/shell', 'main/provers/coq/hammer', 'shared/derivation', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/eq': ['main/process', 'main/shell', 'shared/equational', 'shared/proof-tree', 'shared/protocol'],
   'main/provers/isabelle': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol', 'shared/scripts'],
   'main/provers/lean': ['main/process', 'main/shell', 'shared/proof-tree', 'shared/protocol'],
@@ -42,7 +42,7 @@ export const UNITS = {
   // preload/: the one small typed API.
   preload: ['shared/api'],
   // renderer/: React + zustand, lowest first.
-  'renderer/store': ['shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/fidelity', 'shared/proof-tree', 'shared/protocol', 'shared/transcript'],
+  'renderer/store': ['shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/fidelity', 'shared/project', 'shared/proof-tree', 'shared/protocol', 'shared/transcript'],
   'renderer/services': ['renderer/store', 'shared/agent', 'shared/api', 'shared/checking', 'shared/derivation', 'shared/language', 'shared/proof-tree', 'shared/protocol', 'shared/scripts', 'shared/transcript', 'shared/tree-layout'],
   'renderer/editor': ['renderer/store', 'renderer/services', 'shared/language', 'shared/proof-tree', 'shared/protocol'],
   'renderer/tree': ['renderer/store', 'renderer/services', 'shared/derivation', 'shared/proof-tree', 'shared/transcript', 'shared/tree-layout'],

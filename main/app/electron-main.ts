@@ -13,6 +13,9 @@ import { ChannelOwnership } from '../host/channel-ownership.ts';
 import type { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
 import { projectAssumptionNames } from '../host/workspace-project.ts';
+import { WorkspaceTrust } from '../host/workspace-trust.ts';
+import type { CoqProjectSetup } from '../host/coq-project.ts';
+import { openVFile } from '../host/v-file.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { createAppWindow, denyAllPermissions, preloadFile } from './app-window.ts';
@@ -52,13 +55,28 @@ async function confirmProjectAxioms(path: string | undefined, prelude: string | 
   return r.response === 1;
 }
 
+/** A `_CoqProject`'s load paths make its folders readable by the provers: the user says yes here, natively. */
+async function confirmCoqProject(setup: CoqProjectSetup): Promise<boolean> {
+  const paths = setup.status.loadPaths.filter((l) => l.exists).map((l) => `-${l.kind} ${l.path} ${l.logical}`);
+  const r = await dialog.showMessageBox({
+    type: 'question', buttons: ['Not now', 'Trust this project'], defaultId: 0, cancelId: 0,
+    message: `Use the Coq project ${setup.status.path}?`,
+    detail: [`Its provers may then read these folders (read-only): ${paths.join('; ') || 'none'}`, setup.status.args.length > 0 ? `Coq options: ${setup.status.args.join(' ')}` : '', ...setup.status.ignored.map((i) => `Ignored: ${i}`)].filter(Boolean).join('\n'),
+  });
+  return r.response === 1;
+}
+
 async function start(): Promise<void> {
   denyAllPermissions();
   serveRenderer(join(distDir, 'renderer'));
   workspace = new Workspace({ root: homedir(), readOnlyRoots: [examplesDir], userDir: app.getPath('userData') });
   const settings = await workspace.settings();
   // The one composition with the web host's (compose-workbench.ts); only the project's trust dialog is the desktop's own.
-  const composed = await composeWorkbench(workspace, {}, confirmProjectAxioms);
+  // The workspace's _CoqProject: asked once per workspace (and again only when the file changes).
+  const trust = new WorkspaceTrust({ root: workspace.root, userDir: app.getPath('userData'), askNative: confirmCoqProject });
+  await trust.load();
+  await trust.askAtStart();
+  const composed = await composeWorkbench(workspace, { project: () => trust.projectArgs() }, confirmProjectAxioms);
   workbench = composed.ws;
   const ws = workspace;
   const wb = workbench;
@@ -71,6 +89,8 @@ async function start(): Promise<void> {
     agent,
     detectProvers: composed.detectProvers,
     info: () => appInfo('electron', wb, ws.root, examplesDir),
+    trust,
+    ...(wb.backend === 'coq' ? { vFile: (text: string) => openVFile(text, wb.hammerSeconds * 1000, trust) } : {}),
     confirmProgramSetting: async (key, value) => {
       // The renderer is untrusted: a program to run needs the user's own yes, in a dialog it cannot draw.
       const r = await dialog.showMessageBox(win as BrowserWindow, {
@@ -80,8 +100,8 @@ async function start(): Promise<void> {
       return r.response === 1;
     },
     pickOpen: async (filters) => {
-      const extensions = filters?.length ? filters : ['arbor', 'txt'];
-      const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: filters?.length ? 'Files' : 'Arbor proofs', extensions }, { name: 'All files', extensions: ['*'] }] });
+      const extensions = filters?.length ? filters : ['arbor', 'txt', 'v'];
+      const r = await dialog.showOpenDialog(win as BrowserWindow, { properties: ['openFile'], filters: [{ name: filters?.length ? 'Files' : 'Arbor proofs and Coq files', extensions }, { name: 'All files', extensions: ['*'] }] });
       const path = r.canceled ? null : r.filePaths[0] ?? null;
       if (path) ws.allowChosen(path);
       return path;

@@ -2,6 +2,7 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSchemas } from '../../shared/api/api-contract.ts';
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
+import type { VFileReport } from '../../shared/derivation/v-file-derivation.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import type { z } from 'zod';
 import { checkFidelity } from '../fidelity/check-fidelity.ts';
@@ -14,6 +15,7 @@ import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 import { readWorkspaceProject } from './workspace-project.ts';
 import type { ProjectTrustGate } from './project-trust-gate.ts';
+import type { WorkspaceTrust } from './workspace-trust.ts';
 import { DocumentSessions } from './document-sessions.ts';
 import { TreeFeed } from './tree-feed.ts';
 import { DerivationFeed } from './derivation-feed.ts';
@@ -41,6 +43,10 @@ export interface ApiServiceOptions {
   confirmProgramSetting?: (key: string, value: string) => Promise<boolean>;
   /** The web workbench's question about the workspace project's assumptions (absent: nothing to ask here). */
   projectTrust?: ProjectTrustGate;
+  /** The workspace's project trust (`project.coq`, `project.requestTrust`, `project.trust`); without it there is no project. */
+  trust?: WorkspaceTrust;
+  /** Opens a `.v` file as derivations (the Coq backend's runner, with the trusted project's load paths); without it `vfile.derivations` fails. */
+  vFile?: (text: string) => Promise<VFileReport>;
   /** How long typing must pause before an edited document is re-checked (default 600 ms). */
   recheckDelayMs?: number;
 }
@@ -260,12 +266,27 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       return workspace.updateSettings(p.patch);
     },
     'recent.list': () => workspace.recent(),
-    'project.trustStatus': async () => options.projectTrust?.status() ?? { state: 'none', assumptions: [] },
-    'project.trust': async (p) => {
+    'project.axiomsStatus': async () => options.projectTrust?.status() ?? { state: 'none', assumptions: [] },
+    'project.trustAxioms': async (p) => {
       if (!options.projectTrust) throw new Error('nothing to confirm: the workspace project declares no assumptions awaiting an answer here');
       return options.projectTrust.answer(p.code);
     },
     'project.read': (p) => readWorkspaceProject(p.dir, (path) => workspace.read(path, { remember: false }).then((r) => r.text)),
+    'project.coq': async () => {
+      // Read again: a file created or changed since start shows (a changed file is untrusted until asked again).
+      await options.trust?.load();
+      return options.trust?.status() ?? null;
+    },
+    'project.requestTrust': async () => (options.trust ? options.trust.request() : null),
+    'project.trust': async (p) => {
+      if (!options.trust) throw new Error('this workspace has no project file');
+      return options.trust.grant(p.code);
+    },
+    'vfile.derivations': async (p) => {
+      if (!options.vFile) throw new Error('opening .v files needs the Coq backend');
+      const { text } = await workspace.read(p.path);
+      return options.vFile(text);
+    },
     'provers.detect': () => options.detectProvers ? options.detectProvers() : Promise.reject(new Error('provers.detect is not available in this host')),
     'agent.focus': (p) => requireAgent().focus(p.channel, p.path),
     'agent.suggestions': async () => requireAgent().snapshot().suggestions,

@@ -2,7 +2,7 @@ import type { Settings } from '../../shared/api/api-contract.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
 import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
-import type { BackendId } from '../shell/prover-session.ts';
+import type { BackendId, ProjectArgs } from '../shell/prover-session.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../supervisor/compose-backends.ts';
 import { createProversReporter, shellProverOptions } from './provers-reporter.ts';
 import { WorkbenchAgent } from './workbench-agent.ts';
@@ -18,6 +18,8 @@ export interface WorkbenchFlags {
   timeoutMs?: number;
   /** `--advisor` (eq): HAMMER and the suggestion panel's eq-advisor both ask it. */
   advisor?: AdvisorSettings;
+  /** The workspace's trusted `_CoqProject` load paths, read for every new prover (WorkspaceTrust). */
+  project?: () => ProjectArgs | undefined;
   /** Tests only: engines over a test double instead of a real backend. */
   createEngine?: (channel: number, prelude?: string) => ChannelEngine;
 }
@@ -39,6 +41,7 @@ export function workbenchOptions(settings: Settings, project: ProjectInfo | null
     timeoutMs: flags.timeoutMs ?? seconds * 1000,
     ...(flags.advisor ? { advisor: `${flags.advisor.host}:${flags.advisor.port}` } : {}),
     ...(flags.createEngine ? { createEngine: flags.createEngine } : {}),
+    ...(flags.project ? { project: flags.project } : {}),
   };
 }
 

@@ -68,23 +68,23 @@ describe('project trust in the web workbench: only the page\'s confirmation with
     const code = /code: ([0-9A-Z]{4}-[0-9A-Z]{4})$/.exec(logged.join('\n'))?.[1];
     expect(code, logged.join('\n')).toBeDefined();
     const attacker = await open();
-    const status = (await call(attacker.sock, 'project.trustStatus', {})).result as { state: string; assumptions: string[] };
+    const status = (await call(attacker.sock, 'project.axiomsStatus', {})).result as { state: string; assumptions: string[] };
     expect(status).toMatchObject({ state: 'asked', assumptions: ['ax'] });
     expect(JSON.stringify(status)).not.toContain((code as string).replace('-', ''));
     expect((await proveWithAxiom(attacker.sock)).ERR).toMatch(/^unsound: depends on ax/);
-    for (const guess of ['AAAA-AAAA', '', 'x'.repeat(64)]) expect((await call(attacker.sock, 'project.trust', { code: guess })).error).toMatch(/wrong code/);
-    expect((await call(attacker.sock, 'project.trust', { code: 7 })).error).toMatch(/bad parameters/);
+    for (const guess of ['AAAA-AAAA', '', 'x'.repeat(64)]) expect((await call(attacker.sock, 'project.trustAxioms', { code: guess })).error).toMatch(/wrong code/);
+    expect((await call(attacker.sock, 'project.trustAxioms', { code: 7 })).error).toMatch(/bad parameters/);
     // Nothing the host ever sent to any client holds the code.
     expect(attacker.frames.join('\n')).not.toContain((code as string).replace('-', ''));
     expect(attacker.frames.join('\n')).not.toContain(code as string);
 
     // The user reads the code on the terminal and types it into the page's confirmation.
     const page = await open();
-    expect((await call(page.sock, 'project.trust', { code: (code as string).toLowerCase() })).result).toMatchObject({ state: 'granted' });
+    expect((await call(page.sock, 'project.trustAxioms', { code: (code as string).toLowerCase() })).result).toMatchObject({ state: 'granted' });
     const proved = await proveWithAxiom(page.sock);
     expect(proved.ERR).toBe('');
     // Answered once: the question is closed.
-    expect((await call(attacker.sock, 'project.trust', { code: null })).error).toMatch(/already trusted/);
+    expect((await call(attacker.sock, 'project.trustAxioms', { code: null })).error).toMatch(/already trusted/);
     attacker.sock.close();
     page.sock.close();
   }, 180_000);

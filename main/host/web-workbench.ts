@@ -9,6 +9,8 @@ import { composeWorkbench } from './compose-workbench.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
 import { projectAssumptionNames } from './workspace-project.ts';
 import { ProjectTrustGate } from './project-trust-gate.ts';
+import { WorkspaceTrust } from './workspace-trust.ts';
+import { openVFile } from './v-file.ts';
 
 export interface WebWorkbenchOptions {
   /** `--backend`: the workspace's project file still chooses first; default the user's setting, else coq. */
@@ -41,6 +43,10 @@ export interface WebWorkbench {
 export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<WebWorkbench> {
   if (options.build !== false) await ensureRendererBuilt(options.log);
   const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
+  // The workspace's _CoqProject: its load paths are used once the user trusted it (in-page, with a code
+  // printed here on the host's terminal), never because a client asked.
+  const trust = new WorkspaceTrust({ root: workspace.root, userDir: options.userDir ?? defaultUserDir(), printCode: options.log ?? ((line) => process.stdout.write(`${line}\n`)) });
+  await trust.load();
   // Project assumptions are trusted only after the user's answer in the page, with a code printed only here.
   let projectTrust = new ProjectTrustGate(undefined, [], () => undefined);
   // The one composition with Electron's (compose-workbench.ts): backend, limits, HAMMER options, agents.
@@ -49,12 +55,17 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.advisor ? { advisor: options.advisor } : {}),
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
+    project: () => trust.projectArgs(),
   }, async (path, prelude) => {
     projectTrust = new ProjectTrustGate(path, prelude !== undefined ? projectAssumptionNames(prelude) : [], options.log ?? ((line) => process.stdout.write(`${line}\n`)));
     return () => projectTrust.granted;
   });
   const mcp = await agent.startMcp();
-  const service = createApiService({ shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), projectTrust });
+  const timeoutMs = ws.hammerSeconds * 1000;
+  const service = createApiService({
+    shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), projectTrust, trust,
+    ...(ws.backend === 'coq' ? { vFile: (text: string) => openVFile(text, timeoutMs, trust) } : {}),
+  });
   const host = await startWebHost({
     service,
     staticDir: RENDERER_DIST,

@@ -1,6 +1,6 @@
 import type { AppInfo } from '../../shared/api/api-contract.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
-import type { BackendId } from '../shell/prover-session.ts';
+import type { BackendId, ProjectArgs } from '../shell/prover-session.ts';
 import { Shell } from '../shell/shell.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
 import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
@@ -30,6 +30,8 @@ export interface WorkbenchShellOptions {
   projectPrelude?: string;
   /** The user confirmed the project prelude's assumptions: the desktop's native dialog, or (a function) the web page's confirmation. */
   trustProjectAxioms?: boolean | (() => boolean);
+  /** The workspace's trusted project (a `_CoqProject`'s load paths), read for every new prover; see WorkspaceTrust. */
+  project?: () => ProjectArgs | undefined;
   /** The lean backend's settings (the user's, over the environment); default: the environment only. */
   lean?: LeanSettings;
   /** The isabelle backend's Isa-REPL server: an address, or the command that starts one. */
@@ -85,6 +87,7 @@ export function backendChoice(options: WorkbenchShellOptions): BackendChoice {
     poolSize: options.poolSize ?? 1,
     ...(options.prelude !== undefined ? { prelude: options.prelude } : {}),
     ...(options.projectPrelude !== undefined ? { projectPrelude: options.projectPrelude } : {}),
+    ...(options.project !== undefined ? { project: options.project } : {}),
     ...(options.trustProjectAxioms !== undefined && options.trustProjectAxioms !== false ? { trustProjectAxioms: options.trustProjectAxioms } : {}),
     ...(options.advisor !== undefined ? { advisor: options.advisor } : {}),
     ...(options.lean !== undefined ? { lean: options.lean } : {}),

@@ -178,6 +178,18 @@ export interface SessionOptions {
   refute?: (statement: string, timeoutMs: number) => Promise<{ summary: string } | undefined>;
   /** Backend-specific settings from the command line (eq: `advisor` = `HOST:PORT`); backends ignore keys they do not know. */
   backendOptions?: Record<string, string>;
+  /**
+   * The user's project, once the user trusted it (Coq: a `_CoqProject`'s load paths): arguments for the
+   * prover's command line and the host directories its sandbox may read. Never from a client's text.
+   */
+  project?: ProjectArgs;
+}
+
+/** A trusted project's prover arguments (Coq: `-Q dir Lib`, `-R dir Lib`, allowed `-arg` options) and the directories they name. */
+export interface ProjectArgs {
+  args: readonly string[];
+  /** Absolute host directories bound read-only into the sandbox at the same path. */
+  readOnly: readonly string[];
 }
 
 /** What `arbor-shell --check` and the provers settings page report for a backend. */

@@ -3,7 +3,7 @@ import { checkServerConfig, type IsabelleServerConfig } from '../provers/isabell
 import { findExecutable } from '../process/find-executable.ts';
 import { createLeanBackend } from '../provers/lean/lean-backend.ts';
 import type { LeanSettings } from '../provers/lean/lean-config.ts';
-import type { BackendId } from '../shell/prover-session.ts';
+import type { BackendId, ProjectArgs } from '../shell/prover-session.ts';
 import { createProverEngineFactory, loadBackend, type EngineConfig, type EngineFactory } from './engine-factory.ts';
 import { createIsabelleFactory } from './isabelle-factory.ts';
 import { createPassThroughFactory } from './pass-through-factory.ts';
@@ -27,6 +27,8 @@ export interface BackendChoice {
   /** The workspace project file's prelude: Coq judges it (never trusting its axioms unless confirmed); other backends read it as prelude. */
   projectPrelude?: string;
   trustProjectAxioms?: boolean | (() => boolean);
+  /** The workspace's trusted `_CoqProject` load paths (Coq only), read for every new prover. */
+  project?: () => ProjectArgs | undefined;
   /** Address-space cap per prover process in MB (0: none; default the session's). */
   memoryLimitMb?: number;
   /** eq: an AIMLEAP advisor (HOST:PORT) HAMMER asks first. */
@@ -94,6 +96,7 @@ export async function composeBackends(choice: BackendChoice, options: ComposeOpt
 /** The engine factory's configuration for a prover backend (coq, eq, lean). */
 export function engineConfig(choice: BackendChoice): EngineConfig {
   const config: EngineConfig = { backend: choice.backend, timeoutMs: choice.timeoutMs, poolSize: choice.poolSize ?? 1 };
+  if (choice.project !== undefined && choice.backend === 'coq') config.project = choice.project;
   if (choice.memoryLimitMb !== undefined) config.memoryLimitMb = choice.memoryLimitMb;
   if (choice.advisor !== undefined) config.backendOptions = { advisor: choice.advisor };
   // Coq judges the project prelude (`projectPrelude`); other backends have no vernacular to judge and read it as their prelude.

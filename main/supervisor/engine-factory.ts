@@ -1,6 +1,6 @@
 import { refuteStatement } from '../fidelity/refute-goal.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
-import type { BackendId, ProverBackend, SessionOptions } from '../shell/prover-session.ts';
+import type { BackendId, ProjectArgs, ProverBackend, SessionOptions } from '../shell/prover-session.ts';
 import { TacticEngine } from '../shell/tactic-engine.ts';
 import { WarmPool } from './warm-pool.ts';
 
@@ -19,6 +19,11 @@ export interface EngineConfig {
   backendOptions?: Record<string, string>;
   /** Address-space cap per prover process in MB (0: none). */
   memoryLimitMb?: number;
+  /**
+   * The user's project as trusted now (read at every new session: trust can be granted after start, in
+   * the web workbench's confirmation); undefined while untrusted or absent.
+   */
+  project?: () => ProjectArgs | undefined;
 }
 
 /** Thrown by `createEngine` when a channel prelude is not allowed; its message is the protocol's ERR. */
@@ -42,8 +47,9 @@ export async function loadBackend(id: BackendId): Promise<ProverBackend> {
 
 /** Channels over one prover backend, with a warm pool for the default prelude. */
 export function createProverEngineFactory(backend: ProverBackend, config: EngineConfig): EngineFactory {
-  const options = (prelude?: string): SessionOptions => {
+  const options = (prelude?: string, project = config.project?.()): SessionOptions => {
     const o: SessionOptions = { timeoutMs: config.timeoutMs, refute: refuteStatement };
+    if (project !== undefined) o.project = project;
     if (prelude !== undefined) o.prelude = prelude;
     if (config.projectPrelude !== undefined) o.projectPrelude = config.projectPrelude;
     if (config.trustProjectAxioms !== undefined && config.trustProjectAxioms !== false) o.trustProjectAxioms = config.trustProjectAxioms;
@@ -51,7 +57,9 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
     if (config.memoryLimitMb !== undefined) o.memoryLimitMb = config.memoryLimitMb;
     return o;
   };
-  const pool = new WarmPool(backend, options(config.prelude), config.poolSize);
+  const poolOptions = options(config.prelude);
+  const pool = new WarmPool(backend, poolOptions, config.poolSize);
+  const sameProject = (a: ProjectArgs | undefined, b: ProjectArgs | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
   let first = true;
   return {
     createEngine(_channel, prelude, environment) {
@@ -65,6 +73,9 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
         timeoutMs: config.timeoutMs,
         openSession: async () => {
           if (custom) return backend.open({ ...options(config.prelude), ...(prelude !== undefined && prelude !== '' ? { untrustedPrelude: prelude } : {}), ...(environment !== undefined ? { environment } : {}) });
+          // Trust granted (or changed) after the pool started: a fresh session with the project's load paths.
+          const project = config.project?.();
+          if (!sameProject(project, poolOptions.project)) return backend.open(options(config.prelude, project));
           const session = await pool.take();
           // Fill the pool only once the first channel is up, so start-up does not compete for the cores.
           if (first) {

@@ -15,6 +15,9 @@ import { ProversButton } from '../panels/provers-page.tsx';
 import { SearchPanel } from '../panels/search-panel.tsx';
 import { SuggestionsPanel } from '../panels/suggestions-panel.tsx';
 import { TranscriptPanel } from '../panels/transcript-panel.tsx';
+import { VFilePanel } from '../panels/v-file-panel.tsx';
+import { VFileSource } from '../panels/v-file-source.tsx';
+import { ProjectTrustBanner } from '../panels/project-trust.tsx';
 import { onMenuCommand } from '../services/arbor-api.ts';
 import { closeDocument } from '../services/workbench.ts';
 import { selectAppInfo } from '../store/channels-slice.ts';
@@ -31,7 +34,7 @@ import { OTHER_MARKS, STATUS_LEGEND } from '../tree/marks.ts';
 const TABS: { id: BottomTab; label: string }[] = [
   { id: 'messages', label: 'Messages' }, { id: 'transcript', label: 'Transcript' },
   { id: 'channels', label: 'Channels' }, { id: 'suggestions', label: 'Suggestions' },
-  { id: 'fidelity', label: 'Fidelity' }, { id: 'search', label: 'Search' },
+  { id: 'fidelity', label: 'Fidelity' }, { id: 'search', label: 'Search' }, { id: 'vfile', label: '.v file' },
 ];
 
 function Toolbar() {
@@ -138,6 +141,7 @@ function BottomPanels() {
         {tab === 'suggestions' && <SuggestionsPanel />}
         {tab === 'fidelity' && <FidelityPanel />}
         {tab === 'search' && <SearchPanel />}
+        {tab === 'vfile' && <VFilePanel />}
       </div>
     </section>
   );
@@ -200,6 +204,7 @@ export function App() {
   return (
     <div className="app">
       <Toolbar />
+      <ProjectTrustBanner />
       <Group
         className="rows" orientation="vertical" groupRef={rows} id="rows"
         onLayoutChanged={(layout, meta) => { if (meta.isUserInteraction) saveLayout('layout.rows', layout); }}
@@ -212,6 +217,7 @@ export function App() {
             <Panel id="pane-editor" defaultSize="34%" minSize={220} className="editor-column">
               <DocumentTabs />
               <EditorPane />
+              <VFileSource />
             </Panel>
             <Separator className="splitter vertical" data-testid="splitter-editor" />
             <Panel id="pane-tree" minSize={280} className="center"><TreePane /></Panel>

@@ -58,6 +58,7 @@ export async function startWorkbench(): Promise<void> {
     store().addMessage('error', `host: ${(err as Error).message}`);
     return;
   }
+  void refreshProjectStatus();
   const info = store().host.info;
   if (info && !info.backendAvailable) store().addMessage('error', `prover backend ${info.backend} not available: ${info.problems.join('; ')}`);
   // Read before anything changes the store: from now on the tab list follows it.
@@ -182,6 +183,7 @@ export function newDocument(text = ''): string {
 }
 
 export async function openPath(path: string): Promise<void> {
+  if (/\.v$/i.test(path)) return openVFile(path);
   try {
     const file = await api.readFile(path);
     const examples = store().host.info?.examplesDir;
@@ -339,6 +341,41 @@ function watchModel(uri: string): void {
     if (first !== Infinity) void syncDocument(uri, { firstLine: first, lineDelta: delta }).catch((err: unknown) => store().addMessage('error', `sync: ${(err as Error).message}`));
     saveRecoveryNow(uri);
   });
+}
+
+/**
+ * A `.v` file opens as derivations (read-only): the host runs its sentences in a sandboxed prover and
+ * sends every theorem's derivation after each step; the tree pane shows them, the `.v file` tab steps.
+ */
+export async function openVFile(path: string): Promise<void> {
+  let text: string;
+  try {
+    text = (await api.readFile(path)).text;
+  } catch (err) {
+    store().addMessage('error', `open ${path}: ${(err as Error).message}`);
+    return;
+  }
+  store().startVFile(path, text);
+  store().setTreeSource('vfile');
+  store().setTreeView('derivation');
+  store().setBottomTab('vfile');
+  try {
+    const report = await api.vFileDerivations(path);
+    store().receiveVFile(path, report);
+    if (report.stopped) store().addMessage('error', `${baseName(path)}: line ${report.stopped.line}: ${report.stopped.message}`);
+  } catch (err) {
+    store().receiveVFile(path, null, (err as Error).message);
+    store().addMessage('error', `open ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** The workspace's `_CoqProject` and whether it is trusted (the banner above the editor says so). */
+export async function refreshProjectStatus(): Promise<void> {
+  try {
+    store().setProjectStatus(await api.coqProject());
+  } catch {
+    store().setProjectStatus(null);
+  }
 }
 
 export async function loadTranscriptText(name: string, text: string): Promise<void> {

@@ -20,9 +20,11 @@ import { createSuggestionsSlice } from './suggestions-slice.ts';
 import type { TranscriptSlice } from './transcript-slice.ts';
 import { createTranscriptSlice } from './transcript-slice.ts';
 import type { UiSlice } from './ui-slice.ts';
+import type { VFileSlice } from './vfile-slice.ts';
+import { createVFileSlice } from './vfile-slice.ts';
 import { createUiSlice } from './ui-slice.ts';
 
-export type ArborState = DocumentsSlice & CheckingSlice & ProofSlice & ChannelsSlice & TranscriptSlice & MessagesSlice & SuggestionsSlice & UiSlice & FidelitySlice & CursorSlice & ProblemsSlice;
+export type ArborState = DocumentsSlice & CheckingSlice & ProofSlice & ChannelsSlice & TranscriptSlice & MessagesSlice & SuggestionsSlice & UiSlice & FidelitySlice & CursorSlice & ProblemsSlice & VFileSlice;
 
 /** The one store, made of slices; components read it through the slices' module-level selectors. */
 export const createArborStore = () => create<ArborState>()((...a) => ({
@@ -37,6 +39,7 @@ export const createArborStore = () => create<ArborState>()((...a) => ({
   ...createFidelitySlice(...a),
   ...createCursorSlice(...a),
   ...createProblemsSlice(...a),
+  ...createVFileSlice(...a),
 }));
 
 export const useArbor = createArborStore();

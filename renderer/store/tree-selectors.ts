@@ -7,10 +7,12 @@ import { counterexampleInError } from '../../shared/protocol/hammer-report.ts';
 import { selectActiveCheck } from './checking-slice.ts';
 import { selectActiveChannel, selectChannelTrees, selectShownStep } from './proof-slice.ts';
 import type { ArborState } from './store.ts';
+import { selectVFileTree } from './vfile-slice.ts';
 
 /** The tree in the tree pane: a synthetic one (perf mode), the transcript's at its cursor, or the channel's. */
 export const selectShownTree = (s: ArborState): TreeView | null => {
   if (s.proof.synthetic) return s.proof.synthetic;
+  if (s.ui.treeSource === 'vfile') return selectVFileTree(s);
   if (s.ui.treeView === 'derivation') return selectDerivationTree(s);
   if (s.ui.treeSource === 'transcript' && s.transcript.loaded) return transcriptTreeAt(s.transcript.loaded.entries, s.transcript.loaded.cursor);
   const trees = selectChannelTrees(s);
@@ -110,6 +112,7 @@ const derivationCache = new WeakMap<TranscriptEntry[], Map<string, TreeView | nu
  * (services/derivation-sync.ts asks for it as the proof and the history slider move).
  */
 export const selectDerivationTree = (s: ArborState): TreeView | null => {
+  if (s.ui.treeSource === 'vfile') return selectVFileTree(s);
   const loaded = s.ui.treeSource === 'transcript' ? s.transcript.loaded : null;
   if (!loaded) {
     const channel = selectActiveChannel(s);

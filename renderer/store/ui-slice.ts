@@ -4,18 +4,21 @@ import type { ArborState } from './store.ts';
 /** The tree pane shows the state (open goals, seed 000) or the derivation (every goal and how it was closed). */
 export type TreeViewMode = 'state' | 'derivation';
 
-export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions' | 'fidelity' | 'search';
+export type BottomTab = 'messages' | 'transcript' | 'channels' | 'suggestions' | 'fidelity' | 'search' | 'vfile';
+
+/** Where the tree pane's tree comes from: the document's channel, a loaded transcript, an opened `.v` file. */
+export type TreeSource = 'live' | 'transcript' | 'vfile';
 
 export interface UiSlice {
   ui: {
-    bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: 'live' | 'transcript'; treeView: TreeViewMode; showHelp: boolean;
+    bottomTab: BottomTab; openDialog: 'open' | 'save' | null; treeSource: TreeSource; treeView: TreeViewMode; showHelp: boolean;
     /** A document with unsaved changes the user asked to close: the question is open until answered. */
     closing: string | null;
   };
   setBottomTab(tab: BottomTab): void;
   setClosing(uri: string | null): void;
   setOpenDialog(dialog: 'open' | 'save' | null): void;
-  setTreeSource(source: 'live' | 'transcript'): void;
+  setTreeSource(source: TreeSource): void;
   setShowHelp(show: boolean): void;
   setTreeView(mode: TreeViewMode): void;
 }

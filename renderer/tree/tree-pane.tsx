@@ -49,7 +49,7 @@ export function TreePane() {
   const [hitIndex, setHitIndex] = useState(0);
   // A tree from elsewhere (another document, a loaded transcript, the other view) is fitted afresh, even
   // when its root has the same id as the last one's (derivation roots do).
-  const source = useArbor((s) => `${s.ui.treeView}:${s.ui.treeSource === 'transcript' && s.transcript.loaded ? `transcript:${s.transcript.loaded.name}` : `doc:${s.documents.activeUri ?? ''}`}`);
+  const source = useArbor((s) => `${s.ui.treeView}:${s.ui.treeSource === 'vfile' ? `vfile:${s.vfile.path ?? ''}:${s.vfile.theorem}` : s.ui.treeSource === 'transcript' && s.transcript.loaded ? `transcript:${s.transcript.loaded.name}` : `doc:${s.documents.activeUri ?? ''}`}`);
   const rootId = `${source}:${tree?.id ?? ''}`;
   const fittedFor = useRef<unknown>(null);
   /** Set once the user pans or zooms: until then (or until Fit) the view follows the growing tree. */

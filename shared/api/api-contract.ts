@@ -3,6 +3,7 @@ import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { DerivationReply } from '../derivation/recorded-derivation.ts';
+import type { VFileReport } from '../derivation/v-file-derivation.ts';
 import type { TreeDelta } from '../proof-tree/tree-delta.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
@@ -11,6 +12,7 @@ import type { DocumentPatch } from '../checking/document-patch.ts';
 import type { ApiMethodName } from './api-methods.ts';
 import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
 import type { ProjectTrustStatus } from './project-trust.ts';
+import type { CoqProjectStatus } from '../project/coq-project-status.ts';
 
 /**
  * The one API between the workbench's renderer and its host (Electron IPC or the web host's WebSocket).
@@ -111,12 +113,22 @@ export const apiParamSchemas = {
   /** The `arbor.project.json` of a folder the workbench may read (null: none there). */
   'project.read': z.object({ dir: filePath }).strict(),
   /** Whether the workspace project's assumptions await the user's answer in the page (web). */
-  'project.trustStatus': z.object({}).strict(),
+  'project.axiomsStatus': z.object({}).strict(),
   /**
    * The page's confirmation: `code` is what the user typed (the one-time code Arbor printed on its terminal,
    * never sent through this API), null to keep the assumptions untrusted.
    */
-  'project.trust': z.object({ code: z.string().max(64).nullable() }).strict(),
+  'project.trustAxioms': z.object({ code: z.string().max(64).nullable() }).strict(),
+  /** The workspace's `_CoqProject` (null: none) and whether it is trusted. */
+  'project.coq': z.object({}).strict(),
+  /**
+   * The user pressed "Trust…": the desktop app asks in a native dialog; the web host prints a one-time code
+   * on its terminal, which `project.trust` must carry (an API call alone never trusts a workspace).
+   */
+  'project.requestTrust': z.object({}).strict(),
+  'project.trust': z.object({ code: z.string().min(1).max(32) }).strict(),
+  /** A `.v` file of the workspace opened as derivations (read-only; its sentences run in a sandboxed prover). */
+  'vfile.derivations': z.object({ path: filePath }).strict(),
   /**
    * The editor's document the agent side works on: its channel and file (the edit history is kept next
    * to the file). Answers that session's suggestions and history.
@@ -223,8 +235,12 @@ export interface ApiResults {
   'recent.list': string[];
   'provers.detect': ProversReport;
   'project.read': ProjectInfo | null;
-  'project.trustStatus': ProjectTrustStatus;
-  'project.trust': ProjectTrustStatus;
+  'project.axiomsStatus': ProjectTrustStatus;
+  'project.trustAxioms': ProjectTrustStatus;
+  'project.coq': CoqProjectStatus | null;
+  'project.requestTrust': CoqProjectStatus | null;
+  'project.trust': CoqProjectStatus | null;
+  'vfile.derivations': VFileReport;
   'agent.focus': AgentSnapshot;
   'agent.suggestions': Suggestion[];
   'agent.decide': Suggestion;

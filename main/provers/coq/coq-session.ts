@@ -90,7 +90,9 @@ export class CoqSession implements ProverSession {
 
   static async open(options: SessionOptions, givenClientOptions: ClientOptions = {}): Promise<CoqSession> {
     const memory = options.memoryLimitMb ?? DEFAULT_PROVER_MEMORY_MB;
-    const clientOptions: ClientOptions = memory > 0 ? { memoryLimitMb: memory, ...givenClientOptions } : givenClientOptions;
+    const withMemory: ClientOptions = memory > 0 ? { memoryLimitMb: memory, ...givenClientOptions } : givenClientOptions;
+    // A trusted project: its load paths on coqidetop's command line, their directories readable in the sandbox.
+    const clientOptions: ClientOptions = options.project === undefined ? withMemory : { ...withMemory, extraArgs: [...options.project.args], sandbox: withMemory.sandbox === false ? false : { ...(withMemory.sandbox ?? {}), readOnly: [...(withMemory.sandbox?.readOnly ?? []), ...options.project.readOnly] } };
     const s = new CoqSession(options, clientOptions);
     await s.boot();
     return s;

@@ -93,6 +93,8 @@ export interface ClientOptions {
   memoryLimitMb?: number;
   /** Host paths beyond the system it may read (a user's load path). `false` only for the sandbox benchmark's baseline. */
   sandbox?: SandboxOptions | false;
+  /** Arguments after Arbor's own (a trusted project's load paths: `-Q dir Lib`, `-R dir Lib`, `-w …`). */
+  extraArgs?: readonly string[];
 }
 
 /**
@@ -120,7 +122,7 @@ export class CoqideTopClient {
     // Sandboxed: untrusted sentences reach it, and CoqHammer runs shell commands (its ATPs, PredictPath).
     this.proc = startProcess({
       program: binary,
-      args: ['-main-channel', 'stdfds', '-async-proofs', 'off'],
+      args: ['-main-channel', 'stdfds', '-async-proofs', 'off', ...(options.extraArgs ?? [])],
       env,
       sandbox: options.sandbox ?? {},
       ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}),
@@ -233,12 +235,12 @@ export class CoqideTopClient {
    * Add a sentence on the tip and execute it in one pipelined exchange (Add parses only; Goal forces
    * execution). If the Add fails, the Goal just observes the unchanged tip and its answer is dropped.
    */
-  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] }> {
+  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[]; all: RawGoal[] | undefined }> {
     const tip = this.tip;
     const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
     const lists = decodeGoals(goal.value);
-    return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages };
+    return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
   }
 
   /** Add a sentence on the tip (parse only; execution happens on `goals`). Returns the new state id. */

@@ -68,6 +68,11 @@ export interface GoalLists {
   goals: RawGoal[];
   /** Shelved goals (`shelve`, unresolved existential variables): open, but out of the tactics' reach until `Unshelve`. */
   shelved: number;
+  /**
+   * Every goal of the proof in order, unfocused ones included (a `.v` file's bullets and braces focus):
+   * each background level is (goals before, goals after) the focus, innermost first.
+   */
+  all: RawGoal[];
 }
 
 const decodeGoal = (g: XmlElement): RawGoal => ({
@@ -90,7 +95,12 @@ export const decodeGoals = (value: XmlElement): GoalLists | undefined => {
   const fg = elems(lists[0] ?? child(goals, 0, 'list')).map(decodeGoal);
   const shelved = lists[2] ? elems(lists[2]).length : 0;
   const givenUp = lists[3] ? elems(lists[3]).map((g): RawGoal => ({ ...decodeGoal(g), givenUp: true })) : [];
-  return { goals: [...fg, ...givenUp], shelved };
+  let all = fg;
+  for (const level of lists[1] ? elems(lists[1]) : []) {
+    const [before, after] = elems(level);
+    all = [...(before ? elems(before).map(decodeGoal) : []), ...all, ...(after ? elems(after).map(decodeGoal) : [])];
+  }
+  return { goals: [...fg, ...givenUp], shelved, all };
 };
 
 export const decodeStateId = (e: XmlElement): number => Number(e.attrs.val);

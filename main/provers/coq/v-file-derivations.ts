@@ -1,0 +1,125 @@
+import type { ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
+import type { VFileReport, VFileTheoremReport, VGoal, VSentence, VTheorem } from '../../../shared/derivation/v-file-derivation.ts';
+import { coqCode, derivationSteps, recordedSteps, theoremsOf } from '../../../shared/derivation/v-file-derivation.ts';
+import type { Converted } from '../../../shared/protocol/v-file-convert.ts';
+import { convertTheorem, defineLine } from '../../../shared/protocol/v-file-convert.ts';
+import { CoqideTopClient } from './coqidetop-client.ts';
+import type { ClientOptions } from './coqidetop-client.ts';
+import type { ProjectArgs } from '../../shell/prover-session.ts';
+import { splitHyp } from './coq-hyps.ts';
+import { guessKind } from './context-kind.ts';
+import { nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
+import { typeFromCheck } from './statement-reading.ts';
+import { SentencePolicy } from './vernacular-policy.ts';
+import type { RawGoal } from './xml-protocol.ts';
+
+export type { VFileReport, VFileTheoremReport };
+
+/**
+ * Opening a `.v` file as derivations: its own sentences, delimited by Coq (`Annotate`) and judged by the
+ * vernacular policy as a document's declarations are, run one by one in a sandboxed coqidetop (with the
+ * trusted project's load paths, if any); after each, every goal of the proof (unfocused ones too) is read.
+ * The pure part (shared/derivation/v-file-derivation.ts) turns that into the engine's derivation record,
+ * and shared/protocol/v-file-convert.ts turns a theorem into an Arbor document item. Nothing is written
+ * anywhere: the file is only read.
+ */
+
+export interface VFileOptions {
+  /** Per sentence. */
+  timeoutMs: number;
+  /** The trusted project's load paths (its directories become readable in the sandbox). */
+  project?: ProjectArgs;
+  /** Further coqidetop options (tests). */
+  client?: ClientOptions;
+}
+
+const lineAt = (text: string, offset: number): number => {
+  let n = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+};
+
+const toGoal = (g: RawGoal): VGoal => ({
+  id: g.id,
+  goal: g.goal,
+  context: g.hyps.flatMap((h) => splitHyp(h).map((e): ContextEntry => ({ kind: guessKind(e.name, e.type), name: e.name, text: e.body !== undefined ? `${e.body} : ${e.type}` : e.type }))),
+});
+
+/** Runs `text` (a `.v` file) and reports every theorem's derivation and conversion. */
+export async function vFileDerivations(text: string, options: VFileOptions): Promise<VFileReport> {
+  const started = performance.now();
+  const project = options.project;
+  const client = await CoqideTopClient.start({
+    ...(options.client ?? {}),
+    ...(project !== undefined ? { extraArgs: [...project.args], sandbox: { readOnly: [...project.readOnly] } } : {}),
+  });
+  const sentences: VSentence[] = [];
+  const states: number[] = [];
+  let stopped: VFileReport['stopped'];
+  try {
+    const policy = new SentencePolicy('define');
+    let inProof = false;
+    let at = 0;
+    for (;;) {
+      let s;
+      try {
+        s = await nextCoqSentence(text, at, (piece) => client.annotate(piece));
+      } catch (e) {
+        if (e instanceof SentenceParseError) {
+          stopped = { line: lineAt(text, at), message: e.message };
+          break;
+        }
+        throw e;
+      }
+      if (s === undefined) break;
+      const line = lineAt(text, s.start + (s.text.length - s.text.trimStart().length));
+      const refusal = policy.judge(s.pp, inProof);
+      if (refusal !== undefined) {
+        stopped = { line, message: refusal };
+        break;
+      }
+      try {
+        const r = await client.addAndGoals(s.text, options.timeoutMs);
+        inProof = r.goals !== undefined;
+        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}) });
+        states.push(r.stateId);
+      } catch (e) {
+        stopped = { line, message: (e as Error).message.replace(/\s+/g, ' ').trim() };
+        break;
+      }
+      at = s.end;
+    }
+    const theorems: VFileTheoremReport[] = [];
+    for (const t of theoremsOf(sentences)) {
+      const steps = derivationSteps(recordedSteps(sentences, t));
+      theorems.push({
+        ...(t.name !== undefined ? { name: t.name } : {}),
+        opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
+        converted: await convert(client, sentences, states, t),
+      });
+    }
+    return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ms: Math.round(performance.now() - started), project: project !== undefined };
+  } finally {
+    await client.dispose();
+  }
+}
+
+/** The theorem as an Arbor document: its statement as Coq typed it, read at the state after it ended. */
+async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem): Promise<Converted> {
+  if (t.name === undefined) return { ok: false, reason: 'an anonymous Goal has no name to read its statement by' };
+  if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
+  const state = states[t.endIndex];
+  if (state === undefined) return { ok: false, reason: 'the proof did not run to its end' };
+  let statement: string | undefined;
+  try {
+    const messages = await client.query(`Check @${t.name}.`, state);
+    statement = typeFromCheck(messages.map((m) => m.text).join('\n'));
+  } catch (e) {
+    return { ok: false, reason: `Coq could not print its statement: ${(e as Error).message}` };
+  }
+  if (statement === undefined) return { ok: false, reason: 'Coq printed its statement in an unexpected form' };
+  const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
+  if (!item.ok) return item;
+  const before = defineLine(sentences.slice(0, t.index).map((s) => s.code));
+  return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
+}

@@ -1,0 +1,65 @@
+import { formatCommand } from './format-command.ts';
+
+/**
+ * A `.v` theorem as an Arbor document item: the statement as `GOAL name "…"` (Coq's own type of the
+ * theorem, binders generalised), the binders introduced again with the names the proof uses, each
+ * tactic as an `APPLY` line, and a `NEXT` after each tactic that closed a goal (`END` after the last):
+ * bullets and braces only move Coq's focus to the next goal, which is the goal Arbor works on anyway
+ * (the leftmost open one). What cannot be said this way is refused with the reason.
+ */
+
+/** What the converter needs of a theorem (structurally `VTheorem` of shared/derivation/v-file-derivation.ts). */
+export interface ConvertibleTheorem {
+  name?: string;
+  ending: string;
+  tactics: readonly { tactic: string; line: number; acted: readonly string[]; made: readonly string[]; left: number; structural: boolean }[];
+}
+
+export interface ConvertInput {
+  theorem: ConvertibleTheorem;
+  /** The theorem's type as Coq prints it (`Check @name`), binders included. */
+  statement: string;
+  /** The names the proof's first goal has in scope that the statement binds (introduced first). */
+  binders: readonly string[];
+  /** Name for an anonymous `Goal`. */
+  fallbackName?: string;
+}
+
+export type Converted = { ok: true; lines: string[] } | { ok: false; reason: string };
+
+/** Goal selectors and commands that work on several goals at once or out of order: no single-goal APPLY says them. */
+const MULTI_GOAL = /^(all|\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*|par)\s*:|^(Focus|Unfocus|Unfocused|Unshelve|shelve|swap|cycle|revgoals|Grab)\b/;
+
+/** A tactic as one APPLY request: whitespace folded, and in parentheses when it holds a `;` (requests end at `;`). */
+export const applyLine = (tactic: string): string => {
+  const t = tactic.replace(/\s+/g, ' ').trim();
+  return formatCommand({ name: 'APPLY', tactic: t.includes(';') && !(t.startsWith('(') && t.endsWith(')')) ? `(${t})` : t });
+};
+
+export function convertTheorem(input: ConvertInput): Converted {
+  const t = input.theorem;
+  if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
+  const name = t.name ?? input.fallbackName ?? 'arbor_goal';
+  const lines = [formatCommand({ name: 'GOAL', theoremName: name, expr: input.statement.replace(/\s+/g, ' ').trim() })];
+  if (input.binders.length > 0) lines.push(applyLine(`intros ${input.binders.join(' ')}`));
+  for (const tac of t.tactics) {
+    if (tac.structural) continue;
+    if (MULTI_GOAL.test(tac.tactic)) return { ok: false, reason: `line ${tac.line}: '${tac.tactic}' works on several goals or out of order` };
+    if (tac.acted.length === 0) {
+      // No goal changed: a tactic that did nothing visible (`idtac`, a `Show`); it still runs as written.
+      lines.push(applyLine(tac.tactic));
+      continue;
+    }
+    if (tac.acted.length > 1) return { ok: false, reason: `line ${tac.line}: '${tac.tactic}' acted on ${tac.acted.length} goals at once` };
+    lines.push(applyLine(tac.tactic));
+    if (tac.made.length === 0) lines.push(tac.left === 0 ? 'END' : 'NEXT');
+  }
+  if (lines.at(-1) !== 'END') return { ok: false, reason: 'the proof did not close its last goal with a tactic' };
+  return { ok: true, lines };
+}
+
+/** Coq sentences as one `DEFINE` request (declarations the converted items need), or none when empty. */
+export const defineLine = (sentences: readonly string[]): string | undefined => {
+  const text = sentences.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean).join(' ');
+  return text === '' ? undefined : formatCommand({ name: 'DEFINE', text });
+};
