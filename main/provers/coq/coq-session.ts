@@ -22,7 +22,8 @@ import type { StatementMeaning } from '../../../shared/protocol/statement-meanin
 import { deepRecursors, inductionTactics, nestedInductionTactics, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
-import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { constantFromLocate, constantsFromLocate, declaredAssumptions, isQualid } from './assumptions.ts';
+import { ClosedConstants } from './closed-constants.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 const GRACE_MS = 2000;
@@ -160,6 +161,16 @@ export class CoqSession implements ProverSession {
   private items: LogItem[] = [];
   /** While a HAMMER runs: the wall-clock instant its budget ends. No call runs past it (see `attempt`). */
   private hardDeadline: number | undefined;
+  /** Finished theorems' assumptions, judged without walking the libraries again (closed-constants.ts). */
+  readonly closedConstants = new ClosedConstants({
+    query: async (sentences) => this.answerTexts(await this.client.query(sentences, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS))),
+    printAll: (name) => this.printAll(name),
+    resolve: async (name) => {
+      const located = await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
+      return constantFromLocate(this.answerText(located));
+    },
+    logLength: () => this.log.length,
+  });
 
   private constructor(
     options: SessionOptions,
@@ -292,6 +303,7 @@ export class CoqSession implements ProverSession {
   /** Keeps the log's first `len` sentences and the items that begin in them (a proof cut before its `Qed` is open again). */
   private truncate(len: number): void {
     this.log.length = len;
+    this.closedConstants.forgetAfter(len);
     this.items = this.items.filter((i) => i.start < len);
     const last = this.items.at(-1);
     if (last?.end !== undefined && last.end > len) delete last.end;
@@ -489,6 +501,22 @@ export class CoqSession implements ProverSession {
       }
     }
     return out;
+  }
+
+  /** Each notice of an answer (progress feedback such as "Fetching opaque proofs from disk" is info, not answer). */
+  private answerTexts(ms: CoqMessage[]): string[] {
+    return ms.filter((m) => m.level === 'notice').map((m) => m.text);
+  }
+
+  /** `Print name` at the tip with every detail shown (no notations, implicit arguments, return clauses). */
+  private async printAll(name: string): Promise<string> {
+    const tip = this.client.tip;
+    try {
+      await this.client.add('Set Printing All.', ROUND_TRIP_MS);
+      return this.answerText(await this.client.query(`Print ${name}.`, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS)));
+    } finally {
+      await this.client.editAt(tip, ROUND_TRIP_MS);
+    }
   }
 
   private answerText(ms: CoqMessage[]): string {
@@ -1005,15 +1033,9 @@ export class CoqSession implements ProverSession {
         if (why.code === 'timeout') throw why;
         throw new ProverError('fail', `Coq's kernel did not accept the proof: ${why.message}`);
       }
-      // Progress feedback ("Fetching opaque proofs from disk for …", level info) is not part of the answer.
-      const answer = (ms: CoqMessage[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
-      const printed = answer(await this.client.query(`Print Assumptions ${proof.name ?? 'arbor_goal'}.`, this.client.tip, limit));
-      // Each candidate is resolved with `Locate Term`, whose answer holds kinds and kernel paths only (see assumptions.ts).
-      const verdict = await judgeAssumptions(parsePrintAssumptions(printed), async (name) => {
-        if (!isQualid(name)) return undefined;
-        const located = await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
-        return constantFromLocate(answer(located));
-      }, this.trustedAssumptions);
+      // `Print Assumptions`, each global's closure walked once per session (closed-constants.ts); each candidate
+      // is resolved with `Locate Term`, whose answer holds kinds and kernel paths only (see assumptions.ts).
+      const verdict = await this.closedConstants.judge(proof.name ?? 'arbor_goal', this.trustedAssumptions);
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
       const statement = await this.meaning(proof.name ?? 'arbor_goal', proof.goal ?? '');
       proof.end = this.log.length;
