@@ -29,6 +29,11 @@ export interface JudgeIO {
   query(sentences: string): Promise<string[]>;
   /** `Print <name>` at the tip under `Set Printing All` (and no depth limit). */
   printAll(name: string): Promise<string>;
+  /**
+   * `Print Assumptions` on one definition that mentions every global of `fulls` (undefined when Coq does not
+   * take it): one walk of their joint closure, the libraries' opaque proofs fetched once.
+   */
+  assumptionsOfAll(fulls: readonly string[]): Promise<string | undefined>;
   /** The kernel name `Locate Term` gives for an axiom's printed name, at the tip. */
   resolve(name: string): Promise<string | undefined>;
   /** The session's log length now (the document's globals are remembered against it). */
@@ -126,9 +131,22 @@ export class ClosedConstants {
     return { self, fulls: [...fulls] };
   }
 
-  /** `Print Assumptions` on each global not yet known, in one query; one by one if the answers do not line up. */
+  /**
+   * Each global not yet known: when their joint closure is closed (the usual case: a proof by `lia` reaches
+   * only the library's axiom-free micromega), each of them is closed — one walk for all. Otherwise
+   * `Print Assumptions` on each, in one query; one by one if the answers do not line up.
+   */
   private async walkAll(fulls: readonly string[]): Promise<void> {
     if (fulls.length === 0) return;
+    const joint = await this.io.assumptionsOfAll(fulls).catch(() => undefined);
+    if (joint !== undefined) {
+      this.stats.walks++;
+      const printed = parsePrintAssumptions(joint);
+      if (printed.axioms.length === 0 && printed.bypasses.length === 0 && /Closed under the global context/.test(joint)) {
+        for (const full of fulls) this.walked.set(full, { axioms: [], bypasses: [], ...(documentGlobal(full) ? { logLength: this.io.logLength() } : {}) });
+        return;
+      }
+    }
     let answers: string[] | undefined;
     try {
       answers = await this.io.query(fulls.map((f) => `Print Assumptions ${f}.`).join(' '));

@@ -165,6 +165,7 @@ export class CoqSession implements ProverSession {
   readonly closedConstants = new ClosedConstants({
     query: async (sentences) => this.answerTexts(await this.client.query(sentences, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS))),
     printAll: (name) => this.printAll(name),
+    assumptionsOfAll: (fulls) => this.assumptionsOfAll(fulls),
     resolve: async (name) => {
       const located = await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []);
       return constantFromLocate(this.answerText(located));
@@ -514,6 +515,21 @@ export class CoqSession implements ProverSession {
     try {
       await this.client.add('Set Printing All.', ROUND_TRIP_MS);
       return this.answerText(await this.client.query(`Print ${name}.`, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS)));
+    } finally {
+      await this.client.editAt(tip, ROUND_TRIP_MS);
+    }
+  }
+
+  /** `Print Assumptions` on a throw-away definition that mentions every global of `fulls` (see closed-constants.ts). */
+  private async assumptionsOfAll(fulls: readonly string[]): Promise<string | undefined> {
+    if (!fulls.every(isQualid)) return undefined;
+    const tip = this.client.tip;
+    const limit = Math.max(this.timeoutMs, QED_MIN_MS);
+    try {
+      await this.client.add(`Definition arbor_joint_closure : unit := ${fulls.map((f) => `let _ := @${f} in `).join('')}tt.`, ROUND_TRIP_MS);
+      return this.answerText(await this.client.query('Print Assumptions arbor_joint_closure.', this.client.tip, limit));
+    } catch {
+      return undefined;
     } finally {
       await this.client.editAt(tip, ROUND_TRIP_MS);
     }
