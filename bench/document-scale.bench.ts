@@ -17,8 +17,8 @@ const TMP = fileURLToPath(new URL('../.tmp/document-scale/', import.meta.url));
 export async function runDocumentScaleBench(): Promise<{ rows: BenchRow[]; raw: unknown }> {
   const lines = fiftyLemmaDocument();
   const shell = new ShellProcess(['--pool', '0']);
-  let arborMs = 0;
-  let script = '';
+  let arborMs: number;
+  let script: string;
   let ends = 0;
   /** Where the time went: milliseconds per command kind. */
   const byKind: Record<string, number> = {};
