@@ -3,7 +3,7 @@ import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import type { ParsedRequest, ShellCommand, ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { PROOF_COMMANDS } from '../../shared/protocol/shell-command.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
-import type { ChannelEngine, ChannelStatus } from './channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, EngineResult } from './channel-engine.ts';
 
 export interface ShellOptions {
   /**
@@ -38,6 +38,8 @@ interface Channel {
   cancelled: boolean;
   /** Requests of this channel not yet answered. */
   queued: number;
+  /** The PRELUDE the engine was made with (a fork's prover gets the same). */
+  prelude?: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export class Shell {
   private nextChannelId = 1;
   private readonly listeners = new Set<(event: ShellEvent) => void>();
   private readonly drainWaiters: { below: number; resolve: () => void }[] = [];
+  private readonly closers: (() => Promise<void>)[] = [];
   private closed = false;
   private queuedTotal = 0;
   private readonly maxChannels: number;
@@ -109,9 +112,41 @@ export class Shell {
     return new Promise((resolve) => this.drainWaiters.push({ below, resolve }));
   }
 
+  /**
+   * A new engine like channel `id`'s (same backend, same PRELUDE), owned by the caller and on no channel: a
+   * fork's prover (state-forks.ts). Undefined for a channel that is not open.
+   */
+  siblingEngine(id: number): ChannelEngine | undefined {
+    const c = this.channels.get(id);
+    return c && !c.released ? this.options.createEngine(id, c.prelude) : undefined;
+  }
+
+  /** A new channel served by `engine` (a fork that adopted another channel's state); its id, or why not. */
+  openWith(engine: ChannelEngine, prelude?: string): { id: number } | { error: string } {
+    if (this.closed) return { error: 'bad channel' };
+    const open = this.channelIds().length;
+    if (open >= this.maxChannels) return { error: `too many channels: ${open} open (limit ${this.maxChannels}); release one first` };
+    const id = this.nextChannelId++;
+    const channel: Channel = { id, engine, tail: Promise.resolve(), released: false, cancelled: false, queued: 0, ...(prelude !== undefined ? { prelude } : {}) };
+    this.channels.set(id, channel);
+    this.emit({ kind: 'channels', channels: this.channelIds() });
+    return { id };
+  }
+
+  /** The PRELUDE channel `id` was made with. */
+  preludeOf(id: number): string | undefined {
+    return this.channels.get(id)?.prelude;
+  }
+
+  /** Runs `close` when the shell closes (what owns provers beside the channels: forks). */
+  onClose(close: () => Promise<void>): void {
+    this.closers.push(close);
+  }
+
   /** Releases every channel and its prover; pending requests still get their responses. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all(this.closers.splice(0).map((c) => c().catch(() => undefined)));
     const all = [...this.channels.values()];
     await Promise.all(all.map(async (c) => {
       c.released = true;
@@ -155,13 +190,7 @@ export class Shell {
     const result = await channel.engine.execute(command);
     // A CANCEL that came while this ran stopped it: its answer is `cancelled`, whatever the prover said.
     if (channel.cancelled) return reply(id, null, 'cancelled');
-    const response = reply(id, result.response, result.error);
-    if (result.step !== undefined && PROOF_COMMANDS.has(command.name)) response.STEP = result.step;
-    if (result.script !== undefined) response.SCRIPT = result.script;
-    if (result.assumptions !== undefined) response.ASSUMPTIONS = result.assumptions;
-    if (result.statement !== undefined) response.STATEMENT = result.statement;
-    if (result.hammerReport !== undefined) response.HAMMER_REPORT = result.hammerReport;
-    return response;
+    return engineResponse(id, command, result);
   }
 
   private newChannel(requestedOn: number): ShellResponse {
@@ -201,7 +230,7 @@ export class Shell {
   }
 
   private open(id: number, prelude?: string): Channel {
-    const channel: Channel = { id, engine: this.options.createEngine(id, prelude), tail: Promise.resolve(), released: false, cancelled: false, queued: 0 };
+    const channel: Channel = { id, engine: this.options.createEngine(id, prelude), tail: Promise.resolve(), released: false, cancelled: false, queued: 0, ...(prelude !== undefined ? { prelude } : {}) };
     this.channels.set(id, channel);
     this.emit({ kind: 'channels', channels: this.channelIds() });
     return channel;
@@ -245,6 +274,7 @@ export class Shell {
       return reply(channel.id, null, err instanceof Error ? err.message : String(err));
     }
     channel.engine = engine;
+    channel.prelude = prelude;
     await old.dispose();
     return reply(channel.id, null, '');
   }
@@ -252,6 +282,17 @@ export class Shell {
   private emit(event: ShellEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** An engine's answer to a command as the protocol's response on `channel` (the shell's and a fork's alike). */
+export function engineResponse(channel: number, command: ShellCommand, result: EngineResult): ShellResponse {
+  const response = reply(channel, result.response, result.error);
+  if (result.step !== undefined && PROOF_COMMANDS.has(command.name)) response.STEP = result.step;
+  if (result.script !== undefined) response.SCRIPT = result.script;
+  if (result.assumptions !== undefined) response.ASSUMPTIONS = result.assumptions;
+  if (result.statement !== undefined) response.STATEMENT = result.statement;
+  if (result.hammerReport !== undefined) response.HAMMER_REPORT = result.hammerReport;
+  return response;
 }
 
 function reply(channel: number, response: unknown, error: string): ShellResponse {
