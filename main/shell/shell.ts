@@ -133,6 +133,18 @@ export class Shell {
     return { id };
   }
 
+  /**
+   * Runs `work` on channel `id`'s engine in the channel's turn (after the requests sent before, before those
+   * sent after), without a request or an event: a fork that borrows the channel's own prover (state-forks.ts).
+   */
+  exclusive<T>(id: number, work: (engine: ChannelEngine) => Promise<T>): Promise<T> {
+    const c = this.channels.get(id);
+    if (!c || c.released) return Promise.reject(new Error('bad channel'));
+    const run = c.tail.then(() => work(c.engine), () => work(c.engine));
+    c.tail = run.catch(() => undefined);
+    return run;
+  }
+
   /** The PRELUDE channel `id` was made with. */
   preludeOf(id: number): string | undefined {
     return this.channels.get(id)?.prelude;

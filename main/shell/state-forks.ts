@@ -45,6 +45,8 @@ const NOT_ON_FORK = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL', 'PRELUD
 export class StateForks {
   private readonly siblings = new Map<number, Sibling[]>();
   private readonly waiting = new Map<number, (() => void)[]>();
+  /** Channels whose own prover a try borrows now (a concurrent try goes to a sibling). */
+  private readonly borrowed = new Set<number>();
   private closed = false;
 
   constructor(private readonly shell: Shell, private readonly options: { perChannel?: number } = {}) {
@@ -69,8 +71,17 @@ export class StateForks {
     return state;
   }
 
-  /** Runs `work` on a fork of `channel` (at `options.step`); the fork goes back to the handle afterwards. */
+  /**
+   * Runs `work` on a fork of `channel` (at `options.step`); the fork goes back to the handle afterwards. A try
+   * from the channel's state now, while nothing else borrows it, runs on the channel's own prover in the
+   * channel's turn — it holds the document already — and rewinds it to the handle after (`Edit_at`); any
+   * other runs on a warm sibling.
+   */
   async run<T>(channel: number, work: (fork: ForkRun) => Promise<T>, options: ForkOptions = {}): Promise<T> {
+    const own = this.shell.engine(channel);
+    if (options.step === undefined && own instanceof TacticEngine && !own.status().busy && !this.borrowed.has(channel) && own.status().step > 0) {
+      return this.onOwn(channel, work, options);
+    }
     const state = this.handle(channel, options.step);
     const sibling = await this.acquire(channel);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -99,6 +110,39 @@ export class StateForks {
       clearTimeout(timer);
       this.release(channel, sibling, keep);
     }
+  }
+
+  /** `run` on the channel's own prover: in its turn, from its state then, rewound to it afterwards. */
+  private async onOwn<T>(channel: number, work: (fork: ForkRun) => Promise<T>, options: ForkOptions): Promise<T> {
+    this.borrowed.add(channel);
+    let expired = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      if (options.deadlineMs === undefined) return;
+      timer = setTimeout(() => {
+        // The channel's prover is not stopped (it holds the document): the running step ends at its own
+        // limit, the rest of the try is refused, and the prover rewinds to the handle.
+        expired = true;
+        reject(new ForkTimeout(`no answer within ${Math.round((options.deadlineMs as number) / 1000)} s on a fork`));
+      }, options.deadlineMs);
+    });
+    const attempt = this.shell.exclusive(channel, async (engine) => {
+      if (!(engine instanceof TacticEngine)) throw new ForkUnavailable(`channel ${channel} cannot be forked`);
+      const state = engine.stateHandle() as EngineState;
+      try {
+        return await work({
+          step: state.records.length,
+          run: (request) => (expired ? Promise.resolve({ CHANNEL: channel, RESPONSE: null, ERR: 'timeout' }) : this.send(channel, engine, request)),
+        });
+      } finally {
+        await engine.adopt(state);
+      }
+    }).finally(() => {
+      this.borrowed.delete(channel);
+      clearTimeout(timer);
+    });
+    attempt.catch(() => undefined);
+    return Promise.race([attempt, deadline]);
   }
 
   /** `document.fork`: a new channel whose engine adopted `channel`'s state after `step`; its id and step. */
@@ -193,8 +237,7 @@ export class StateForks {
         for (;;) {
           const engine = this.shell.engine(channel);
           if (!(engine instanceof TacticEngine) || first.busy || this.closed) return;
-          // Only between the channel's commands: a state mid-command is not one to keep up with.
-          if (engine.status().busy) return;
+          // (While the channel runs a command its history is the state before it: a state all the same.)
           const latest = engine.stateHandle();
           const held = first.engine.stateHandle();
           if (!latest || (held && sameState(held, latest))) return;
