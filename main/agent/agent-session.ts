@@ -28,6 +28,7 @@ import { formatQuery, queryCommand, type QueryKind } from '../../shared/protocol
 import type { QueryAnswer } from '../../shared/protocol/query-answer.ts';
 import { checkCommandArguments, checkTermText, isIdentifier, quoteTerm, readTermInput } from './term-input.ts';
 import { shellToolError, ToolError } from './tool-error.ts';
+import { ForkTimeout, ForkUnavailable } from '../shell/state-forks.ts';
 
 export interface AgentSessionOptions {
   port: ShellPort;
@@ -47,6 +48,17 @@ export interface AgentSessionOptions {
    * the one place the script lives, and `get_script` and scratch copies read it instead of the tracker.
    */
   documentScript?: () => ReplayPlan | undefined;
+  /**
+   * Checking tools run on forks of the channel's state where the port offers them (default): a state handle
+   * on a warm prover, no replay. `false`: always on scratch channels that replay the script (the old way,
+   * kept for ports that cannot fork and for the benchmark's "before").
+   */
+  forks?: boolean;
+}
+
+/** A copy of the channel's state a checking tool works on: a fork, or a scratch channel. */
+interface Copy {
+  run(request: string): Promise<ShellResponse>;
 }
 
 /** One entry of the session's transcript, in `arbor-shell --transcript` form plus a scratch mark. */
@@ -180,10 +192,7 @@ export class AgentSession {
     // A proposition is checked as itself; any other term as `t = t`, which is well typed iff t is.
     const prop = check.kind === 'assertion' ? check.prop : `(${check.term}) = (${check.term})`;
     const name = freshName('arbor_check', current);
-    const response = await this.scratch.with(await this.plan(current), this.toolTimeoutMs, async (s) => {
-      this.scratchIds.add(s.id);
-      return s.run(`HAVE ${name} ${quoteTerm(prop)}`);
-    });
+    const response = await this.onCopy((s) => s.run(`HAVE ${name} ${quoteTerm(prop)}`), current);
     if (response.ERR !== '') throw shellToolError(response.ERR);
     return 'valid';
   }
@@ -219,8 +228,7 @@ export class AgentSession {
     const kind = { kind: 'hypothesis-edit' as const, hypothesisName: edit.hypothesisName, originalValue: edit.originalValue, suggestedValue: edit.suggestedValue, newName };
     const duplicate = this.queue.findPendingDuplicate(kind);
     if (duplicate) return { suggestion: duplicate, duplicate: true };
-    const responses = await this.scratch.with(await this.plan(current), this.toolTimeoutMs, async (s) => {
-      this.scratchIds.add(s.id);
+    const responses = await this.onCopy(async (s) => {
       const out: ShellResponse[] = [];
       for (const command of apply) {
         const r = await s.run(command);
@@ -228,7 +236,7 @@ export class AgentSession {
         if (r.ERR !== '') break;
       }
       return out;
-    });
+    }, current);
     const failed = responses.find((r) => r.ERR !== '');
     const error = failed === undefined ? undefined
       : failed === responses[0] ? `the new form does not check: ${failed.ERR}`
@@ -250,13 +258,13 @@ export class AgentSession {
   /** Tries each alternative on its own copy (two at a time unless `sequential`) and labels what it did. */
   async tryCommands(alternatives: readonly (readonly string[])[], options: { sequential?: boolean } = {}): Promise<TryResult[]> {
     alternatives.forEach((commands) => commands.forEach((c) => this.checkCommand(c, TRY_COMMANDS)));
-    await this.requireCurrentGoal();
-    const plan = await this.plan();
+    const current = await this.requireCurrentGoal();
+    // One plan for every alternative (scratch channels only): the same script, so copies are reused.
+    const plan = this.canFork() ? undefined : await this.plan(current);
     const one = async (commands: readonly string[], index: number): Promise<TryResult> => {
       try {
         let before: TreeView | undefined;
-        const responses = await this.scratch.with(plan, this.toolTimeoutMs, async (s) => {
-          this.scratchIds.add(s.id);
+        const responses = await this.onCopy(async (s) => {
           // The copy's own state is the reference (a copy rebuilt from the current goal alone has only that goal).
           const base = await s.run('STATE');
           before = base.ERR === '' ? responseTree(base) : undefined;
@@ -272,7 +280,7 @@ export class AgentSession {
           const tree = last && last.ERR === '' && !/^\s*END\b/.test(commands.at(-1) ?? '') ? responseTree(last) : undefined;
           if (tree && goalsInContext(tree).every((g) => g.proved)) out.push(await s.run('END'));
           return out;
-        });
+        }, current, plan);
         if (!before) throw new ToolError('prover_error', 'the scratch copy has no proof state');
         const { tree: _tree, ...outcome } = labelOutcome(before, responses.length > commands.length ? [...commands, 'END'] : commands, responses);
         const lastGood = [...responses].reverse().find((r) => r.ERR === '');
@@ -422,6 +430,42 @@ export class AgentSession {
       ? { time: event.time, channel, request: event.text }
       : { time: event.time, response: event.response };
     if (scratch) entry.scratch = true;
+    this.transcriptLog.push(entry);
+    if (this.transcriptLog.length > this.transcriptLimit) this.transcriptLog.splice(0, this.transcriptLog.length - this.transcriptLimit);
+  }
+
+  private canFork(): boolean {
+    return this.options.forks !== false && this.options.port.fork !== undefined;
+  }
+
+  /**
+   * Runs `work` on a copy of the channel's state: a fork (the channel's state as a handle, on a warm prover
+   * that holds the document: no replay) where the port can fork, else a scratch channel replaying the script.
+   */
+  private async onCopy<T>(work: (copy: Copy) => Promise<T>, current?: GoalInContext, plan?: ReplayPlan): Promise<T> {
+    const port = this.options.port;
+    if (this.canFork() && port.fork) {
+      try {
+        return await port.fork(this.channel, (fork) => work({
+          run: async (request) => {
+            this.logScratch({ time: Date.now(), channel: this.channel, request, scratch: true });
+            const response = await fork.run(request);
+            this.logScratch({ time: Date.now(), response, scratch: true });
+            return response;
+          },
+        }), { deadlineMs: this.toolTimeoutMs });
+      } catch (e) {
+        if (e instanceof ForkTimeout) throw new ToolError('timeout', e.message);
+        if (!(e instanceof ForkUnavailable)) throw e;
+      }
+    }
+    return this.scratch.with(plan ?? await this.plan(current), this.toolTimeoutMs, async (s) => {
+      this.scratchIds.add(s.id);
+      return work(s);
+    });
+  }
+
+  private logScratch(entry: TranscriptEntry): void {
     this.transcriptLog.push(entry);
     if (this.transcriptLog.length > this.transcriptLimit) this.transcriptLog.splice(0, this.transcriptLog.length - this.transcriptLimit);
   }

@@ -1,5 +1,6 @@
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { Shell } from '../shell/shell.ts';
+import { forksOf } from '../shell/state-forks.ts';
 import type { PortEvent, ShellPort } from './shell-port.ts';
 
 /**
@@ -16,6 +17,7 @@ export function inProcessPort(shell: Shell, submit?: (line: string) => Promise<S
     onEvent: (listener: (event: PortEvent) => void) => shell.onEvent((event) => {
       if (event.kind !== 'channels') listener(event);
     }),
+    fork: (channel, work, options) => forksOf(shell).run(channel, work, options),
     // The shell belongs to whoever created it; the port only stops listening.
     close: async () => undefined,
   };

@@ -1,5 +1,6 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import type { ForkOptions, ForkRun } from '../shell/state-forks.ts';
 
 /** What an agent session sees of the shell's traffic (the shell's and the web host's events agree). */
 export type PortEvent =
@@ -18,5 +19,11 @@ export interface ShellPort {
   /** The channel's current step, as the shell counts it (undefined where the port cannot tell). */
   step?(channel: number): Promise<number | undefined>;
   onEvent(listener: (event: PortEvent) => void): () => void;
+  /**
+   * Runs `work` on a fork of the channel's state (a state handle on a warm prover, state-forks.ts); the
+   * channel never moves. Absent, or refusing with `ForkUnavailable`, where the port cannot fork (attached
+   * over WebSocket, a pass-through backend): scratch channels replay the script instead.
+   */
+  fork?<T>(channel: number, work: (fork: ForkRun) => Promise<T>, options?: ForkOptions): Promise<T>;
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ import { DocumentSessions } from './document-sessions.ts';
 import { TreeFeed } from './tree-feed.ts';
 import { DerivationFeed } from './derivation-feed.ts';
 import { projectPrelude } from './project-prelude.ts';
+import { forksOf } from '../shell/state-forks.ts';
 
 type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
 
@@ -170,6 +171,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     },
     emit,
     onChannel: (channel) => agent?.adopt(channel),
+    fork: (channel, step) => forksOf(shell).fork(channel, step),
     ...(options.recheckDelayMs !== undefined ? { recheckDelayMs: options.recheckDelayMs } : {}),
   });
   // Agents are clients of the same document sessions as the editor: their proof commands on a

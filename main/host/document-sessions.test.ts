@@ -3,6 +3,7 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { inProcessPort } from '../agent/in-process-port.ts';
 import { Shell } from '../shell/shell.ts';
+import { forksOf } from '../shell/state-forks.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { DocumentSessions } from './document-sessions.ts';
@@ -34,6 +35,8 @@ function sessions(prelude?: (path: string | undefined) => Promise<string | undef
     shell,
     emit: (e) => events.push(e),
     recheckDelayMs: 50,
+    // Forks are state handles on warm provers, as the host makes them (state-forks.ts).
+    fork: (channel, step) => forksOf(shell).fork(channel, step),
     ...(prelude ? { prelude } : {}),
   });
   return { docs, events, messages: () => events.filter((e) => e.kind === 'document-message').map((e) => (e as { text: string }).text) };
@@ -226,7 +229,7 @@ describe('documents owned by the host (real coqidetop)', () => {
     const agent = new AgentSession({ port: inProcessPort(shell), channel, documentScript: () => docs.scriptOf(channel) });
     try {
       expect(await agent.script('arbor')).toBe(`${text.slice(0, 6).map((l) => l.trim()).join('\n')}\n`);
-      // Its scratch copy is replayed from the document: `double` is defined there, the document is untouched.
+      // Its try runs on a fork of the document's state: `double` is defined there, the document is untouched.
       const [tried] = await agent.tryCommands([['APPLY (unfold double; lia)']]);
       expect(tried?.label).toBe('closes_goal');
       expect(docs.get('w1', 'f')?.check.entries.map((e) => e.line)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -28,6 +28,11 @@ export interface DocumentSessionsOptions {
   recheckDelayMs?: number;
   /** A document got a new channel; called before the channel's first request. */
   onChannel?: (channel: number) => void;
+  /**
+   * Forks a channel's state after `step` onto a channel of its own (a state handle adopted by a warm prover,
+   * state-forks.ts). Absent: a fork replays the checked requests on a new channel.
+   */
+  fork?: (channel: number, step: number) => Promise<{ channel: number; step: number }>;
 }
 
 export type DocumentEvent =
@@ -253,7 +258,8 @@ export class DocumentSessions {
 
   /**
    * A scratch copy of the document's state after its checked lines through `line` (default: all checked
-   * lines): a new channel with the document's prelude, the checked requests replayed on it. The document
+   * lines): a fork of the document's channel at that step (`options.fork`), else a new channel with the
+   * document's prelude, the checked requests replayed on it. The document
    * owns it: it is released when the document closes, or by `releaseFork`. Waits for running checks first,
    * so the copy is of a settled state.
    */
@@ -262,6 +268,17 @@ export class DocumentSessions {
     await this.idle(client, uri);
     const through = line ?? this.checkedEnd(doc);
     if (through > this.checkedEnd(doc)) throw new Error(`line ${through} is not checked (the document is checked through line ${this.checkedEnd(doc)})`);
+    if (this.options.fork && doc.channel !== undefined) {
+      // The document's state at that line, as a handle: nothing is replayed.
+      const step = doc.check.entries.filter((e) => e.line <= through).at(-1)?.stepAfter ?? 0;
+      const forked = await this.options.fork(doc.channel, step);
+      if (doc.closed) {
+        await this.options.shell.cancel(forked.channel);
+        throw new Error('the document was closed');
+      }
+      doc.forks.add(forked.channel);
+      return { channel: forked.channel, step: forked.step, line: through };
+    }
     const lines = doc.check.entries.filter((e) => e.line <= through).map((e) => this.requestsOf(doc, e));
     const opened = await this.options.shell.openChannel();
     const id = opened.ok ? opened.opened : undefined;

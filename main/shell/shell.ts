@@ -6,7 +6,7 @@ import { isOutOfBand } from '../../shared/protocol/commands.ts';
 import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import { formatCommand } from '../../shared/protocol/format-command.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
-import type { ChannelEngine, ChannelStatus, DerivationAnswer, DerivationQuery } from './channel-engine.ts';
+import type { ChannelEngine, ChannelStatus, DerivationAnswer, DerivationQuery, EngineResult } from './channel-engine.ts';
 import type { CommandResult } from './command-result.ts';
 import { failure, success, toShellResponse } from './command-result.ts';
 
@@ -46,6 +46,8 @@ interface Channel {
   cancelled: boolean;
   /** Requests of this channel not yet answered. */
   queued: number;
+  /** The PRELUDE the engine was made with (a fork's prover gets the same). */
+  prelude?: string;
 }
 
 /**
@@ -60,6 +62,7 @@ export class Shell {
   private nextChannelId = 1;
   private readonly listeners = new Set<(event: ShellEvent) => void>();
   private readonly drainWaiters: { below: number; resolve: () => void }[] = [];
+  private readonly closers: (() => Promise<void>)[] = [];
   private closed = false;
   private queuedTotal = 0;
   private readonly maxChannels: number;
@@ -158,9 +161,53 @@ export class Shell {
     return new Promise((resolve) => this.drainWaiters.push({ below, resolve }));
   }
 
+  /**
+   * A new engine like channel `id`'s (same backend, same PRELUDE), owned by the caller and on no channel: a
+   * fork's prover (state-forks.ts). Undefined for a channel that is not open.
+   */
+  siblingEngine(id: number): ChannelEngine | undefined {
+    const c = this.channels.get(id);
+    return c && !c.released ? this.options.createEngine(id, c.prelude) : undefined;
+  }
+
+  /** A new channel served by `engine` (a fork that adopted another channel's state); its id, or why not. */
+  openWith(engine: ChannelEngine, prelude?: string): { id: number } | { error: string } {
+    if (this.closed) return { error: 'bad channel' };
+    const open = this.channelIds().length;
+    if (open >= this.maxChannels) return { error: `too many channels: ${open} open (limit ${this.maxChannels}); release one first` };
+    const id = this.nextChannelId++;
+    const channel: Channel = { id, engine, tail: Promise.resolve(), released: false, cancelled: false, queued: 0, ...(prelude !== undefined ? { prelude } : {}) };
+    this.channels.set(id, channel);
+    this.emit({ kind: 'channels', channels: this.channelIds() });
+    return { id };
+  }
+
+  /**
+   * Runs `work` on channel `id`'s engine in the channel's turn (after the requests sent before, before those
+   * sent after), without a request or an event: a fork that borrows the channel's own prover (state-forks.ts).
+   */
+  exclusive<T>(id: number, work: (engine: ChannelEngine) => Promise<T>): Promise<T> {
+    const c = this.channels.get(id);
+    if (!c || c.released) return Promise.reject(new Error('bad channel'));
+    const run = c.tail.then(() => work(c.engine), () => work(c.engine));
+    c.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The PRELUDE channel `id` was made with. */
+  preludeOf(id: number): string | undefined {
+    return this.channels.get(id)?.prelude;
+  }
+
+  /** Runs `close` when the shell closes (what owns provers beside the channels: forks). */
+  onClose(close: () => Promise<void>): void {
+    this.closers.push(close);
+  }
+
   /** Releases every channel and its prover; pending requests still get their responses. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all(this.closers.splice(0).map((c) => c().catch(() => undefined)));
     const all = [...this.channels.values()];
     await Promise.all(all.map(async (c) => {
       c.released = true;
@@ -205,17 +252,7 @@ export class Shell {
     const result = await channel.engine.execute(command);
     // A CANCEL that came while this ran stopped it: its answer is `cancelled`, whatever the prover said.
     if (channel.cancelled) return reply(id, null, 'cancelled');
-    const out = reply(id, result.response, result.error);
-    const proof = PROOF_COMMANDS.has(command.name);
-    if (result.step !== undefined && proof) out.step = result.step;
-    if (out.ok) {
-      if (result.script !== undefined) out.script = result.script;
-      if (result.assumptions !== undefined) out.assumptions = result.assumptions;
-      if (result.statement !== undefined) out.statement = result.statement;
-      if (proof && result.step !== undefined) withTree(out, channel.engine, result.step);
-    }
-    if (result.hammerReport !== undefined) out.hammerReport = result.hammerReport;
-    return out;
+    return engineResult(id, command, result, channel.engine);
   }
 
   private newChannel(requestedOn: number): CommandResult {
@@ -255,7 +292,7 @@ export class Shell {
   }
 
   private open(id: number, prelude?: string): Channel {
-    const channel: Channel = { id, engine: this.options.createEngine(id, prelude), tail: Promise.resolve(), released: false, cancelled: false, queued: 0 };
+    const channel: Channel = { id, engine: this.options.createEngine(id, prelude), tail: Promise.resolve(), released: false, cancelled: false, queued: 0, ...(prelude !== undefined ? { prelude } : {}) };
     this.channels.set(id, channel);
     this.emit({ kind: 'channels', channels: this.channelIds() });
     return channel;
@@ -299,6 +336,7 @@ export class Shell {
       return reply(channel.id, null, err instanceof Error ? err.message : String(err));
     }
     channel.engine = engine;
+    channel.prelude = prelude;
     await old.dispose();
     return reply(channel.id, null, '');
   }
@@ -307,6 +345,27 @@ export class Shell {
     for (const listener of this.listeners) listener(event);
   }
 }
+
+/**
+ * An engine's answer to a command as the typed result on `channel` (the shell's and a fork's alike); with
+ * `engine`, the tree after the step is readable from it (built when first read).
+ */
+export function engineResult(id: number, command: ShellCommand, result: EngineResult, engine?: ChannelEngine): CommandResult {
+  const out = reply(id, result.response, result.error);
+  const proof = PROOF_COMMANDS.has(command.name);
+  if (result.step !== undefined && proof) out.step = result.step;
+  if (out.ok) {
+    if (result.script !== undefined) out.script = result.script;
+    if (result.assumptions !== undefined) out.assumptions = result.assumptions;
+    if (result.statement !== undefined) out.statement = result.statement;
+    if (engine && proof && result.step !== undefined) withTree(out, engine, result.step);
+  }
+  if (result.hammerReport !== undefined) out.hammerReport = result.hammerReport;
+  return out;
+}
+
+/** The same answer as the protocol's response (a fork's text edge). */
+export const engineResponse = (channel: number, command: ShellCommand, result: EngineResult): ShellResponse => toShellResponse(engineResult(channel, command, result));
 
 /**
  * The engine's tree after `step`, built when first read (the stdio edge never reads it, so a step there

@@ -45,7 +45,24 @@ interface StepRecord {
   printMode: PrintMode;
   /** What the step did to the tree (the derivation's record); set once the step succeeded. */
   act?: StepAct;
+  /** On a fork (state-handle.ts): the record of the channel it mirrors, so a later handle finds the common prefix. */
+  origin?: StepRecord;
 }
+
+/**
+ * A channel's state after a step, as a value (issue 22: a fork is a state handle, as Pétanque's `~st`): its
+ * history up to that step, shared with the channel (records are never changed once pushed), and what a
+ * step's fresh names and printing depend on. Another engine `adopt`s it on its own prover.
+ */
+export interface EngineState {
+  readonly backend: BackendId;
+  readonly records: readonly StepRecord[];
+  readonly printMode: PrintMode;
+  readonly hypCounter: number;
+}
+
+/** The record a fork's record mirrors (itself on the channel that made it). */
+const rootOf = (r: StepRecord): StepRecord => r.origin ?? r;
 
 type ProofRecord = StepRecord & { tree: ProofTree };
 
@@ -179,6 +196,59 @@ export class TacticEngine implements ChannelEngine {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The state after `step` (default: the latest) as a handle; undefined for a step the history does not have. */
+  stateHandle(step = this.history.length): EngineState | undefined {
+    if (step < 0 || step > this.history.length) return undefined;
+    return { backend: this.options.backend, records: this.history.slice(0, step), printMode: this.printMode, hypCounter: this.hypCounter };
+  }
+
+  /**
+   * Makes this engine's document the handle's, on its own prover: the longest prefix both share stays (the
+   * prover goes back to it with one rewind, Coq's `Edit_at`), only the records after it are run again. A fork
+   * kept warm near a channel's state so costs what changed since, never a replay of the whole document.
+   */
+  async adopt(state: EngineState): Promise<void> {
+    if (state.backend !== this.options.backend) throw new ShellError(`internal error: a ${state.backend} state cannot be adopted by a ${this.options.backend} channel`);
+    let common = 0;
+    while (common < this.history.length && common < state.records.length
+      && rootOf(this.history[common] as StepRecord) === rootOf(state.records[common] as StepRecord)) common++;
+    if (common < this.history.length) {
+      if (common === 0) {
+        // Nothing shared: a fresh prover (a session cannot rewind to before its first item).
+        this.history = [];
+        const old = await this.session.catch(() => undefined);
+        void old?.dispose();
+        this.session = this.openFresh();
+      } else {
+        await this.restoreTo((this.history[common - 1] as StepRecord).checkpoint);
+        this.history = this.history.slice(0, common);
+      }
+    }
+    const session = await this.session;
+    if (this.printMode !== state.printMode) {
+      await session.setPrintMode(state.printMode);
+      this.printMode = state.printMode;
+    }
+    for (const record of state.records.slice(common)) {
+      const checkpoint = await this.rerun(session, record, this.history.at(-1)?.checkpoint);
+      this.history.push({ ...record, checkpoint, origin: rootOf(record) });
+    }
+    this.hypCounter = state.hypCounter;
+  }
+
+  /** Runs one recorded step again on `session` (a replay after a crash, a fork catching up); its new checkpoint. */
+  private async rerun(session: ProverSession, record: StepRecord, previous: Checkpoint): Promise<Checkpoint> {
+    let checkpoint = previous;
+    if (record.define !== undefined && session.define) checkpoint = (await session.define(record.define)).checkpoint;
+    else if (record.goal) checkpoint = (await session.start(record.goal.expr, record.goal.name)).checkpoint;
+    else if (record.proofStep?.kind === 'hammer' && record.script.length > 0 && record.script.every((line) => line.trim() !== 'Unshelve.')) {
+      // What the hammer found, not the search again: the same step, deterministic and quick.
+      for (const line of record.script) checkpoint = (await session.step({ kind: 'apply', tactic: line.trim().replace(/\.$/, '') })).checkpoint;
+    } else if (record.proofStep) checkpoint = (await session.step(record.proofStep)).checkpoint;
+    if (record.finished && session.finish) checkpoint = (await session.finish()).checkpoint;
+    return checkpoint;
   }
 
   async dispose(): Promise<void> {
@@ -572,12 +642,8 @@ export class TacticEngine implements ChannelEngine {
     await session.setPrintMode(this.printMode);
     const rebuilt: StepRecord[] = [];
     for (const record of this.history) {
-      let checkpoint = rebuilt.at(-1)?.checkpoint;
-      if (record.define !== undefined && session.define) checkpoint = (await session.define(record.define)).checkpoint;
-      else if (record.goal) checkpoint = (await session.start(record.goal.expr, record.goal.name)).checkpoint;
-      else if (record.proofStep) checkpoint = (await session.step(record.proofStep)).checkpoint;
-      if (record.finished && session.finish) checkpoint = (await session.finish()).checkpoint;
-      rebuilt.push({ ...record, checkpoint });
+      // The rebuilt record stands for the same step: a fork's handle still finds it (state-handle.ts).
+      rebuilt.push({ ...record, checkpoint: await this.rerun(session, record, rebuilt.at(-1)?.checkpoint), origin: rootOf(record) });
     }
     this.history = rebuilt;
   }

@@ -12,7 +12,9 @@ import type { Attempt, CoqCheckpoint, LogEntry, LogItem } from './coq-log.ts';
 import { fragmentProblem, isIdent } from './coq-sentence.ts';
 import { coqDocumentText } from './coq-document-text.ts';
 import type { OpenBlock } from './document-blocks.ts';
-import { theoremAssumptions } from './theorem-assumptions.ts';
+import { ClosedConstants } from './closed-constants.ts';
+import { constantFromLocate, isQualid, sectionVariableFromLocate } from './assumptions.ts';
+import { notices } from './statement-reading.ts';
 import { guard, guardName, refusing, toProverError } from './coq-errors.ts';
 import { GoalPrinter } from './coq-goal-printer.ts';
 import { answerQuery } from './coq-query.ts';
@@ -75,6 +77,17 @@ export class CoqSession implements ProverSession {
   private items: LogItem[] = [];
   /** While a HAMMER runs: the wall-clock instant its budget ends. No call runs past it (see `attempt`). */
   private hardDeadline: number | undefined;
+  /** Finished theorems' assumptions, judged without walking the libraries again (closed-constants.ts). */
+  readonly closedConstants = new ClosedConstants({
+    query: async (sentences) => (await this.client.query(sentences, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS))).filter((m) => m.level === 'notice').map((m) => m.text),
+    printAll: (name) => this.printAll(name),
+    assumptionsOfAll: (fulls) => this.assumptionsOfAll(fulls),
+    resolve: async (name) => {
+      const located = notices(await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []));
+      return constantFromLocate(located) ?? sectionVariableFromLocate(located);
+    },
+    logLength: () => this.log.length,
+  });
 
   private constructor(
     options: SessionOptions,
@@ -133,6 +146,7 @@ export class CoqSession implements ProverSession {
 
   /** Keeps the log's first `len` sentences and the items that begin in them (a proof cut before its `Qed` is open again). */
   private truncate(len: number): void {
+    this.closedConstants.forgetAfter(len);
     this.log.length = len;
     this.items = this.items.filter((i) => i.start < len);
     const last = this.items.at(-1);
@@ -422,6 +436,31 @@ export class CoqSession implements ProverSession {
     };
   }
 
+  /** `Print name` at the tip with every detail shown (no notations, implicit arguments, return clauses). */
+  private async printAll(name: string): Promise<string> {
+    const tip = this.client.tip;
+    try {
+      await this.client.add('Set Printing All.', ROUND_TRIP_MS);
+      return notices(await this.client.query(`Print ${name}.`, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS)));
+    } finally {
+      await this.client.editAt(tip, ROUND_TRIP_MS);
+    }
+  }
+
+  /** `Print Assumptions` on a throw-away definition that mentions every global of `fulls` (see closed-constants.ts). */
+  private async assumptionsOfAll(fulls: readonly string[]): Promise<string | undefined> {
+    if (!fulls.every(isQualid)) return undefined;
+    const tip = this.client.tip;
+    try {
+      await this.client.add(`Definition arbor_joint_closure : unit := ${fulls.map((f) => `let _ := @${f} in `).join('')}tt.`, ROUND_TRIP_MS);
+      return notices(await this.client.query('Print Assumptions arbor_joint_closure.', this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS)));
+    } catch {
+      return undefined;
+    } finally {
+      await this.client.editAt(tip, ROUND_TRIP_MS);
+    }
+  }
+
   /**
    * `Qed` in the session: the kernel re-checks the whole proof (shelved, given-up or unresolved goals
    * make it refuse), then `Print Assumptions` must show only what the user trusts. Anything else leaves
@@ -439,7 +478,8 @@ export class CoqSession implements ProverSession {
         if (why.code === 'timeout') throw why;
         throw new ProverError('fail', `Coq's kernel did not accept the proof: ${why.message}`);
       }
-      const verdict = await theoremAssumptions(this.client, proof.name ?? 'arbor_goal', this.preludes.trustedNow(), limit);
+      // Each global's closure walked once per session (closed-constants.ts); candidates resolved by `Locate Term`.
+      const verdict = await this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
       // Arbor's own guard sentences around a client's declarations change nothing a term means.
       const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);

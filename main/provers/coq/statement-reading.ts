@@ -25,13 +25,21 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
   }
   const full = new Map<string, string>();
   if (term) {
-    for (const n of globalNames(term, new Set())) {
-      // Only a qualified name goes back to Coq (a token is never a second command).
-      if (!isQualid(n)) continue;
+    // Only a qualified name goes back to Coq (a token is never a second command).
+    const names = [...globalNames(term, new Set())].filter(isQualid);
+    // Every name not known yet asked in one query (one answer per `Locate`); one by one if they do not line up.
+    const unknown = names.filter((n) => cache?.get(n) === undefined);
+    const batched = new Map<string, string>();
+    if (unknown.length > 1) {
+      const out = await client.query(unknown.map((n) => `Locate ${n}.`).join(' '), at, ROUND_TRIP_MS).catch(() => undefined);
+      const answers = out?.filter((m) => m.level === 'notice').map((m) => m.text);
+      if (answers?.length === unknown.length) unknown.forEach((n, i) => batched.set(n, answers[i] as string));
+    }
+    for (const n of names) {
       let hit = cache?.get(n);
       if (hit === undefined) {
-        const out = await client.query(`Locate ${n}.`, at, ROUND_TRIP_MS).catch(() => []);
-        const line = notices(out).split('\n').map((l) => LOCATED_OBJECT.exec(l.trim())).find((m) => m !== null);
+        const text = batched.get(n) ?? notices(await client.query(`Locate ${n}.`, at, ROUND_TRIP_MS).catch(() => []));
+        const line = text.split('\n').map((l) => LOCATED_OBJECT.exec(l.trim())).find((m) => m !== null);
         hit = line?.[1] ?? n;
         cache?.set(n, hit);
       }

@@ -1,0 +1,192 @@
+import type { AssumptionVerdict, PrintedAssumptions } from './assumptions.ts';
+import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+
+/**
+ * Issue 24 item 4: the assumption judgement of a finished theorem without walking the libraries again.
+ * `Print Assumptions T` walks T's whole dependency closure, fetching every library's opaque proofs from disk
+ * each time (a proof by `lia` reaches ~60 files of micromega, ≈ 0.4–1.8 s), so fifty `lia` lemmas walked
+ * the same closure fifty times. Here T's assumptions are the union of its direct references' assumptions:
+ * the globals its body and statement mention, read from `Print T` under `Set Printing All` (no notations,
+ * implicit arguments and match return clauses shown, no elision) and resolved to kernel names by
+ * `Locate Term`; each global's own assumptions come from Coq's `Print Assumptions` on it, asked once per
+ * kernel name and remembered. The rule is the same: every axiom T reaches is judged, whether directly or
+ * through an earlier lemma or a library constant. Whatever this reading cannot vouch for (a string or
+ * numeral literal, an elided term, an unresolved qualified name, a section variable, an answer that does
+ * not line up) falls back to `Print Assumptions T` itself.
+ */
+
+/** A printed name as `Locate Term` resolved it: a kernel name, an open section's variable, or nothing known. */
+type Resolved = string | { sectionVariable: string } | undefined;
+
+/** What one global depends on, as `Print Assumptions` on it said, each candidate resolved where it was asked. */
+interface Walked {
+  axioms: { name: string; statement: string; full: Resolved }[];
+  bypasses: string[];
+  /** For the document's own globals: valid while the session's log keeps its first `logLength` sentences. */
+  logLength?: number;
+}
+
+/** How the judge talks to the session's coqidetop (at its tip). */
+export interface JudgeIO {
+  /** The notice answers of a query (one or more sentences) at the tip, in order. */
+  query(sentences: string): Promise<string[]>;
+  /** `Print <name>` at the tip under `Set Printing All` (and no depth limit). */
+  printAll(name: string): Promise<string>;
+  /**
+   * `Print Assumptions` on one definition that mentions every global of `fulls` (undefined when Coq does not
+   * take it): one walk of their joint closure, the libraries' opaque proofs fetched once.
+   */
+  assumptionsOfAll(fulls: readonly string[]): Promise<string | undefined>;
+  /** The kernel name (or section variable) `Locate Term` gives for an axiom's printed name, at the tip. */
+  resolve(name: string): Promise<Resolved>;
+  /** The session's log length now (the document's globals are remembered against it). */
+  logLength(): number;
+}
+
+/** Words of Coq's term grammar that `Locate Term` cannot take (and that never name a global). */
+const KEYWORDS = new Set([
+  'fun', 'forall', 'let', 'in', 'match', 'with', 'end', 'as', 'return', 'if', 'then', 'else', 'fix', 'cofix',
+  'struct', 'Prop', 'Set', 'Type', 'SProp', '_', 'where', 'for', 'exists', 'exists2', 'at', 'using', 'is', 'mod', 'IF',
+]);
+const NAME = /[\p{L}_][\p{L}\p{N}_']*(?:\.[\p{L}_][\p{L}\p{N}_']*)*/gu;
+/** Text the name reading cannot vouch for: literals (strings, numerals) and any dot outside a qualified name (elision). */
+const UNREADABLE = /"|(^|[^\p{L}\p{N}_'])[0-9]|(^|[^\p{L}\p{N}_')])\.|\.($|[^\p{L}_(])/u;
+/** The first line of a `Locate Term` answer: the object the name stands for. */
+const LOCATED = /^(Constant|Inductive|Constructor)\s+(\S+)/;
+const NOT_FOUND = /^No (term|object) of basename /;
+/** The installed libraries' globals never change while a session lives; any other (the document's, `Top.…`) may. */
+const documentGlobal = (full: string): boolean => !/^(Coq|Hammer)\./.test(full);
+
+export class ClosedConstants {
+  private readonly walked = new Map<string, Walked>();
+  /** Counters for tests and benchmarks: how often the library was walked. */
+  readonly stats = { judged: 0, fallbacks: 0, walks: 0 };
+
+  constructor(private readonly io: JudgeIO) {}
+
+  /** The session's log was cut to its first `length` sentences: the document's globals judged after that are gone. */
+  forgetAfter(length: number): void {
+    for (const [full, w] of this.walked) if (w.logLength !== undefined && w.logLength > length) this.walked.delete(full);
+  }
+
+  /** Judges the theorem `name` (just closed by `Qed`): its assumptions, by kernel name, against `trusted`. */
+  async judge(name: string, trusted: ReadonlySet<string>): Promise<AssumptionVerdict> {
+    this.stats.judged++;
+    const direct = await this.directReferences(name);
+    let union: Walked;
+    if (direct === undefined) {
+      this.stats.fallbacks++;
+      union = await this.walk(name);
+    } else {
+      await this.walkAll(direct.fulls.filter((full) => !this.walked.has(full)));
+      union = { axioms: [], bypasses: [] };
+      // (A referenced axiom is an assumption of its own: Print Assumptions on it lists itself.)
+      for (const full of direct.fulls) {
+        const w = this.walked.get(full) as Walked;
+        union.axioms.push(...w.axioms);
+        union.bypasses.push(...w.bypasses);
+      }
+    }
+    const verdict = await judgeWalked(union, trusted);
+    // The theorem is remembered, by its kernel name, for the lemmas that use it (until the log is cut below it).
+    if (direct !== undefined) this.walked.set(direct.self, { ...union, logLength: this.io.logLength() });
+    return verdict;
+  }
+
+  /**
+   * The kernel names of the globals `name`'s body and statement mention; undefined when the printed term
+   * holds anything the reading cannot vouch for (then the whole closure is walked by Coq instead).
+   */
+  private async directReferences(name: string): Promise<{ self: string; fulls: string[] } | undefined> {
+    let printed: string;
+    try {
+      printed = await this.io.printAll(name);
+    } catch {
+      return undefined;
+    }
+    // `Arguments …` lines after the term name scopes and arguments, never globals of the term.
+    const term = printed.split('\n').filter((l) => !/^Arguments\s/.test(l)).join('\n');
+    if (term.trim() === '' || UNREADABLE.test(term)) return undefined;
+    // The theorem's own name is asked too: its kernel name is what later lemmas will find it by.
+    const tokens = [name, ...new Set(term.match(NAME) ?? [])].filter((t, i) => !KEYWORDS.has(t) && isQualid(t) && (i === 0 || t !== name));
+    let answers: string[];
+    try {
+      answers = await this.io.query(tokens.map((t) => `Locate Term ${t}.`).join(' '));
+    } catch {
+      return undefined;
+    }
+    if (answers.length !== tokens.length) return undefined;
+    const fulls = new Set<string>();
+    let self: string | undefined;
+    for (const [i, token] of tokens.entries()) {
+      const first = (answers[i] as string).split('\n')[0]?.trim() ?? '';
+      const m = LOCATED.exec(first);
+      if (m && i === 0) self = m[2];
+      else if (m) fulls.add(m[2] as string);
+      if (m) continue;
+      // A bare name that names no global is a bound variable; a qualified one, or any other kind of
+      // object (a section variable), is something this reading does not know: let Coq walk.
+      if (NOT_FOUND.test(first) && !token.includes('.')) continue;
+      return undefined;
+    }
+    if (self === undefined) return undefined;
+    fulls.delete(self);
+    return { self, fulls: [...fulls] };
+  }
+
+  /**
+   * Each global not yet known: when their joint closure is closed (the usual case: a proof by `lia` reaches
+   * only the library's axiom-free micromega), each of them is closed — one walk for all. Otherwise
+   * `Print Assumptions` on each, in one query; one by one if the answers do not line up.
+   */
+  private async walkAll(fulls: readonly string[]): Promise<void> {
+    if (fulls.length === 0) return;
+    const joint = await this.io.assumptionsOfAll(fulls).catch(() => undefined);
+    if (joint !== undefined) {
+      this.stats.walks++;
+      const printed = parsePrintAssumptions(joint);
+      if (printed.axioms.length === 0 && printed.bypasses.length === 0 && /Closed under the global context/.test(joint)) {
+        for (const full of fulls) this.walked.set(full, { axioms: [], bypasses: [], ...(documentGlobal(full) ? { logLength: this.io.logLength() } : {}) });
+        return;
+      }
+    }
+    let answers: string[] | undefined;
+    try {
+      answers = await this.io.query(fulls.map((f) => `Print Assumptions ${f}.`).join(' '));
+    } catch {
+      answers = undefined;
+    }
+    for (const [i, full] of fulls.entries()) {
+      const text = answers?.length === fulls.length ? answers[i] as string : undefined;
+      const walked = text === undefined ? await this.walk(full) : await this.read(text);
+      if (documentGlobal(full)) walked.logLength = this.io.logLength();
+      this.walked.set(full, walked);
+    }
+  }
+
+  private async walk(name: string): Promise<Walked> {
+    return this.read((await this.io.query(`Print Assumptions ${name}.`)).join('\n'));
+  }
+
+  private async read(text: string): Promise<Walked> {
+    this.stats.walks++;
+    const printed = parsePrintAssumptions(text);
+    const axioms: Walked['axioms'] = [];
+    for (const a of printed.axioms) axioms.push({ ...a, full: isQualid(a.name) ? await this.io.resolve(a.name) : undefined });
+    return { axioms, bypasses: printed.bypasses };
+  }
+}
+
+/** The one rule (assumptions.ts), over candidates already resolved where each was printed. */
+async function judgeWalked(union: Walked, trusted: ReadonlySet<string>): Promise<AssumptionVerdict> {
+  const byName = new Map<string, Resolved>();
+  const same = (x: Resolved, y: Resolved): boolean => JSON.stringify(x) === JSON.stringify(y);
+  const printed: PrintedAssumptions = { axioms: [], bypasses: union.bypasses };
+  for (const a of union.axioms) {
+    // The same printed name resolved to two objects (asked in different contexts): trust neither.
+    if (byName.has(a.name) && !same(byName.get(a.name), a.full)) byName.set(a.name, undefined);
+    else byName.set(a.name, a.full);
+    printed.axioms.push({ name: a.name, statement: a.statement });
+  }
+  return judgeAssumptions(printed, async (name) => byName.get(name), trusted);
+}
