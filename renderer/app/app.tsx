@@ -26,7 +26,7 @@ import { selectActiveUri, selectDocumentOrder, selectDocuments } from '../store/
 import { useArbor } from '../store/store.ts';
 import { selectPendingSuggestions } from '../store/suggestions-slice.ts';
 import type { BottomTab } from '../store/ui-slice.ts';
-import { selectBottomTab, selectShowHelp } from '../store/ui-slice.ts';
+import { selectBottomTab, selectShowHelp, selectTreeMaximized } from '../store/ui-slice.ts';
 import { TreePane } from '../tree/tree-pane.tsx';
 import { runCommand } from './commands.ts';
 import { OTHER_MARKS, STATUS_LEGEND } from '../tree/marks.ts';
@@ -173,6 +173,7 @@ function Help() {
 }
 
 export function App() {
+  const maximized = useArbor(selectTreeMaximized);
   useEffect(() => {
     const off = onMenuCommand((c, arg) => void runCommand(c, arg));
     const onKey = (e: KeyboardEvent): void => {
@@ -181,7 +182,7 @@ export function App() {
       else if (mod && !e.altKey && e.key.toLowerCase() === 'o') { e.preventDefault(); void runCommand('file.open'); }
       else if (mod && e.altKey && e.key.toLowerCase() === 'n') { e.preventDefault(); void runCommand('file.new'); }
       else if (e.key === 'F1') { e.preventDefault(); void runCommand('help.commands'); }
-      else if (e.key === 'Escape') { useArbor.getState().setShowHelp(false); useArbor.getState().setOpenDialog(null); useArbor.getState().setClosing(null); }
+      else if (e.key === 'Escape') { useArbor.getState().setTreeMaximized(false); useArbor.getState().setShowHelp(false); useArbor.getState().setOpenDialog(null); useArbor.getState().setClosing(null); }
       else if (e.key.toLowerCase() === 'f' && !mod && (e.target as HTMLElement).tagName === 'CANVAS') fitTreeKey();
     };
     window.addEventListener('keydown', onKey);
@@ -202,7 +203,7 @@ export function App() {
     });
   }, [columns, rows]);
   return (
-    <div className="app">
+    <div className={maximized ? 'app tree-maximized' : 'app'}>
       <Toolbar />
       <ProjectTrustBanner />
       <Group

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectSearch } from '../store/proof-slice.ts';
 import { useArbor } from '../store/store.ts';
-import { selectTreeView } from '../store/ui-slice.ts';
+import { selectTreeMaximized, selectTreeView } from '../store/ui-slice.ts';
 import { exportPng, exportReplayHtml, exportSvg } from './tree-export.ts';
 import { DerivationOutline } from './derivation-outline.tsx';
 import { isPlaying, playHistory, replayPosition, replayStep, replayTo, stopPlaying } from '../services/replay.ts';
@@ -75,6 +75,7 @@ function ReplayBar() {
 export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNextHit(): void; onFit(): void }) {
   const search = useArbor(selectSearch);
   const mode = useArbor(selectTreeView);
+  const maximized = useArbor(selectTreeMaximized);
   const exportMenu = useRef<HTMLDetailsElement>(null);
   const run = (action: () => void) => () => {
     action();
@@ -97,6 +98,11 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
         </span>
         {mode === 'derivation' && <DerivationOutline />}
         <button type="button" data-testid="tree-fit" onClick={props.onFit} title="Fit to view (F)">Fit</button>
+        <button
+          type="button" data-testid="tree-maximize" aria-pressed={maximized}
+          title={maximized ? 'Back to the workbench (Esc)' : 'The tree over the whole window: a whole derivation on one screen'}
+          onClick={() => useArbor.getState().setTreeMaximized(!maximized)}
+        >{maximized ? 'Restore' : 'Maximise'}</button>
         <input
           className="tree-search" type="search" placeholder="Search goals…" value={search} aria-label="search the tree"
           onChange={(e) => useArbor.getState().setSearch(e.target.value)}
