@@ -410,16 +410,27 @@ export class CoqSession implements ProverSession {
       premises: (deadline) => {
         const own = this.openProof()?.name;
         return searchPremises({
+          // Through `attempt` and `rewind`, as every look-ahead of HAMMER: cut at the deadline, and the log and
+          // coqidetop's tip never disagree (a raw Add whose Edit_at was interrupted left them apart).
           printedAll: async () => {
-            const tip = this.client.tip;
-            await this.client.add('Set Printing All.', ROUND_TRIP_MS);
+            const len = this.log.length;
+            const saved = { current: this.current, shelved: this.shelved };
+            const r = await this.attempt(['Set Printing All.'], ROUND_TRIP_MS);
+            if (!r.ok) return undefined;
             try {
-              return (await this.client.goals(ROUND_TRIP_MS)).goals?.[0];
+              return r.goals[0];
             } finally {
-              await this.client.editAt(tip, ROUND_TRIP_MS);
+              await this.rewind(len);
+              this.current = saved.current;
+              this.shelved = saved.shelved;
             }
           },
-          query: async (sentence) => (await this.client.query(sentence, this.client.tip, ROUND_TRIP_MS).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text),
+          query: async (sentence) => {
+            const left = Math.min(ROUND_TRIP_MS, (this.hardDeadline ?? Infinity) - Date.now());
+            // A query the deadline would interrupt is not started: a SIGINT racing its answer could reach the next call.
+            if (left < 1000) return [];
+            return (await this.client.query(sentence, this.client.tip, left).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text);
+          },
         }, deadline, new Set(own === undefined ? [] : [own]));
       },
       classify: (goals) => this.printer.classify(goals),

@@ -228,11 +228,14 @@ export class HammerPipeline {
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
     const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
-    const decided = await this.firstClosing([...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first], until, stages);
+    // The obvious first: decision procedures, witnesses, the document's last theorems, the library's rewrites.
+    const decided = await this.firstClosing([
+      ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'rewrite'),
+    ], until, stages);
     if (decided !== undefined) return decided;
     // The lemmas in scope that share the goal's rarest constants, before the searches that know none of them.
     const premises = await this.premisesHere(Math.min(until, Date.now() + 3000), stages);
-    return this.firstClosing([...premises, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision')], until, stages);
+    return this.firstClosing([...premises, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage !== 'decision' && p.stage !== 'rewrite')], until, stages);
   }
 
   /** Premise selection (premise-search.ts): the ranked lemmas as tactics, and a stage entry saying which were chosen. */
