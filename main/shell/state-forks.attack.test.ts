@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
+import type { EngineFactory } from '../supervisor/engine-factory.ts';
+import { Shell } from './shell.ts';
+import { ForkUnavailable, forksOf } from './state-forks.ts';
+
+/**
+ * Attacks on forks as state handles, against the real coqidetop: a try never changes the document nor
+ * another try, whatever it sends (REVERT, DEFINE, a new GOAL), whenever it starts (while another try holds
+ * the channel's own prover), and on whatever channel (released, reverted).
+ */
+describe('forks under attack (real coqidetop)', () => {
+  let factory: EngineFactory;
+  let shell: Shell;
+  const send = async (line: string): Promise<ShellResponse> => (await Promise.all(shell.submitLine(line)))[0] as ShellResponse;
+  const ok = async (line: string): Promise<ShellResponse> => {
+    const r = await send(line);
+    expect(r.ERR, line).toBe('');
+    return r;
+  };
+  const documentNow = async (): Promise<unknown> => ({ state: (await send('0 STATE')).RESPONSE, step: shell.channelStatus(0)?.step, script: (await send('0 SCRIPT')).RESPONSE });
+
+  beforeAll(async () => {
+    factory = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 20_000, poolSize: 0 });
+    shell = new Shell({ createEngine: (ch, prelude) => factory.createEngine(ch, prelude) });
+    await ok('0 GOAL first "forall n : nat, n + 0 = n"');
+    await ok('0 APPLY intro n');
+    await ok('0 HAMMER');
+    await ok('0 END');
+    await ok('0 GOAL second "forall a b : nat, a + b = b + a"');
+    await ok('0 APPLY (intros a b)');
+  }, 240_000);
+  afterAll(async () => {
+    await shell?.close();
+    await factory?.dispose();
+  });
+
+  it('a try started while another try holds the channel\'s own prover starts from the document, not from the other try', async () => {
+    const forks = forksOf(shell);
+    const documentState = (await send('0 STATE')).RESPONSE;
+    let second: Promise<unknown> | undefined;
+    await forks.run(0, async (fork) => {
+      expect((await fork.run('APPLY (rename a into from_first_try)')).ERR).toBe('');
+      // Meanwhile another agent tries from the document's state now.
+      second = forks.run(0, async (other) => (await other.run('STATE')).RESPONSE);
+      await second;
+    });
+    expect(JSON.stringify(await second)).not.toContain('from_first_try');
+    expect(await second).toEqual(documentState);
+  }, 240_000);
+
+  it('document.fork while a try holds the channel\'s own prover forks the document\'s state', async () => {
+    const forks = forksOf(shell);
+    const documentState = (await send('0 STATE')).RESPONSE;
+    let forked: { channel: number; step: number } | undefined;
+    await forks.run(0, async (fork) => {
+      expect((await fork.run('APPLY (rename b into from_try)')).ERR).toBe('');
+      forked = await forks.fork(0);
+    });
+    const f = forked as { channel: number; step: number };
+    expect(f.step).toBe(shell.channelStatus(0)?.step);
+    expect((await send(`${f.channel} STATE`)).RESPONSE).toEqual(documentState);
+    await send(`${f.channel} RELEASE_CHANNEL`);
+  }, 240_000);
+
+  it('a try that REVERTs, DEFINEs or starts a new GOAL leaves the document as it was', async () => {
+    const before = await documentNow();
+    const answers = await forksOf(shell).run(0, async (fork) => [
+      await fork.run('REVERT 1'),
+      await fork.run('DEFINE "Definition leaked_by_try := 5."'),
+      await fork.run('GOAL leaked_theorem "True"'),
+      await fork.run('END'),
+    ]);
+    expect(answers.map((r) => r.ERR)).toEqual(['', '', '', '']);
+    expect(await documentNow()).toEqual(before);
+    expect((await send('0 CHECK "leaked_by_try"')).ERR).not.toBe('');
+    expect((await send('0 CHECK "leaked_theorem"')).ERR).not.toBe('');
+    // The document goes on and finishes as before.
+    expect((await send('0 APPLY lia')).ERR).toBe('');
+    expect((await send('0 END')).ERR).toBe('');
+    await ok('0 REVERT 6');
+    expect(await documentNow()).toEqual(before);
+  }, 240_000);
+
+  it('a try after the document REVERTs sees the reverted state; the HAMMER step is replayed by adopt', async () => {
+    const forks = forksOf(shell);
+    // Steps: 1 GOAL first, 2 intro, 3 HAMMER, 4 END, 5 GOAL second, 6 intros.
+    await ok('0 REVERT 2');
+    const atTwo = (await send('0 STATE')).RESPONSE;
+    // The sibling holds the later state (it followed the channel); it must come back to step 2.
+    expect(await forks.run(0, async (fork) => (await fork.run('STATE')).RESPONSE, { step: 2 })).toEqual(atTwo);
+    expect(await forks.run(0, async (fork) => (await fork.run('STATE')).RESPONSE)).toEqual(atTwo);
+    // Forward again, through HAMMER's step: a fork at step 3 holds the proved leaf.
+    await ok('0 HAMMER');
+    const atThree = (await send('0 STATE')).RESPONSE;
+    expect(await forks.run(0, async (fork) => (await fork.run('STATE')).RESPONSE, { step: 3 })).toEqual(atThree);
+    // A fork at the end replays the HAMMER step as its script: its SCRIPT is the document's.
+    const script = (await send('0 SCRIPT')).RESPONSE;
+    expect(await forks.run(0, async (fork) => (await fork.run('SCRIPT')).RESPONSE, { step: 3 })).toEqual(script);
+    await ok('0 END');
+    await ok('0 GOAL second "forall a b : nat, a + b = b + a"');
+    await ok('0 APPLY (intros a b)');
+    expect(shell.channelStatus(0)?.step).toBe(6);
+  }, 240_000);
+
+  it('twenty concurrent tries each see the document\'s state and their own step only', async () => {
+    const forks = forksOf(shell);
+    const before = await documentNow();
+    const tries = Array.from({ length: 20 }, (_, i) => forks.run(0, async (fork) => {
+      const renamed = await fork.run(`APPLY (rename a into try_${i})`);
+      const state = await fork.run('STATE');
+      return { err: renamed.ERR, state: JSON.stringify(state.RESPONSE) };
+    }));
+    const results = await Promise.all(tries);
+    results.forEach((r, i) => {
+      expect(r.err).toBe('');
+      expect(r.state).toContain(`try_${i}`);
+      expect([...new Set(r.state.match(/try_\d+/g))]).toEqual([`try_${i}`]);
+    });
+    expect(await documentNow()).toEqual(before);
+  }, 600_000);
+
+  it('a try on a channel that is released, or never existed, is refused', async () => {
+    const opened = await shell.openChannel();
+    const id = opened.ok ? opened.opened as number : -1;
+    await ok(`${id} GOAL "True"`);
+    await shell.release(id);
+    await expect(forksOf(shell).run(id, async (fork) => fork.run('STATE'))).rejects.toBeInstanceOf(ForkUnavailable);
+    await expect(forksOf(shell).fork(id)).rejects.toBeInstanceOf(ForkUnavailable);
+    await expect(forksOf(shell).run(9999, async (fork) => fork.run('STATE'))).rejects.toBeInstanceOf(ForkUnavailable);
+  }, 240_000);
+});
