@@ -1,5 +1,5 @@
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
-import type { ShellCommand, ShellResponse } from '../../shared/protocol/shell-command.ts';
+import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { managesChannel } from '../../shared/protocol/commands.ts';
 import type { Shell } from './shell.ts';
 import { engineResponse } from './shell.ts';
@@ -31,8 +31,6 @@ interface Sibling {
   following?: Promise<void>;
 }
 
-/** Requests a fork does not take: they would leave it or change what it is a fork of. */
-const notOnFork = (command: ShellCommand): boolean => managesChannel(command) || command.name === 'PRELUDE';
 
 /**
  * Forks as state handles (issue 22, item 2). A channel's state after a step is a value (`EngineState`); a
@@ -197,7 +195,8 @@ export class StateForks {
     const parsed = parseRequest(request);
     if ('error' in parsed) return { CHANNEL: channel, RESPONSE: null, ERR: parsed.error };
     const { command } = parsed;
-    if (notOnFork(command)) {
+    // Requests a fork does not take: they would leave it (the channel's own) or change what it is a fork of.
+    if (managesChannel(command) || command.name === 'PRELUDE') {
       return { CHANNEL: channel, RESPONSE: null, ERR: `${command.name} is not allowed on a fork` };
     }
     return engineResponse(channel, command, await engine.execute(command));
