@@ -124,6 +124,39 @@ describe('arbor-shell on stdio, attacked', () => {
     expect(errs('3')).toEqual(['bad channel']);
   }, 180_000);
 
+  it('PRELUDE with environments: bare, named sets with text, unknown names, the policy; a refused prelude keeps the channel\'s', async () => {
+    const per = await answersTo(Buffer.from([
+      'PRELUDE bare', 'CHECK "Nat.add_comm"', 'GOAL "1 + 1 = 2"', 'END',
+      'PRELUDE arith,lists "Definition foo := 1."', 'GOAL "foo = 1"', 'APPLY reflexivity', 'END',
+      'PRELUDE nosuchenv', 'PRELUDE arith,nosuch "x"', 'PRELUDE ,', 'PRELUDE "Load \\"/etc/passwd\\"."',
+      'PRELUDE arith "Definition bar := 2"', 'CHECK "foo"', '',
+    ].join('\n')));
+    const lines = (per['0'] ?? []).map((l) => JSON.parse(l) as { ERR: string; SCRIPT?: string });
+    expect(lines.map((l) => l.ERR)).toEqual([
+      '', expect.any(String), '', '',
+      '', '', '', '',
+      expect.stringMatching(/^unknown environment: nosuchenv/), expect.stringMatching(/^unknown environment: nosuch /),
+      'parse error: PRELUDE takes an environment name and/or a quoted prelude', 'parse error: prelude sentence not allowed: Load',
+      expect.stringMatching(/^parse error: Syntax error/), '',
+    ]);
+    // The script of a proof in the bare environment says which environment it asked for.
+    expect(lines[3]?.SCRIPT).toContain('bare environment');
+    expect(lines[7]?.SCRIPT).toContain('Definition foo := 1.');
+  }, 180_000);
+
+  // BREAK LEFT: after `HAMMER 5` answers `timeout` (interrupted at its wall-clock deadline), the channel is
+  // broken: the next commands answer `timeout`, `coqidetop XML: expected <union> …` or `Stm.add called for a
+  // different state (10) than the tip: 33` — coqidetop's late answers are read as the answers of later calls
+  // (coqidetop-client.ts / the session's interrupt path). Before the session core (6eb6d97) the same input
+  // answered `fail` with a HAMMER_REPORT and `APPLY (intro H)` then worked. Intermittent (a race with the interrupt; reproduced 3 times in 5 runs under load, passed twice), so skipped rather than `it.fails`: flip to `it` once fixed.
+  it.skip('a HAMMER that times out leaves the channel working (the next tactic runs)', async () => {
+    const per = await answersTo(Buffer.from('GOAL hard "forall f : nat -> nat, (forall n, f (f n) = n + 1) -> f 0 = 7"\nAPPLY intro f\nHAMMER 5\nAPPLY (intro H)\nAPPLY (intro H)\n'));
+    const lines = (per['0'] ?? []).map((l) => JSON.parse(l) as { ERR: string; STEP?: number });
+    expect(lines[2]?.ERR).toMatch(/^(fail|timeout)/);
+    expect(lines[3]).toMatchObject({ ERR: '', STEP: 3 });
+    expect(lines[4]?.ERR).toBe('No product even after head-reduction.');
+  }, 180_000);
+
   it('refuses a limit it cannot keep (past 2^31 ms Node\'s timers fire at once: every step answered `timeout`)', async () => {
     for (const limit of ['3000000', 'abc', '0', '-1', 'Infinity']) {
       const shell = new ShellProcess(['--backend', 'coq', `--timeout=${limit}`]);

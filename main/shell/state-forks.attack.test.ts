@@ -3,7 +3,7 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { Shell } from './shell.ts';
-import { ForkUnavailable, forksOf } from './state-forks.ts';
+import { ForkTimeout, ForkUnavailable, forksOf } from './state-forks.ts';
 
 /**
  * Attacks on forks as state handles, against the real coqidetop: a try never changes the document nor
@@ -129,5 +129,59 @@ describe('forks under attack (real coqidetop)', () => {
     await expect(forksOf(shell).run(id, async (fork) => fork.run('STATE'))).rejects.toBeInstanceOf(ForkUnavailable);
     await expect(forksOf(shell).fork(id)).rejects.toBeInstanceOf(ForkUnavailable);
     await expect(forksOf(shell).run(9999, async (fork) => fork.run('STATE'))).rejects.toBeInstanceOf(ForkUnavailable);
+  }, 240_000);
+});
+
+describe('forks that time out or lose their channel (real coqidetop)', () => {
+  let factory: EngineFactory;
+  let shell: Shell;
+  const send = async (line: string): Promise<ShellResponse> => (await Promise.all(shell.submitLine(line)))[0] as ShellResponse;
+  const HARD = 'forall f : nat -> nat, (forall n, f (f n) = n + 1) -> f 0 = 7';
+
+  beforeAll(async () => {
+    factory = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 20_000, poolSize: 0 });
+    shell = new Shell({ createEngine: (ch, prelude) => factory.createEngine(ch, prelude) });
+    expect((await send(`0 GOAL hard "${HARD}"`)).ERR).toBe('');
+    expect((await send('0 APPLY intro f')).ERR).toBe('');
+  }, 240_000);
+  afterAll(async () => {
+    await shell?.close();
+    await factory?.dispose();
+  });
+
+  // BREAK LEFT (not the fork's): a HAMMER that ends in `timeout` leaves coqidetop's answers out of step with
+  // the client — the next command answers `timeout`, then `coqidetop XML: expected <union>`, or `Stm.add called
+  // for a different state` — so the document's next command after such a try fails. Reproduced on stdio
+  // without any fork (arbor-shell.attack.test.ts, "a HAMMER that times out"). Intermittent (a race with the interrupt; reproduced 3 times in 5 runs under load, passed twice), so skipped rather than `it.fails`: flip to `it` once fixed.
+  it.skip('a try past its deadline on the channel\'s own prover is refused, and the document is as it was', async () => {
+    const before = { state: (await send('0 STATE')).RESPONSE, step: shell.channelStatus(0)?.step };
+    const t0 = Date.now();
+    await expect(forksOf(shell).run(0, async (fork) => [await fork.run('HAMMER 5'), await fork.run('APPLY (intro H)')], { deadlineMs: 1000 })).rejects.toBeInstanceOf(ForkTimeout);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    // The document's next command waits for the running step (its own limit), then sees its own state.
+    expect({ state: (await send('0 STATE')).RESPONSE, step: shell.channelStatus(0)?.step }).toEqual(before);
+    expect((await send('0 APPLY (intro H)')).ERR).toBe('');
+    expect((await send('0 REVERT 2')).ERR).toBe('');
+  }, 240_000);
+
+  it('a try past its deadline on a sibling stops that prover; the next try starts from the handle', async () => {
+    await expect(forksOf(shell).run(0, async (fork) => fork.run('HAMMER 30'), { step: 2, deadlineMs: 1500 })).rejects.toBeInstanceOf(ForkTimeout);
+    const next = await forksOf(shell).run(0, async (fork) => (await fork.run('STATE')).RESPONSE, { step: 2 });
+    expect(next).toEqual((await send('0 STATE')).RESPONSE);
+  }, 240_000);
+
+  it('cancelling the channel while a try holds its prover ends the try and nothing hangs', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => { started = resolve; });
+    const attempt = forksOf(shell).run(0, async (fork) => {
+      started();
+      return fork.run('HAMMER 30');
+    });
+    await running;
+    expect((await shell.cancel(0)).ok).toBe(true);
+    const outcome = await attempt.then((r) => r.ERR, (e: unknown) => `rejected: ${(e as Error).message}`);
+    expect(outcome).not.toBe('');
+    expect(shell.channelIds()).not.toContain(0);
+    await expect(forksOf(shell).run(0, async (fork) => fork.run('STATE'))).rejects.toBeInstanceOf(ForkUnavailable);
   }, 240_000);
 });
