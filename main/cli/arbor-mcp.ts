@@ -6,7 +6,7 @@ import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
-import { composeBackends } from '../supervisor/compose-backends.ts';
+import { composeBackends, isTimeoutSeconds, MAX_TIMEOUT_SECONDS } from '../supervisor/compose-backends.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { EditHistory } from '../agent/edit-history.ts';
@@ -70,7 +70,7 @@ export async function runArborMcp(argv: string[]): Promise<number> {
   const channel = Number(values.channel);
   if (!Number.isInteger(channel) || channel < 0) return usageError('--channel must be a natural number');
   const timeoutSeconds = Number(values.timeout);
-  if (!(timeoutSeconds > 0)) return usageError('--timeout must be a positive number of seconds');
+  if (!isTimeoutSeconds(timeoutSeconds)) return usageError(`--timeout must be a number of seconds in (0, ${MAX_TIMEOUT_SECONDS}]`);
   const poolSize = Number(values.pool);
   if (!Number.isInteger(poolSize) || poolSize < 0 || poolSize > 16) return usageError('--pool must be an integer from 0 to 16');
   const token = values.token ?? process.env.ARBOR_TOKEN;

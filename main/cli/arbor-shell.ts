@@ -4,7 +4,7 @@ import type { BackendId } from '../shell/prover-session.ts';
 import { DEFAULT_MAX_CHANNELS, Shell } from '../shell/shell.ts';
 import { recordTranscript } from '../shell/transcript-writer.ts';
 import { loadBackend, type EngineFactory } from '../supervisor/engine-factory.ts';
-import { composeBackends } from '../supervisor/compose-backends.ts';
+import { composeBackends, isTimeoutSeconds, MAX_TIMEOUT_SECONDS } from '../supervisor/compose-backends.ts';
 import { checkServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import type { IsabelleServerConfig } from '../provers/isabelle/isa-repl-server.ts';
 import { detectBackends, formatDetections, formatSandbox } from '../supervisor/backend-detection.ts';
@@ -78,7 +78,7 @@ export async function runArborShell(argv: string[]): Promise<number> {
   const backend = values.backend as BackendId;
   if (!BACKENDS.includes(backend)) return usageError(`unknown backend '${values.backend}' (${BACKENDS.join(', ')})`);
   const timeoutSeconds = Number(values.timeout);
-  if (!(timeoutSeconds > 0)) return usageError(`--timeout must be a positive number of seconds`);
+  if (!isTimeoutSeconds(timeoutSeconds)) return usageError(`--timeout must be a number of seconds in (0, ${MAX_TIMEOUT_SECONDS}]`);
   const poolSize = Number(values.pool);
   if (!Number.isInteger(poolSize) || poolSize < 0 || poolSize > 16) return usageError('--pool must be an integer from 0 to 16');
   if (values.advisor !== undefined && !/^[^:\s]+:\d{1,5}$/.test(values.advisor)) return usageError('--advisor expects HOST:PORT');

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { parseAdvisorAddress } from '../provers/eq/hammer.ts';
 import type { BackendId } from '../shell/prover-session.ts';
 import { startWebWorkbench } from '../host/web-workbench.ts';
+import { isTimeoutSeconds, MAX_TIMEOUT_SECONDS } from '../supervisor/compose-backends.ts';
 
 export const WEB_USAGE = `Usage: npm run web -- [options]
 Serves the Arbor workbench on http://127.0.0.1 (random port unless --port) with a random access token.
@@ -49,11 +50,16 @@ export async function runWeb(argv: string[], keepRunning = true): Promise<number
     process.stderr.write('arbor web: --advisor must be HOST:PORT\n');
     return 2;
   }
+  const timeoutSeconds = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeoutSeconds !== undefined && !isTimeoutSeconds(timeoutSeconds)) {
+    process.stderr.write(`arbor web: --timeout must be a number of seconds in (0, ${MAX_TIMEOUT_SECONDS}]\n`);
+    return 2;
+  }
   const workbench = await startWebWorkbench({
     ...(values.backend !== undefined ? { backend: values.backend as BackendId } : {}),
     workspace: values.workspace,
     port,
-    ...(values.timeout !== undefined ? { timeoutMs: Number(values.timeout) * 1000 } : {}),
+    ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
     ...(advisor ? { advisor } : {}),
     build: !values['no-build'],
     log: (line) => process.stderr.write(`arbor web: ${line}\n`),

@@ -3,7 +3,7 @@ import type { ProversReport } from '../../shared/settings/provers-report.ts';
 import type { AdvisorSettings } from '../provers/eq/hammer.ts';
 import type { ChannelEngine } from '../shell/channel-engine.ts';
 import type { BackendId, ProjectArgs } from '../shell/prover-session.ts';
-import { DEFAULT_TIMEOUT_SECONDS } from '../supervisor/compose-backends.ts';
+import { DEFAULT_TIMEOUT_SECONDS, isTimeoutSeconds } from '../supervisor/compose-backends.ts';
 import { createProversReporter, shellProverOptions } from './provers-reporter.ts';
 import { WorkbenchAgent } from './workbench-agent.ts';
 import { createWorkbenchShell, type WorkbenchShell, type WorkbenchShellOptions } from './workbench-shell.ts';
@@ -31,14 +31,15 @@ export interface WorkbenchFlags {
  */
 export function workbenchOptions(settings: Settings, project: ProjectInfo | null, flags: WorkbenchFlags, trustProjectAxioms: boolean | (() => boolean)): WorkbenchShellOptions {
   const setting = typeof settings.backend === 'string' ? (settings.backend as BackendId) : undefined;
-  const seconds = typeof settings.timeoutSeconds === 'number' && settings.timeoutSeconds > 0 ? settings.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
+  // A setting Arbor cannot keep (NaN, negative, past an hour: Node's timers would fire at once) is the default.
+  const seconds = typeof settings.timeoutSeconds === 'number' && isTimeoutSeconds(settings.timeoutSeconds) ? settings.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
   return {
     backend: (project?.backend as BackendId | undefined) ?? flags.backend ?? setting ?? 'coq',
     ...shellProverOptions(settings),
     // A folder's text, not the user's: judged by the policy, its axioms trusted only when the user confirmed them.
     ...(project?.prelude !== undefined ? { projectPrelude: project.prelude } : {}),
     ...(trustProjectAxioms !== false ? { trustProjectAxioms } : {}),
-    timeoutMs: flags.timeoutMs ?? seconds * 1000,
+    timeoutMs: flags.timeoutMs !== undefined && isTimeoutSeconds(flags.timeoutMs / 1000) ? flags.timeoutMs : seconds * 1000,
     ...(flags.advisor ? { advisor: `${flags.advisor.host}:${flags.advisor.port}` } : {}),
     ...(flags.createEngine ? { createEngine: flags.createEngine } : {}),
     ...(flags.project ? { project: flags.project } : {}),

@@ -1,5 +1,6 @@
 import { parseRequest } from '../../shared/protocol/parse-request.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
+import { managesChannel } from '../../shared/protocol/commands.ts';
 import type { Shell } from './shell.ts';
 import { engineResponse } from './shell.ts';
 import type { EngineState } from './tactic-engine.ts';
@@ -30,8 +31,6 @@ interface Sibling {
   following?: Promise<void>;
 }
 
-/** Requests a fork does not take: they would leave it or change what it is a fork of. */
-const NOT_ON_FORK = new Set(['NEW_CHANNEL', 'RELEASE_CHANNEL', 'CANCEL', 'PRELUDE']);
 
 /**
  * Forks as state handles (issue 22, item 2). A channel's state after a step is a value (`EngineState`); a
@@ -47,6 +46,11 @@ export class StateForks {
   private readonly waiting = new Map<number, (() => void)[]>();
   /** Channels whose own prover a try borrows now (a concurrent try goes to a sibling). */
   private readonly borrowed = new Set<number>();
+  /**
+   * The channel's state when a try took its own prover: while the try runs, the engine's history holds the
+   * try's steps, so handles (other tries, `document.fork`, the follower) are read from this instead.
+   */
+  private readonly lentAt = new Map<number, EngineState>();
   private closed = false;
 
   constructor(private readonly shell: Shell, private readonly options: { perChannel?: number } = {}) {
@@ -66,9 +70,17 @@ export class StateForks {
   handle(channel: number, step?: number): EngineState {
     const engine = this.shell.engine(channel);
     if (!(engine instanceof TacticEngine)) throw new ForkUnavailable(`channel ${channel} cannot be forked`);
-    const state = engine.stateHandle(step);
+    const state = this.stateOf(channel, engine, step);
     if (!state) throw new ForkUnavailable(`channel ${channel} has no step ${step ?? ''}`.trim());
     return state;
+  }
+
+  /** The channel's own state after `step`: never a try's steps, while a try holds the channel's prover. */
+  private stateOf(channel: number, engine: TacticEngine, step?: number): EngineState | undefined {
+    const lent = this.lentAt.get(channel);
+    if (!lent) return engine.stateHandle(step);
+    if (step === undefined) return lent;
+    return step >= 0 && step <= lent.records.length ? { ...lent, records: lent.records.slice(0, step) } : undefined;
   }
 
   /**
@@ -129,13 +141,18 @@ export class StateForks {
     const attempt = this.shell.exclusive(channel, async (engine) => {
       if (!(engine instanceof TacticEngine)) throw new ForkUnavailable(`channel ${channel} cannot be forked`);
       const state = engine.stateHandle() as EngineState;
+      this.lentAt.set(channel, state);
       try {
         return await work({
           step: state.records.length,
           run: (request) => (expired ? Promise.resolve({ CHANNEL: channel, RESPONSE: null, ERR: 'timeout' }) : this.send(channel, engine, request)),
         });
       } finally {
-        await engine.adopt(state);
+        try {
+          await engine.adopt(state);
+        } finally {
+          this.lentAt.delete(channel);
+        }
       }
     }).finally(() => {
       this.borrowed.delete(channel);
@@ -178,7 +195,8 @@ export class StateForks {
     const parsed = parseRequest(request);
     if ('error' in parsed) return { CHANNEL: channel, RESPONSE: null, ERR: parsed.error };
     const { command } = parsed;
-    if (NOT_ON_FORK.has(command.name) || command.name === 'NEW_CHANNEL' || command.name === 'RELEASE_CHANNEL' || command.name === 'CANCEL' || command.name === 'PRELUDE') {
+    // Requests a fork does not take: they would leave it (the channel's own) or change what it is a fork of.
+    if (managesChannel(command) || command.name === 'PRELUDE') {
       return { CHANNEL: channel, RESPONSE: null, ERR: `${command.name} is not allowed on a fork` };
     }
     return engineResponse(channel, command, await engine.execute(command));
@@ -238,7 +256,7 @@ export class StateForks {
           const engine = this.shell.engine(channel);
           if (!(engine instanceof TacticEngine) || first.busy || this.closed) return;
           // (While the channel runs a command its history is the state before it: a state all the same.)
-          const latest = engine.stateHandle();
+          const latest = this.stateOf(channel, engine);
           const held = first.engine.stateHandle();
           if (!latest || (held && sameState(held, latest))) return;
           await first.engine.adopt(latest);

@@ -10,6 +10,11 @@ import { createPassThroughFactory } from './pass-through-factory.ts';
 
 /** The default limit of HAMMER, END and CRUSH, in seconds (every command and the workbench). */
 export const DEFAULT_TIMEOUT_SECONDS = 10;
+/** The longest limit, as HAMMER's own argument: beyond 2^31 ms Node's timers fire at once, so every step would time out. */
+export const MAX_TIMEOUT_SECONDS = 3600;
+
+/** Whether `seconds` is a limit Arbor can keep (a flag's or a setting's): finite, positive, at most an hour. */
+export const isTimeoutSeconds = (seconds: number): boolean => Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS;
 
 /**
  * What a client asks of its backend. Every composition root (arbor-shell, arbor-mcp, the workbench in

@@ -30,10 +30,10 @@ export function diffDocumentState(before: DocumentState | undefined, after: Docu
   const old = before?.check.entries ?? [];
   const now = after.check.entries;
   let keep = 0;
-  // The usual change appends to what was there or cuts it short: check the shorter one's last line first.
+  // Every line of the prefix is compared (shared lines by identity, so this is cheap): equal ends and an
+  // equal first line do not make the middle equal.
   const shorter = Math.min(old.length, now.length);
-  if (shorter > 0 && sameLine(old[shorter - 1] as CheckedLine, now[shorter - 1] as CheckedLine) && old[0] === now[0]) keep = shorter;
-  else while (keep < shorter && sameLine(old[keep] as CheckedLine, now[keep] as CheckedLine)) keep++;
+  while (keep < shorter && sameLine(old[keep] as CheckedLine, now[keep] as CheckedLine)) keep++;
   const patch: DocumentPatch = {
     uri: after.uri, client: after.client, version: after.version, session: after.session, seq: after.seq, keep, append: now.slice(keep),
   };

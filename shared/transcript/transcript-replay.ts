@@ -1,4 +1,5 @@
 import type { DerivationStep } from '../derivation/derivation.ts';
+import { commandAt } from '../protocol/commands.ts';
 import { buildDerivation } from '../derivation/derivation.ts';
 import { derivationToTreeView } from '../derivation/derivation-view.ts';
 import { looksLikeState } from '../proof-tree/from-state-json.ts';
@@ -71,7 +72,7 @@ export function replayStops(entries: readonly TranscriptEntry[]): ReplayStop[] {
     }
     open.get(s.channel)?.push(s);
     const r = entries[s.entry];
-    if (r?.kind === 'response' && s.err === '' && /^(END|NEXT)\b/.test(s.command) && Array.isArray((r.response.RESPONSE as { goal?: unknown } | null)?.goal) && ((r.response.RESPONSE as { goal: unknown[] }).goal.length === 0)) open.delete(s.channel);
+    if (r?.kind === 'response' && s.err === '' && commandAt(s.command)?.closesGoal === true && Array.isArray((r.response.RESPONSE as { goal?: unknown } | null)?.goal) && ((r.response.RESPONSE as { goal: unknown[] }).goal.length === 0)) open.delete(s.channel);
   }
   stopsCache.set(entries, stops);
   return stops;
