@@ -7,6 +7,17 @@ import { selectOpenDialog } from '../store/ui-slice.ts';
 import { listDir } from '../services/arbor-api.ts';
 import { openPath, saveTo } from '../services/workbench.ts';
 
+/**
+ * The name Save as proposes: the file's own name, else a copied example's (`Example 03-sqrt2.arbor` →
+ * `03-sqrt2.arbor`), else `proof.arbor` for an untitled document.
+ */
+export function suggestedName(path: string | undefined, title: string | undefined): string {
+  const base = path?.replace(/^.*[\\/]/, '');
+  if (base) return base;
+  const named = title?.replace(/^Example /, '');
+  return named && /\.[A-Za-z]+$/.test(named) ? named : 'proof.arbor';
+}
+
 /** The in-app open/save dialog (the web host has no native dialogs): browses the workspace and examples. */
 export function FileDialog() {
   const mode = useArbor(selectOpenDialog);
@@ -21,9 +32,12 @@ export function FileDialog() {
   // Save as opens in the document's own folder when it has one outside the (read-only) examples; else the workspace.
   useEffect(() => {
     if (mode !== 'save') return;
-    const path = active ? useArbor.getState().documents.docs[active]?.path : undefined;
+    const doc = active ? useArbor.getState().documents.docs[active] : undefined;
+    const path = doc?.path;
     const folder = path?.replace(/[\\/][^\\/]*$/, '');
     setDir(folder && !(info?.examplesDir && folder.startsWith(info.examplesDir)) ? folder : undefined);
+    setName(suggestedName(doc?.path, doc?.title));
+    setReplacing(null);
   }, [mode, active, info?.examplesDir]);
   useEffect(() => {
     if (!mode) return;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import { compactLayout } from './compact-layout.ts';
 import { layoutTree, contentOf } from './layout-tree.ts';
-import { substitution } from './node-content.ts';
+import { CHIP_GAP, CHIP_HEIGHT, nodeTextLayout, substitution } from './node-content.ts';
 import { syntheticDerivation } from '../derivation/synthetic-derivation.ts';
 
 /** The seed's square-root-of-two proof as Coq's derivation (recorded by bench/derivations/record-derivations.ts). */
@@ -60,5 +60,27 @@ describe('the compact derivation layout', () => {
     expect(substitution('P n /\\ Q n', 'P (S k) /\\ Q (S k)')).toEqual({ name: 'n', by: '(S k)' });
     expect(substitution('False', 'j < n')).toBeUndefined();
     expect(substitution('a + b = b + a', 'a + 0 = 0 + b')).toBeUndefined();
+  });
+});
+
+describe('a failure note on a compact box', () => {
+  it('wraps the note below the chips: the box is measured with its note, at its final width', () => {
+    // The current goal failed (as `APPLY (… lia bogus)` on total_app's step case): a long error on a box with chips.
+    const tree = JSON.parse(JSON.stringify(sqrt2)) as TreeView;
+    const clear = (v: TreeView): void => { delete (v as { current?: unknown }).current; for (const c of v.children ?? []) clear(c); };
+    clear(tree);
+    const chipped = compactLayout(tree).nodes.find((n) => contentOf(n).chipRows.length > 0 && !n.view.attempt)!;
+    const find = (v: TreeView): TreeView | undefined => (v.id === chipped.view.id ? v : (v.children ?? []).map(find).find(Boolean));
+    const leaf = find(tree)!;
+    (leaf as { current?: string }).current = 'goal';
+    const note = '✗ Illegal tactic application: got 1 extra argument. The tactic expects fewer arguments here.';
+    const node = compactLayout(tree, { overlay: { current: 'failed', note } }).nodes.find((n) => n.view.id === leaf.id)!;
+    const content = contentOf(node);
+    const notes = content.lines.filter((l) => l.kind === 'note');
+    expect(notes.length).toBeGreaterThan(1);
+    const placed = nodeTextLayout(content, node.h);
+    const chipsBottom = placed.chipsTop + content.chipRows.length * (CHIP_HEIGHT + CHIP_GAP);
+    expect(content.chipRows.length).toBeGreaterThan(0);
+    expect(Math.min(...placed.footer.map((f) => f.y))).toBeGreaterThanOrEqual(chipsBottom);
   });
 });

@@ -4,7 +4,7 @@ import { leafStatus } from './display-status.ts';
 import type { LaidOutNode, TreeLayout } from './layout-tree.ts';
 import { extrasOf } from './layout-tree.ts';
 import type { NodeExtras, NodeTitle } from './node-content.ts';
-import { extrasHeight, nodeSize, nodeTitle } from './node-content.ts';
+import { nodeSize, nodeTitle } from './node-content.ts';
 
 export interface CompactLayoutOptions {
   collapsed?: ReadonlySet<number>;
@@ -52,8 +52,9 @@ export function compactLayout(view: TreeView, options: CompactLayoutOptions = {}
   const make = (v: TreeView, parent: Placed | undefined, depth: number): Placed => {
     const title = nodeTitle(v, parent?.view.goal, parent?.view.scope);
     const extras = extrasOf(v, collapsed, overlay);
-    const size = nodeSize(v, title);
-    return { view: v, parent, depth, x: 0, y: 0, w: extras ? Math.max(size.w, 230) : size.w, h: size.h + (extras ? extrasHeight(extras) : 0), title, extras, kids: [] };
+    // Measured with its extras: a failure's note wraps over several lines in a compact box.
+    const size = nodeSize(v, title, extras);
+    return { view: v, parent, depth, x: 0, y: 0, w: size.w, h: size.h, title, extras, kids: [] };
   };
   const childrenOf = (v: TreeView): TreeView[] => (collapsed.has(v.id) ? [] : v.children ?? []);
 

@@ -4,7 +4,7 @@ import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { DisplayStatus, StatusOverlay } from './display-status.ts';
 import { leafStatus } from './display-status.ts';
 import type { NodeContent, NodeExtras, NodeTitle } from './node-content.ts';
-import { extrasHeight, nodeContent, nodeSize } from './node-content.ts';
+import { EXTRAS_MIN_WIDTH, extrasHeight, nodeContent, nodeSize } from './node-content.ts';
 
 /** One node placed in world coordinates (x, y = top-left of its box); left-to-right tree. */
 export interface LaidOutNode {
@@ -72,7 +72,7 @@ export function layoutTree(view: TreeView, options: LayoutOptions = {}): TreeLay
     const n = node as Sized;
     const size = nodeSize(n.data);
     const extras = extrasOf(n.data, collapsed, overlay);
-    n.w = extras ? Math.max(size.w, 230) : size.w;
+    n.w = extras ? Math.max(size.w, EXTRAS_MIN_WIDTH) : size.w;
     n.h = size.h + (extras ? extrasHeight(extras) : 0);
     if (extras) n.extras = extras;
     const v = n.data;

@@ -183,6 +183,9 @@ function labelLineCount(view: TreeView): number {
   return chars <= MAX_LABEL_CHARS ? 1 : wrapGoal(nodeLabel(view)).length;
 }
 
+/** A box with a note or a collapse line is at least this wide (room for the note's text). */
+export const EXTRAS_MIN_WIDTH = 230;
+
 /** Height of the footer lines `extras` add (the layout adds it to `nodeSize`). */
 export function extrasHeight(extras: NodeExtras): number {
   return (extras.hidden ? ACTION_HEIGHT : 0) + (extras.note ? ACTION_HEIGHT : 0);
@@ -197,8 +200,8 @@ export const TITLE_COLOR: Readonly<Record<'goal' | 'hyp' | 'case', string>> = { 
  * A node's box size from text lengths only (no strings built): the layout of 50,000 nodes must be fast,
  * and only the few nodes on screen ever need their text (`nodeContent`).
  */
-export function nodeSize(view: TreeView, title?: NodeTitle): { w: number; h: number } {
-  if (title) return titledNodeSize(view, title);
+export function nodeSize(view: TreeView, title?: NodeTitle, extras?: NodeExtras): { w: number; h: number } {
+  if (title) return titledNodeSize(view, title, extras);
   const n = view.children?.length ?? 0;
   const labelChars = Math.min(MAX_LABEL_CHARS, view.kind === 'bundle' ? (n === 0 ? 16 : 10 + String(n).length) : (view.goal?.length ?? 0) + (view.status === 'proved' ? 2 : 0));
   let widest = 0;
@@ -236,7 +239,7 @@ export function nodeSize(view: TreeView, title?: NodeTitle): { w: number; h: num
  * A compact derivation box: its title (new goal or hypothesis) wrapped whole over up to four lines, every
  * other entering hypothesis as a chip as wide as the box allows (no `+k`), the command wrapped.
  */
-function titledNodeSize(view: TreeView, title: NodeTitle): { w: number; h: number } {
+function titledNodeSize(view: TreeView, title: NodeTitle, extras?: NodeExtras): { w: number; h: number } {
   const chips = titledChips(view, title);
   const action = compactActionText(view);
   // One character of slack each: the content wraps at whole characters of these widths.
@@ -248,8 +251,11 @@ function titledNodeSize(view: TreeView, title: NodeTitle): { w: number; h: numbe
     action === undefined ? 0 : Math.min(action.length + 1, INNER_CHIP_CHARS) * CHIP_CHAR_WIDTH + 2 * PADDING,
     view.attempt?.error ? Math.min(view.attempt.error.length + 1, INNER_CHIP_CHARS) * CHIP_CHAR_WIDTH + 2 * PADDING : 0,
   ));
-  const c = nodeContent(view, w, {}, title);
-  return { w, h: contentHeight(c) };
+  // A note or a collapse line widens the box to 230 px and wraps over up to three lines: measured with
+  // them, at the box's final width, so the wrapped note never runs over the chips.
+  const width = extras ? Math.max(w, EXTRAS_MIN_WIDTH) : w;
+  const c = nodeContent(view, width, extras ?? {}, title);
+  return { w: width, h: contentHeight(c) };
 }
 
 /** Height of a node's content: header, further label lines, chip rows, footer lines. */
