@@ -107,8 +107,13 @@ export class CoqPreludes {
             sentences.push(...ran.map((r) => r.text.trim()));
             // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
             // Resolved now (before any client text), trusted only while the user's confirmation holds (read at each END).
+            // Only those the user was asked about: the question lists the names read from the file's text
+            // (`projectAssumptionNames`), which a nested comment or a string in a comment can hide from that
+            // reading while Coq runs the axiom; a name not in the question is never trusted by its answer.
             if (purpose === 'project') {
-              for (const full of await this.resolveNames(client, declaredAssumptions(ran.map((r) => r.pp).join(' ')))) this.projectAssumptions.add(full);
+              const asked = declaredAssumptions(text);
+              const read = [...declaredAssumptions(ran.map((r) => r.pp).join(' '))].filter((n) => asked.has(n));
+              for (const full of await this.resolveNames(client, new Set(read))) this.projectAssumptions.add(full);
             }
           }
           this.untrustedSentences = sentences;
