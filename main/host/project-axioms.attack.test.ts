@@ -17,7 +17,7 @@ const TMP = fileURLToPath(new URL('../../.tmp/', import.meta.url));
 let dir: string;
 let wb: WebWorkbench;
 const logged: string[] = [];
-const PRELUDE = 'Axiom ax : 1 = 2. (* (* *) *) Axiom hidden : False. (* "*)" *) Axiom hidden2 : False.';
+const PRELUDE = 'Axiom ax : 1 = 2. Axiom twice : True. (* (* *) *) Axiom hidden : False. (* "*)" *) Axiom hidden2 : False. Module M. Axiom twice : False. End M. Import M.';
 
 beforeAll(async () => {
   await mkdir(TMP, { recursive: true });
@@ -72,6 +72,8 @@ describe('project axioms: only what the question showed is trusted by its answer
     expect(status.assumptions).toContain('ax');
     expect(await prove(page, '1 = 2', 'ax')).toBe('');
     // Each other axiom is trusted only if the question listed it.
+    // `twice` is listed once but declared twice (the imported one says False): neither is trusted.
+    expect(await prove(page, 'False', 'twice')).toMatch(/^unsound/);
     for (const hidden of ['hidden', 'hidden2']) {
       const err = await prove(page, 'False', hidden);
       if (!status.assumptions.includes(hidden)) expect(err, hidden).toMatch(/^unsound/);

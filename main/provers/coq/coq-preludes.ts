@@ -111,8 +111,12 @@ export class CoqPreludes {
             // (`projectAssumptionNames`), which a nested comment or a string in a comment can hide from that
             // reading while Coq runs the axiom; a name not in the question is never trusted by its answer.
             if (purpose === 'project') {
+              // A name declared twice (`Axiom ax : 1 = 2.` and, in a module later imported, `Axiom ax : False.`)
+              // is one line in the question but two assumptions: neither is trusted.
               const asked = declaredAssumptions(text);
-              const read = [...declaredAssumptions(ran.map((r) => r.pp).join(' '))].filter((n) => asked.has(n));
+              const times = new Map<string, number>();
+              for (const r of ran) for (const n of declaredAssumptions(r.pp)) times.set(n, (times.get(n) ?? 0) + 1);
+              const read = [...times].filter(([n, k]) => k === 1 && asked.has(n)).map(([n]) => n);
               for (const full of await this.resolveNames(client, new Set(read))) this.projectAssumptions.add(full);
             }
           }
