@@ -13,7 +13,7 @@ const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
 const finished = (r: ShellResponse | undefined): boolean =>
   r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
 
-describe('the document cannot make its own notations the clean reading', () => {
+describe('the document cannot make its own notations the clean reading, or hide them', () => {
   let shell: ShellProcess;
   beforeAll(() => {
     shell = new ShellProcess(['--timeout', '20']);
@@ -45,6 +45,18 @@ describe('the document cannot make its own notations the clean reading', () => {
       name: 'Import of a module that shadows a library module after requiring it',
       define: 'Require Coq.Lists.List. Module List. Notation "\'False\'" := True. End List. Import List.',
       goal: 'False', tactic: 'exact I', elaborated: /^Coq\.Init\.Logic\.True$/,
+    },
+    // Broke before the fix in statement-judge.ts: with a word of the document's own in the text (so the clean
+    // reading fails with "not found"), a `where` notation was not seen as changing the reading.
+    {
+      name: 'a lonely notation declared by a Fixpoint\'s where clause, beside a word of the document\'s own',
+      define: 'Definition d := 1. Fixpoint mymul (n m : nat) : nat := match n with O => O | S p => Nat.add m (mymul p m) end where "n + m" := (mymul n m).',
+      goal: 'd + d = d', tactic: 'reflexivity', elaborated: /Top\.mymul/,
+    },
+    {
+      name: 'an Inductive\'s where clause redefining <=',
+      define: 'Definition d := 1. Inductive le\' : nat -> nat -> Prop := le_any : forall n m, n <= m where "n <= m" := (le\' n m).',
+      goal: 'd + 1 <= d', tactic: 'apply le_any', elaborated: /Top\.le'/,
     },
   ];
   for (const l of lies) {
