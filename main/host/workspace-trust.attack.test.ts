@@ -99,7 +99,7 @@ describe('WorkspaceTrust: the code cannot be had without the terminal', () => {
   });
 
   it('files.write cannot create or change project files, however the name is spelt', async () => {
-    const ws = new Workspace({ root });
+    const ws = new Workspace({ root, userDir });
     for (const name of ['_CoqProject', '_coqproject', 'sub/../_CoqProject', 'theories/_CoqProject', '_CoqProject.', '_CoqProject ', 'ARBOR.project.JSON', './arbor.project.json', 'theories/../arbor.project.json']) {
       await expect(ws.write(name, '-Q / Coq\n'), name).rejects.toThrow();
     }
