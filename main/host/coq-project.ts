@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
 import { parseCoqProject } from '../../shared/project/coq-project-file.ts';
 import type { CoqProjectStatus } from '../../shared/project/coq-project-status.ts';
 import type { ProjectArgs } from '../shell/prover-session.ts';
@@ -15,6 +16,22 @@ export interface CoqProjectSetup {
   args: ProjectArgs;
   /** What the user trusts: the file's exact text (a changed file asks again). */
   fingerprint: string;
+}
+
+/** `a` is `b` or a folder above it. */
+const within = (b: string, a: string): boolean => b === a || b.startsWith(a.endsWith(sep) ? a : a + sep);
+
+/**
+ * A load path is bound read-only into every prover's sandbox, so one that holds the workspace (`..`, `/`) or
+ * the user's home directory would let a prover read everything there (keys, other projects, Arbor's own
+ * grants file): such a directory is refused, whatever name or symlink leads to it. Other folders, siblings of
+ * the workspace included, stay allowed (shown to the user when trust is asked).
+ */
+function tooWide(real: string, root: string): string | undefined {
+  if (real !== root && within(root, real)) return 'it holds the workspace itself';
+  const home = homedir();
+  if (within(home, real)) return 'it is the home directory or holds it';
+  return undefined;
 }
 
 const onPath = (name: string): boolean => (process.env.PATH ?? '').split(delimiter).some((d) => d !== '' && existsSync(join(d, name)));
@@ -33,6 +50,7 @@ export async function readCoqProject(root: string): Promise<CoqProjectSetup | un
     return undefined;
   }
   const parsed = parseCoqProject(text);
+  const realRoot = await realpath(root).catch(() => resolve(root));
   const ignored = [...parsed.ignored];
   const args: string[] = [];
   const readOnly: string[] = [];
@@ -41,9 +59,14 @@ export async function readCoqProject(root: string): Promise<CoqProjectSetup | un
     const abs = isAbsolute(lp.dir) ? lp.dir : resolve(root, lp.dir);
     const real = await realpath(abs).catch(() => undefined);
     const isDir = real !== undefined && statSync(real, { throwIfNoEntry: false })?.isDirectory() === true;
-    loadPaths.push({ kind: lp.kind, dir: lp.dir, logical: lp.logical, path: real ?? abs, exists: isDir });
+    const wide = isDir ? tooWide(real, realRoot) : undefined;
+    loadPaths.push({ kind: lp.kind, dir: lp.dir, logical: lp.logical, path: real ?? abs, exists: isDir && wide === undefined });
     if (!isDir) {
       ignored.push(`-${lp.kind} ${lp.dir} ${lp.logical}: no such directory`);
+      continue;
+    }
+    if (wide !== undefined) {
+      ignored.push(`-${lp.kind} ${lp.dir} ${lp.logical}: not bound, ${wide}`);
       continue;
     }
     args.push(`-${lp.kind}`, real, lp.logical);

@@ -38,6 +38,12 @@ export class WorkspaceTrust {
   private fingerprint = '';
   private trusted = false;
   private code: { value: string; until: number; attempts: number } | undefined;
+  /**
+   * Wrong codes over all requests: each request used to print a fresh code with five fresh tries, so a client
+   * holding the web token could ask again and again (about 200,000 requests guess a six-digit code).
+   * Past MAX_ATTEMPTS wrong codes in all, the question is closed until Arbor restarts.
+   */
+  private wrongTotal = 0;
   private readonly root: string;
 
   constructor(private readonly options: WorkspaceTrustOptions) {
@@ -82,8 +88,12 @@ export class WorkspaceTrust {
       if (await this.options.askNative(setup)) await this.grantNow();
       return this.status();
     }
-    const value = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    this.code = { value, until: Date.now() + CODE_TTL_MS, attempts: 0 };
+    if (this.wrongTotal >= MAX_ATTEMPTS) throw new Error(`wrong code ${MAX_ATTEMPTS} times: the workspace cannot be trusted from the page until Arbor restarts`);
+    // A code still valid is printed again, not replaced: asking again neither refreshes the tries nor
+    // invalidates the code the user is reading.
+    const live = this.code !== undefined && Date.now() <= this.code.until ? this.code : undefined;
+    const value = live?.value ?? String(randomInt(0, 1_000_000)).padStart(6, '0');
+    this.code = live ?? { value, until: Date.now() + CODE_TTL_MS, attempts: 0 };
     this.options.printCode?.(`Arbor: to trust ${setup.status.path} (its load paths: ${setup.args.readOnly.join(', ') || 'none'}), type this code in the page: ${value} (valid 5 minutes)`);
     return this.status();
   }
@@ -91,14 +101,17 @@ export class WorkspaceTrust {
   /** Web: the code the user typed. Wrong codes count; past MAX_ATTEMPTS or the time limit a new request is needed. */
   async grant(code: string): Promise<CoqProjectStatus | null> {
     const pending = this.code;
-    if (pending === undefined || Date.now() > pending.until || pending.attempts >= MAX_ATTEMPTS) {
+    if (pending === undefined || Date.now() > pending.until || pending.attempts >= MAX_ATTEMPTS || this.wrongTotal >= MAX_ATTEMPTS) {
       this.code = undefined;
       throw new Error('no confirmation is pending: ask again (a new code is printed on the terminal where Arbor runs)');
     }
     pending.attempts++;
     const a = Buffer.from(code.trim());
     const b = Buffer.from(pending.value);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new Error(`wrong code (${MAX_ATTEMPTS - pending.attempts} tries left)`);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) {
+      this.wrongTotal++;
+      throw new Error(`wrong code (${MAX_ATTEMPTS - this.wrongTotal} tries left)`);
+    }
     this.code = undefined;
     await this.grantNow();
     return this.status();

@@ -81,6 +81,17 @@ export function splitExtraArgs(value: string): string[] {
 const LOGICAL = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
 
 /**
+ * Logical prefixes a project may not bind: Coq's own library is `Coq.…`, and assumptions are trusted by
+ * kernel name (`Coq.Logic.Classical_Prop.classic`), so a project's `Axiom classic : False.` compiled under
+ * `-Q dir Coq` would be trusted as the library's excluded middle. `-R dir ""` reaches `Coq.…` too through a
+ * subdirectory named `Coq`, so an empty prefix is taken only with `-Q` (which is not recursive).
+ */
+const reservedLogical = (kind: 'Q' | 'R', logical: string): string | undefined =>
+  logical === 'Coq' || logical.startsWith('Coq.') ? 'the prefix Coq is the standard library (trusted by name)'
+    : kind === 'R' && logical === '' ? 'an empty prefix with -R would let a subdirectory named Coq pass as the standard library'
+      : undefined;
+
+/**
  * `-arg` options Arbor passes to its provers: only warnings, which change what Coq says, never what it
  * runs or what it accepts. `-noinit` is left out (Arbor's own prelude needs `Init`); `-set`/`-unset` can
  * reach options such as `Hammer PredictPath` (a program CoqHammer runs), `-load-vernac-source`/`-l` and
@@ -116,6 +127,7 @@ export function parseCoqProject(text: string): CoqProjectFile {
       const [dir, logical] = got as [string, string];
       if (dir === '') out.ignored.push(`${w} with an empty directory`);
       else if (!LOGICAL.test(logical) && logical !== '') out.ignored.push(`${w} ${dir} ${logical}: not a logical path`);
+      else if (reservedLogical(w === '-Q' ? 'Q' : 'R', logical) !== undefined) out.ignored.push(`${w} ${dir} ${logical}: ${reservedLogical(w === '-Q' ? 'Q' : 'R', logical) ?? ''}`);
       else out.loadPaths.push({ kind: w === '-Q' ? 'Q' : 'R', dir, logical });
       i += 3;
     } else if (w === '-arg') {

@@ -107,8 +107,17 @@ export class CoqPreludes {
             sentences.push(...ran.map((r) => r.text.trim()));
             // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
             // Resolved now (before any client text), trusted only while the user's confirmation holds (read at each END).
+            // Only those the user was asked about: the question lists the names read from the file's text
+            // (`projectAssumptionNames`), which a nested comment or a string in a comment can hide from that
+            // reading while Coq runs the axiom; a name not in the question is never trusted by its answer.
             if (purpose === 'project') {
-              for (const full of await this.resolveNames(client, declaredAssumptions(ran.map((r) => r.pp).join(' ')))) this.projectAssumptions.add(full);
+              // A name declared twice (`Axiom ax : 1 = 2.` and, in a module later imported, `Axiom ax : False.`)
+              // is one line in the question but two assumptions: neither is trusted.
+              const asked = declaredAssumptions(text);
+              const times = new Map<string, number>();
+              for (const r of ran) for (const n of declaredAssumptions(r.pp)) times.set(n, (times.get(n) ?? 0) + 1);
+              const read = [...times].filter(([n, k]) => k === 1 && asked.has(n)).map(([n]) => n);
+              for (const full of await this.resolveNames(client, new Set(read))) this.projectAssumptions.add(full);
             }
           }
           this.untrustedSentences = sentences;

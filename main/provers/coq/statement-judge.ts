@@ -4,7 +4,7 @@ import { isQualid } from './assumptions.ts';
 import { compareReadings } from './statement-meaning.ts';
 import { cleanEnvironment, cleanReading, librarySentences, readTerm } from './statement-reading.ts';
 
-/** Declarations that change how a term is read (notations, scopes, coercions, implicit arguments, instances, imports). */
+/** Declarations that change how a term is read (notations, scopes, coercions, implicit arguments, instances, imports; `where` notations below). */
 const READS_DIFFERENTLY = /^(Notation|Infix|Reserved|Open|Close|Bind|Delimit|Declare|Coercion|Canonical|Arguments|Instance|Existing|Class|Hint|Set|Unset|Require|From|Import|Export|Include|Typeclasses|Generalizable|Implicit)\b/;
 
 /**
@@ -18,7 +18,9 @@ function onlyNewWords(own: readonly string[], referring: ReadonlySet<string>, er
   if (!/was not found in the current environment/.test(error) || own.length === 0) return false;
   if (own.some((shown) => referring.has(shown) || [...shown].some((c) => c.charCodeAt(0) > 127))) return false;
   const head = (sentence: string): string => sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^((Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+)+/, '');
-  return !declarations.some((d) => READS_DIFFERENTLY.test(head(d)) || /:>/.test(d));
+  // `where "n + m" := (mymul n m)` after an Inductive or Fixpoint declares a notation as much as `Notation` does
+  // (`Definition d := 1. Fixpoint mymul … where "n + m" := (mymul n m).` made `d + d = d` pass as meaning what it says).
+  return !declarations.some((d) => READS_DIFFERENTLY.test(head(d)) || /:>/.test(d) || /(^|[^\p{L}\p{N}_'])where($|[^\p{L}\p{N}_'])/u.test(d));
 }
 
 /**

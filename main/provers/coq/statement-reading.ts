@@ -96,7 +96,11 @@ class CleanEnvironment {
 
   private start(options: ClientOptions): Promise<{ client: CoqideTopClient; base: number }> {
     this.client ??= (async () => {
-      const client = await CoqideTopClient.start(options);
+      // Standard library only (issue 21 rule 4): never a project's load paths, whoever asks first. A trusted
+      // project's library is the document's vocabulary, not the library's: with its load paths here, a
+      // document's `Require Import Lib.Evil.` ran here too and its `Notation "'False'" := True` read the same.
+      const { extraArgs: _projectPaths, ...clean } = options;
+      const client = await CoqideTopClient.start(clean);
       for (const s of [...splitSentences(arborPrelude()), 'Set Printing All.']) await client.add(s);
       await client.goals(60_000);
       client.holdEventLoop(false);

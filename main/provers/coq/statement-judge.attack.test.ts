@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { ShellProcess } from '../../cli/shell-process.ts';
+
+/**
+ * The clean reading runs the document's library sentences (`Require`, `Import`/`Export`, `Open Scope`).
+ * Attacked through the real arbor-shell: a document tries to get its own notations into the clean reading
+ * through those sentences (an Import/Export of its own module, a module named like a library, a scope of
+ * its own named like the library's, `From … Require`), and one channel's library sentences must not stay
+ * in the shared clean environment for another's reading. All held when written.
+ */
+const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
+const finished = (r: ShellResponse | undefined): boolean =>
+  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
+
+describe('the document cannot make its own notations the clean reading, or hide them', () => {
+  let shell: ShellProcess;
+  beforeAll(() => {
+    shell = new ShellProcess(['--timeout', '20']);
+  });
+  afterAll(async () => {
+    await shell.end();
+  });
+  const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
+
+  const lies: { name: string; define: string; goal: string; tactic: string; elaborated: RegExp }[] = [
+    { name: 'Import of its own module', define: 'Module N. Notation "\'False\'" := True. End N. Import N.', goal: 'False', tactic: 'exact I', elaborated: /^Coq\.Init\.Logic\.True$/ },
+    { name: 'Export through a second module', define: 'Module N. Notation "\'False\'" := True. End N. Module W. Export N. End W. Import W.', goal: 'False', tactic: 'exact I', elaborated: /^Coq\.Init\.Logic\.True$/ },
+    {
+      name: 'a module named like an installed library',
+      define: 'Module Coq. Module Arith. Module PeanoNat. Notation "\'False\'" := True. End PeanoNat. End Arith. End Coq. Import Coq.Arith.PeanoNat.',
+      goal: 'False', tactic: 'exact I', elaborated: /^Coq\.Init\.Logic\.True$/,
+    },
+    {
+      name: 'a scope of its own named like the library\'s R_scope',
+      define: 'Declare Scope R_scope. Delimit Scope R_scope with R. Notation "x + y" := (Nat.mul x y) : R_scope. Open Scope R_scope.',
+      goal: '2 + 2 = 4', tactic: 'reflexivity', elaborated: /Nat\.mul/,
+    },
+    {
+      name: 'From … Require Import, then its own notation in the library\'s scope',
+      define: 'From Coq Require Import ZArith. Local Notation "x ++ y" := (Z.mul x y) : Z_scope. Open Scope Z_scope.',
+      goal: '2 ++ 2 = 4', tactic: 'reflexivity', elaborated: /Z\.mul/,
+    },
+    {
+      name: 'Import of a module that shadows a library module after requiring it',
+      define: 'Require Coq.Lists.List. Module List. Notation "\'False\'" := True. End List. Import List.',
+      goal: 'False', tactic: 'exact I', elaborated: /^Coq\.Init\.Logic\.True$/,
+    },
+    // Broke before the fix in statement-judge.ts: with a word of the document's own in the text (so the clean
+    // reading fails with "not found"), a `where` notation was not seen as changing the reading.
+    {
+      name: 'a lonely notation declared by a Fixpoint\'s where clause, beside a word of the document\'s own',
+      define: 'Definition d := 1. Fixpoint mymul (n m : nat) : nat := match n with O => O | S p => Nat.add m (mymul p m) end where "n + m" := (mymul n m).',
+      goal: 'd + d = d', tactic: 'reflexivity', elaborated: /Top\.mymul/,
+    },
+    {
+      name: 'an Inductive\'s where clause redefining <=',
+      define: 'Definition d := 1. Inductive le\' : nat -> nat -> Prop := le_any : forall n m, n <= m where "n <= m" := (le\' n m).',
+      goal: 'd + 1 <= d', tactic: 'apply le_any', elaborated: /Top\.le'/,
+    },
+  ];
+  for (const l of lies) {
+    it(`STATEMENT shows it: ${l.name}`, async () => {
+      const rs = await session([`DEFINE ${q(l.define)}`, `GOAL ${q(l.goal)}`, `APPLY (${l.tactic})`, 'END']);
+      expect(rs[0]?.ERR, l.define).toBe('');
+      const end = rs.at(-1);
+      // Either the trick does not take in the document either (the proof fails), or the answer shows it.
+      if (finished(end)) expect(end?.STATEMENT?.elaborated, JSON.stringify(end?.STATEMENT)).toMatch(l.elaborated);
+      else expect(l.name, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/named like an installed library/);
+    }, 180_000);
+  }
+
+  it('one channel\'s library sentences do not stay in the shared clean reading of another', async () => {
+    const a = await session([`DEFINE ${q('Require Import Reals. Open Scope R_scope.')}`, `GOAL ${q('forall x : R, x + 0 = x')}`, 'APPLY (intro x; ring)', 'END']);
+    expect(finished(a.at(-1)), JSON.stringify(a.map((r) => r.ERR))).toBe(true);
+    expect(a.at(-1)?.STATEMENT).toBeUndefined();
+    // A second channel with no library sentences: its own `+` on nat (multiplication) must differ from a
+    // clean reading on nat, not agree with a reading still under R_scope (nor be judged there at all).
+    const b = await session([`DEFINE ${q('Notation "x + y" := (Nat.mul x y).')}`, `GOAL ${q('2 + 2 = 4')}`, 'APPLY reflexivity', 'END']);
+    expect(finished(b.at(-1)), JSON.stringify(b.map((r) => r.ERR))).toBe(true);
+    expect(JSON.stringify(b.at(-1)?.STATEMENT ?? null)).toMatch(/Nat\.add/);
+    // And an honest nat statement after both: no STATEMENT.
+    const c = await session([`GOAL ${q('2 + 2 = 4')}`, 'APPLY reflexivity', 'END']);
+    expect(finished(c.at(-1))).toBe(true);
+    expect(c.at(-1)?.STATEMENT).toBeUndefined();
+  }, 300_000);
+});
