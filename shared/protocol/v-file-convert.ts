@@ -1,4 +1,5 @@
 import { formatCommand } from './format-command.ts';
+import type { ShellCommand } from './shell-command.ts';
 
 /**
  * A `.v` theorem as an Arbor document item: the statement as `GOAL name "…"` (Coq's own type of the
@@ -36,6 +37,10 @@ export const applyLine = (tactic: string): string => {
   return formatCommand({ name: 'APPLY', tactic: t.includes(';') && !(t.startsWith('(') && t.endsWith(')')) ? `(${t})` : t });
 };
 
+/** What closes the proof's last goal, and what closes any other (seed 000: NEXT is END's synonym for subgoals). */
+const LAST_CLOSE: ShellCommand = { name: 'END' };
+const OTHER_CLOSE: ShellCommand = { name: 'NEXT' };
+
 export function convertTheorem(input: ConvertInput): Converted {
   const t = input.theorem;
   if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
@@ -52,9 +57,9 @@ export function convertTheorem(input: ConvertInput): Converted {
     }
     if (tac.acted.length > 1) return { ok: false, reason: `line ${tac.line}: '${tac.tactic}' acted on ${tac.acted.length} goals at once` };
     lines.push(applyLine(tac.tactic));
-    if (tac.made.length === 0) lines.push(tac.left === 0 ? 'END' : 'NEXT');
+    if (tac.made.length === 0) lines.push(formatCommand(tac.left === 0 ? LAST_CLOSE : OTHER_CLOSE));
   }
-  if (lines.at(-1) !== 'END') return { ok: false, reason: 'the proof did not close its last goal with a tactic' };
+  if (lines.at(-1) !== formatCommand(LAST_CLOSE)) return { ok: false, reason: 'the proof did not close its last goal with a tactic' };
   return { ok: true, lines };
 }
 
