@@ -149,7 +149,7 @@ describe('arbor-shell on stdio, attacked', () => {
   // different state (10) than the tip: 33` — coqidetop's late answers are read as the answers of later calls
   // (coqidetop-client.ts / the session's interrupt path). Before the session core (6eb6d97) the same input
   // answered `fail` with a HAMMER_REPORT and `APPLY (intro H)` then worked. Intermittent (a race with the interrupt; seen in 7 of 9 runs of this input from a shell under load, never with HAMMER 1 nor in 3 runs under vitest; it needs the deadline to fall inside a particular stage), so skipped rather than `it.fails`: flip to `it` once fixed.
-  it.skip('a HAMMER that times out leaves the channel working (the next tactic runs)', async () => {
+  it('a HAMMER that times out leaves the channel working (the next tactic runs)', async () => {
     const per = await answersTo(Buffer.from('GOAL hard "forall f : nat -> nat, (forall n, f (f n) = n + 1) -> f 0 = 7"\nAPPLY intro f\nHAMMER 5\nSTATE\nAPPLY (intro H)\nAPPLY (intro H)\n'));
     const lines = (per['0'] ?? []).map((l) => JSON.parse(l) as { ERR: string; STEP?: number });
     expect(lines[2]?.ERR).toMatch(/^(fail|timeout)/);
