@@ -74,12 +74,10 @@ describe('PRELUDE environments in a real shell (attack, real coqidetop)', () => 
     await on(ch, 'RELEASE_CHANNEL');
   });
 
-  // Break left (documented in real-documents.md as "not yet", but it makes HAMMER's induction useless in bare):
-  // the induction stage's tactics name `lt_wf_ind`, `Nat.add_succ_r`, `app_assoc` by short names that bare does
-  // not import; the unknown reference makes the whole `solve [...]` fail, so even `induction n; simpl; auto`
-  // goals fail in bare (the same goal is proved in the default environment). Fix: name them fully in the portfolio
-  // (`Coq.Arith.PeanoNat.Nat.add_succ_r`, …) with their libraries Required (not imported) by prelude-bare.v.
-  it.fails('bare: HAMMER proves a one-induction goal about the document\'s own function, as in the default environment', { timeout: 300_000 }, async () => {
+  // Was a break (documented as "not yet" in real-documents.md): the induction stage named `lt_wf_ind`,
+  // `Nat.add_succ_r`, `app_assoc` by short names that bare does not import; the unknown reference failed the whole
+  // `solve [...]`, so even `induction n; simpl; auto` goals failed in bare. The portfolio now names them fully.
+  it('bare: HAMMER proves a one-induction goal about the document\'s own function, as in the default environment', { timeout: 300_000 }, async () => {
     const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
     await on(ch, 'PRELUDE bare');
     await on(ch, 'DEFINE "Fixpoint eqb\' (n m : nat) : bool := match n, m with 0, 0 => true | S a, S b => eqb\' a b | _, _ => false end."');
