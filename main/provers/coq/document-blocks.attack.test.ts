@@ -113,6 +113,29 @@ describe('sections and modules in documents (attack, real coqidetop and coqc)', 
     await on(ch, 'RELEASE_CHANNEL');
   });
 
+  it('REVERT out of a section closes it for the policy too: End and Variable are refused again; REVERT into it opens it', { timeout: 300_000 }, async () => {
+    const ch = await channel();
+    await on(ch, 'DEFINE "Definition before := 1."');
+    await on(ch, 'DEFINE "Section S. Variable v : nat."');
+    await on(ch, 'GOAL inside "v = v"');
+    await on(ch, 'APPLY reflexivity');
+    await on(ch, 'END');
+    await on(ch, 'REVERT 1');
+    await on(ch, 'DEFINE "Variable w : False."', /not allowed/);
+    await on(ch, 'DEFINE "End S."', /did not open/);
+    await on(ch, 'CHECK v', /was not found/);
+    // REVERT into the section (to the step that opened it): it is open again.
+    await on(ch, 'DEFINE "Section S. Variable v : nat."');
+    await on(ch, 'GOAL inside "v = v"');
+    await on(ch, 'APPLY reflexivity');
+    await on(ch, 'END');
+    await on(ch, 'REVERT 2');
+    await on(ch, 'DEFINE "Variable w : nat."');
+    await on(ch, 'DEFINE "End S."');
+    await on(ch, 'DEFINE "Variable w2 : False."', /not allowed/);
+    await on(ch, 'RELEASE_CHANNEL');
+  });
+
   // Break left: inside a functor `Module F (X : MT)`, a theorem that uses the functor's parameter (`X.x`) is refused as
   // `unsound: depends on X.x` — Coq's `Print Assumptions` lists the parameter as an axiom inside the functor, and Arbor
   // cannot yet tell a functor parameter's field from an axiom. coqc accepts it, and after `End F` nothing is assumed.
