@@ -66,6 +66,20 @@ describe('sections and modules in documents (attack, real coqidetop and coqc)', 
     await on(ch, 'RELEASE_CHANNEL');
   });
 
+  it('a Let built from a hypothesis and a generalised Context instance are listed as the premises they rest on', { timeout: 300_000 }, async () => {
+    const ch = await channel();
+    await on(ch, 'DEFINE "Class Bad := bad_proof : False. Section S. Context `{H : Bad}. Hypothesis bad : False. Let boom : False := bad."');
+    await on(ch, 'GOAL f "False"');
+    await on(ch, 'APPLY exact boom');
+    expect((await on(ch, 'END')).ASSUMPTIONS).toEqual([`bad : False ${PREMISE}`]);
+    await on(ch, 'GOAL g "False"');
+    await on(ch, 'APPLY exact (@bad_proof H)');
+    expect((await on(ch, 'END')).ASSUMPTIONS).toEqual([`H : Bad ${PREMISE}`]);
+    await on(ch, 'DEFINE "End S."');
+    expect(((await on(ch, 'CHECK f')).RESPONSE as { type: string }).type).toBe('False -> False');
+    await on(ch, 'RELEASE_CHANNEL');
+  });
+
   it('assumptions outside a section stay refused, however they are dressed', { timeout: 300_000 }, async () => {
     const ch = await channel();
     const refused = /not allowed/;
