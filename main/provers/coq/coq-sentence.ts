@@ -23,7 +23,7 @@ export interface SentenceSpan {
 /**
  * Sentences of TRUSTED Coq text — Arbor's own prelude, the public developments the benchmarks read — with
  * their offsets. Never for text from anyone else: this lexer does not know everything Coq's does (strings
- * inside comments), so untrusted text is delimited by Coq itself (`nextCoqSentence`).
+ * inside comments are lexed here, but not every token), so untrusted text is delimited by Coq itself (`nextCoqSentence`).
  */
 export const sentenceSpans = (text: string): SentenceSpan[] => {
   const out: SentenceSpan[] = [];
@@ -41,6 +41,10 @@ export const sentenceSpans = (text: string): SentenceSpan[] => {
         } else if (text.startsWith('*)', i)) {
           depth--;
           i += 2;
+        } else if (text[i] === '"') {
+          // Coq lexes strings inside comments: a `*)` in one does not end the comment.
+          const close = text.indexOf('"', i + 1);
+          i = close < 0 ? text.length : close + 1;
         } else i++;
       }
       // Comments before a sentence are not part of it.

@@ -56,12 +56,17 @@ export function blockEffect(sentence: string): BlockEffect {
   const [first, second, third] = words.slice(i);
   if (first === 'Section' && second !== undefined) return { open: { kind: 'section', name: second } };
   if (first === 'End' && second !== undefined) return { close: second };
-  // `Module M := N.` and `Module M : T := N.` define a module at once: nothing stays open.
-  if (first !== 'Module' || second === undefined || /:=/.test(sentence)) return undefined;
+  // `Module M := N.` and `Module M : T := N.` define a module at once: nothing stays open. Each
+  // `with Definition x := t` / `with Module X := N` constraint of the type has a `:=` of its own:
+  // `Module M : T with Definition x := 1.` still opens M.
+  if (first !== 'Module' || second === undefined || assignments(sentence) > constraints(sentence)) return undefined;
   if (second === 'Type' && third !== undefined) return { open: { kind: 'module type', name: third } };
   const name = (second === 'Import' || second === 'Export') ? third : second;
   return name === undefined ? undefined : { open: { kind: 'module', name } };
 }
+
+const assignments = (sentence: string): number => sentence.match(/:=/g)?.length ?? 0;
+const constraints = (sentence: string): number => sentence.match(/\bwith\s+(?:Definition|Module)\b/g)?.length ?? 0;
 
 /** The blocks open after `sentence`, given those open before it. */
 export function afterSentence(open: readonly OpenBlock[], sentence: string): OpenBlock[] {

@@ -25,7 +25,8 @@ let bare: string | undefined;
 /** `default`, `bare`, or a comma-separated list of LIBRARY_SETS names; why not, or undefined. */
 export function environmentProblem(name: string): string | undefined {
   if (name === DEFAULT_ENVIRONMENT || name === 'bare') return undefined;
-  const unknown = name.split(',').filter((n) => !(n in LIBRARY_SETS));
+  // Own keys only: `in` would also accept Object.prototype's (`toString`, `constructor`).
+  const unknown = name.split(',').filter((n) => !Object.hasOwn(LIBRARY_SETS, n));
   if (unknown.length === 0) return undefined;
   return `unknown environment: ${unknown.join(', ')} (known: default, bare, or a list of ${Object.keys(LIBRARY_SETS).join(', ')})`;
 }
@@ -35,7 +36,7 @@ export function environmentPrelude(name = DEFAULT_ENVIRONMENT): string {
   if (name === DEFAULT_ENVIRONMENT) return arborPrelude();
   bare ??= readFileSync(BARE_PATH, 'utf8');
   if (name === 'bare') return bare;
-  const sets = name.split(',').map((n) => LIBRARY_SETS[n]).filter((s): s is string => s !== undefined);
+  const sets = name.split(',').filter((n) => Object.hasOwn(LIBRARY_SETS, n)).map((n) => LIBRARY_SETS[n] as string);
   return `${bare.trimEnd()}\n\n(* The document's library sets (${name}). *)\n${sets.join('\n')}\n`;
 }
 

@@ -9,6 +9,7 @@ import type { ProjectArgs } from '../../shell/prover-session.ts';
 import { splitHyp } from './coq-hyps.ts';
 import { guessKind } from './context-kind.ts';
 import { nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
+import { withoutLeadingComments } from './document-blocks.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { SentencePolicy } from './vernacular-policy.ts';
 import type { RawGoal } from './xml-protocol.ts';
@@ -33,11 +34,21 @@ export interface VFileOptions {
   client?: ClientOptions;
 }
 
-const lineAt = (text: string, offset: number): number => {
-  let n = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
+/**
+ * Line numbers of offsets that only grow (sentences run in order), counted forward once: counting from
+ * the start for every sentence was quadratic in the file's length.
+ */
+const lineCounter = (text: string): ((offset: number) => number) => {
+  let at = 0;
+  let line = 1;
+  return (offset) => {
+    for (; at < offset && at < text.length; at++) if (text.charCodeAt(at) === 10) line++;
+    return line;
+  };
 };
+
+/** Where the next sentence starts: after the blanks and comments that follow the previous one. */
+const nextStart = (text: string, at: number): number => text.length - withoutLeadingComments(text.slice(at)).length;
 
 const toGoal = (g: RawGoal): VGoal => ({
   id: g.id,
@@ -58,6 +69,7 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
   let stopped: VFileReport['stopped'];
   try {
     const policy = new SentencePolicy('define');
+    const lineAt = lineCounter(text);
     let inProof = false;
     let at = 0;
     for (;;) {
@@ -66,13 +78,14 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
         s = await nextCoqSentence(text, at, (piece) => client.annotate(piece));
       } catch (e) {
         if (e instanceof SentenceParseError) {
-          stopped = { line: lineAt(text, at), message: e.message };
+          // The line of the sentence Coq could not read, not the end of the one before it.
+          stopped = { line: lineAt(nextStart(text, at)), message: e.message };
           break;
         }
         throw e;
       }
       if (s === undefined) break;
-      const line = lineAt(text, s.start + (s.text.length - s.text.trimStart().length));
+      const line = lineAt(s.start + (s.text.length - s.text.trimStart().length));
       const refusal = policy.judge(s.pp, inProof);
       if (refusal !== undefined) {
         stopped = { line, message: refusal };

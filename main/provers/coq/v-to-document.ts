@@ -17,7 +17,9 @@ export type ConvertedItem =
 
 const THEOREMS = /^(Theorem|Lemma|Fact|Remark|Corollary|Proposition|Property|Example|Definition|Goal)$/;
 /** Commands that read the environment and change nothing: no document item. */
-const QUERIES = /^(Check|Compute|Eval|Print|Locate|Search|SearchPattern|SearchRewrite|About|Show|Fail|Test|Recursive|Extraction|Timeout|Time|Redirect)$/;
+const QUERIES = /^(Check|Compute|Eval|Print|Locate|Search|SearchPattern|SearchRewrite|About|Show|Fail|Test|Recursive|Extraction|Redirect)$/;
+/** `Time` and `Timeout n` only measure or limit the command they wrap: the command is what enters the document. */
+const CONTROL = /^(?:(?:Time|Timeout\s+\d+)\s+)+/;
 const PREFIX = /^(?:#\[[^\]]*\]\s*)*((?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*/;
 const ENDS = /^(Qed|Defined|Admitted|Abort|Save)\b/;
 
@@ -99,12 +101,22 @@ const unbulleted = (s: string): string => s.replace(/^(?:[-+*]+\s+|[{}]\s*)+/, '
 
 export function vToDocument(text: string): ConvertedItem[] {
   const spans = sentenceSpans(text);
-  const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
+  // Line numbers counted once, forward (spans come in order): slicing the text per sentence was quadratic.
+  let counted = 0;
+  let lineAtCounted = 1;
+  const lineOf = (offset: number): number => {
+    for (; counted < offset; counted++) if (text.charCodeAt(counted) === 10) lineAtCounted++;
+    return lineAtCounted;
+  };
   const items: ConvertedItem[] = [];
   for (let i = 0; i < spans.length; i++) {
+    const first = i;
     const span = spans[i] as (typeof spans)[number];
-    const sentence = flat(span.text);
-    const line = lineOf(span.start);
+    const sentence = flat(span.text).replace(CONTROL, '');
+    // A span starts where the previous one ended: its line is that of its first non-blank character.
+    let lead = span.start;
+    while (lead < span.end && /\s/.test(text[lead] as string)) lead++;
+    const line = lineOf(lead);
     const rest = sentence.replace(PREFIX, '');
     const word = /^\S+/.exec(rest)?.[0] ?? '';
     if (QUERIES.test(word)) {
@@ -150,7 +162,7 @@ export function vToDocument(text: string): ConvertedItem[] {
     else if (end === 'Qed' || end === 'Save') items.push({ kind: 'proof', ...(head.name !== '' ? { name: head.name } : {}), statement, tactics, line });
     else {
       // `Defined` keeps the proof term transparent (later items may compute with it): a declaration, proof and all.
-      const body = spans.slice(spans.findIndex((s) => s === span), i + 1).map((s) => flat(s.text)).join(' ');
+      const body = [sentence, ...spans.slice(first + 1, i + 1).map((s) => flat(s.text))].join(' ');
       items.push({ kind: 'define', text: body, line });
     }
   }

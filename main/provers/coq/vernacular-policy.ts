@@ -81,7 +81,8 @@ const GIVING_UP = /(^|[^\p{L}\p{N}_'])(admit|give_up|Admitted)([^\p{L}\p{N}_']|$
 /** Commands that open a proof (tactic sentences follow until `Qed`/`Defined`). */
 const PROOF_STARTERS = new Set(['Lemma', 'Theorem', 'Example', 'Fact', 'Remark', 'Corollary', 'Proposition', 'Property', 'Goal']);
 /** The only commands allowed while a proof is open: the kernel checks everything else at `Qed`. */
-const IN_PROOF_COMMANDS = new Set(['Proof', 'Qed', 'Defined']);
+// `Abort` drops the open proof: nothing enters the environment (public developments keep aborted attempts).
+const IN_PROOF_COMMANDS = new Set(['Proof', 'Qed', 'Defined', 'Abort']);
 
 /**
  * Judges untrusted text one sentence at a time, as Coq delimited and pretty-printed it (comments gone):

@@ -10,8 +10,12 @@ export interface PortfolioTactic {
   secs: number;
 }
 
-/** The standard library's equations about lengths, appends, reversal and maps, used as optional rewrites. */
-const LIST_REWRITES = ['app_length', 'rev_length', 'map_length', 'app_nil_r', 'rev_app_distr', 'rev_involutive', 'map_app', 'app_assoc', 'last_length', 'repeat_length', 'seq_length', 'firstn_length', 'skipn_length', 'combine_length', 'app_comm_cons'];
+/**
+ * The standard library's equations about lengths, appends, reversal and maps, used as optional rewrites.
+ * Named fully, here and in every tactic below: a `PRELUDE bare` document loads these libraries without
+ * importing them, and a document may define its own `app_assoc`.
+ */
+const LIST_REWRITES = ['app_length', 'rev_length', 'map_length', 'app_nil_r', 'rev_app_distr', 'rev_involutive', 'map_app', 'app_assoc', 'last_length', 'repeat_length', 'seq_length', 'firstn_length', 'skipn_length', 'combine_length', 'app_comm_cons'].map((n) => `Coq.Lists.List.${n}`);
 
 export const WHOLE_GOAL_PORTFOLIO: readonly PortfolioTactic[] = [
   // Decision procedures: instant when they apply.
@@ -33,7 +37,7 @@ export const WHOLE_GOAL_PORTFOLIO: readonly PortfolioTactic[] = [
 ];
 
 /** What finishes a goal once the induction hypothesis has been used: arithmetic, congruence, `++` reassociated either way. */
-const IH_FINISH = 'first [assumption | reflexivity | lia | congruence | rewrite <- app_assoc; reflexivity | rewrite app_assoc; reflexivity | rewrite ?app_length; simpl; lia]';
+const IH_FINISH = 'first [assumption | reflexivity | lia | congruence | rewrite <- Coq.Lists.List.app_assoc; reflexivity | rewrite Coq.Lists.List.app_assoc; reflexivity | rewrite ?Coq.Lists.List.app_length; simpl; lia]';
 
 /**
  * Uses the induction hypothesis (issue 13): after simplification and `n + S m` → `S (n + m)` (what makes
@@ -41,7 +45,7 @@ const IH_FINISH = 'first [assumption | reflexivity | lia | congruence | rewrite 
  * universally quantified one (`IHl : forall acc, …`) is instantiated by `rewrite` — then finish. A
  * hypothesis that does not fit fails at once and `match` tries the next one.
  */
-const IH_CLOSER = `(simpl in *; rewrite ?Nat.add_succ_r, ?Nat.add_0_r in *; simpl in *; first [${IH_FINISH} | match goal with IH : _ |- _ => first [rewrite IH; simpl in *; ${IH_FINISH} | rewrite <- IH; simpl in *; ${IH_FINISH}] end])`;
+const IH_CLOSER = `(simpl in *; rewrite ?Coq.Arith.PeanoNat.Nat.add_succ_r, ?Coq.Arith.PeanoNat.Nat.add_0_r in *; simpl in *; first [${IH_FINISH} | match goal with IH : _ |- _ => first [rewrite IH; simpl in *; ${IH_FINISH} | rewrite <- IH; simpl in *; ${IH_FINISH}] end])`;
 
 /** Closers for each case of an induction (the induction hypothesis is in the context): its rewrite first, then the searches. */
 const CASE_CLOSER = `(try solve [${IH_CLOSER}]; simpl in *; do 3 rewrite ?${LIST_REWRITES.slice(0, 8).join(', ?')} in *; try congruence; try lia; try (sauto limit: 500); try hauto)`;
@@ -139,7 +143,7 @@ export function recursionInductionTactics(natVars: readonly string[], candidates
     const revert = others.length === 0 ? '' : `revert ${others.join(' ')}; `;
     const pattern = `${'[|'.repeat(d)}${v}${']'.repeat(d)}`;
     const instances = Array.from({ length: d }, (_, i) => `try pose proof (IHs ${'(S '.repeat(i)}${v}${')'.repeat(i)} ltac:(lia)); `).join('');
-    return `solve [intros ${all.join(' ')}; ${revert}induction ${v} as [${v} IHs] using lt_wf_ind; intros; destruct ${v} as ${pattern}; `
+    return `solve [intros ${all.join(' ')}; ${revert}induction ${v} as [${v} IHs] using Coq.Arith.Wf_nat.lt_wf_ind; intros; destruct ${v} as ${pattern}; `
       + `${instances}${unfold}; intros; `
       + `first [reflexivity | discriminate | assumption | solve [intuition (try lia; try congruence)] | solve [${IH_CLOSER}] | solve [sauto limit: 500]]]`;
   });

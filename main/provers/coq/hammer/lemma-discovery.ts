@@ -129,7 +129,7 @@ const withTypeVars = (goal: GoalView, vars: GoalView['vars']): GoalView['vars'] 
 
 /** Closers any lemma may enable: rewrite with it (then simplify), apply it, or induct with it available. */
 const genericClosers = (name: string, goal: GoalView): string[] => {
-  const tidy = `simpl in *; rewrite ?${name} in *; simpl in *; rewrite ?app_nil_r, ?Nat.add_0_r in *`;
+  const tidy = `simpl in *; rewrite ?${name} in *; simpl in *; rewrite ?Coq.Lists.List.app_nil_r, ?Coq.Arith.PeanoNat.Nat.add_0_r in *`;
   const inductive = goal.vars.filter((v) => /^(nat|list\b)/.test(v.type.trim())).map((v) => v.name);
   return [
     `solve [intros; ${tidy}; (lia || congruence || reflexivity || auto)]`,
@@ -173,7 +173,7 @@ function appendConjectures(f: FixpointSignature, goal: GoalView, taken: Readonly
         name,
         statement: `forall ${binders.map((b) => b.text).join(' ')}, ${at(`${l1} ++ ${l2}`)} = ${op(at(l1), at(l2))}`,
         binders: binders.map(({ name: n, sort }) => ({ name: n, sort })),
-        proofs: [`solve [intros; induction ${l1}; simpl in *; try rewrite IH${l1}; rewrite ?app_nil_r, <- ?app_assoc; ${FINISH}]`],
+        proofs: [`solve [intros; induction ${l1}; simpl in *; try rewrite IH${l1}; rewrite ?Coq.Lists.List.app_nil_r, <- ?Coq.Lists.List.app_assoc; ${FINISH}]`],
         closers: genericClosers(name, goal),
       });
     }
@@ -212,7 +212,7 @@ function accumulatorConjectures(fns: readonly FixpointSignature[], goal: GoalVie
           name,
           statement: `forall ${binders.map((b) => b.text).join(' ')}, ${lhs} = ${rhs}`,
           binders: binders.map(({ name: n, sort }) => ({ name: n, sort })),
-          proofs: inductOn.map((v) => `solve [intros; revert ${acc}; induction ${v}; intros; simpl in *; try rewrite IH${v}; rewrite ?app_nil_r, <- ?app_assoc; simpl; ${FINISH}]`),
+          proofs: inductOn.map((v) => `solve [intros; revert ${acc}; induction ${v}; intros; simpl in *; try rewrite IH${v}; rewrite ?Coq.Lists.List.app_nil_r, <- ?Coq.Lists.List.app_assoc; simpl; ${FINISH}]`),
           closers: genericClosers(name, goal),
         });
       }
@@ -257,7 +257,7 @@ function generaliseConjectures(fns: readonly FixpointSignature[], goal: GoalView
         template: 'generalise', name, ...build(`(${v} + ${v})`),
         proofs: [
           `solve [intro ${v}; induction ${v}; intros; [simpl; ${FINISH} | replace (S ${v} + S ${v}) with (S (S (${v} + ${v}))) by lia; simpl; (assumption || auto || ${FINISH})]]`,
-          `solve [intro ${v}; induction ${v}; intros; simpl in *; rewrite ?Nat.add_succ_r; simpl in *; ${FINISH}]`,
+          `solve [intro ${v}; induction ${v}; intros; simpl in *; rewrite ?Coq.Arith.PeanoNat.Nat.add_succ_r; simpl in *; ${FINISH}]`,
         ],
         closers: [`solve [intros; replace (${expr}) with ((${half}) + (${half})) by lia; first [apply ${name} | rewrite ${name}; (reflexivity || lia || auto)]]`, ...genericClosers(name, goal)],
       });
