@@ -288,8 +288,9 @@ export class HammerPipeline {
     const tactics = [
       ...(deep.length > 0 ? recursionInductionTactics(natVars, candidates, all, deep, depth) : []),
       ...inductionTactics(candidates, all),
-      ...inductionWithPremisesTactics(candidates, all, this.premises.map((p) => p.name), this.premises.filter((p) => isEquation(p.type)).map((p) => p.name)),
       ...(candidates.length >= 2 ? nestedInductionTactics(candidates, all) : []),
+      // The chosen lemmas inside each case last: they help where the plain cases fail, and cost a slice each.
+      ...inductionWithPremisesTactics(candidates, all, this.premises.map((p) => p.name), this.premises.filter((p) => isEquation(p.type)).map((p) => p.name)),
     ];
     return this.firstClosing(tactics.map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
   }
