@@ -25,6 +25,28 @@ export interface SentenceSpan {
  * their offsets. Never for text from anyone else: this lexer does not know everything Coq's does (strings
  * inside comments are lexed here, but not every token), so untrusted text is delimited by Coq itself (`nextCoqSentence`).
  */
+/**
+ * Where the comment that opens at `from` (`(*`) ends: the index after its `*)`, or the text's length when it
+ * is not closed. Comments nest, and Coq lexes strings inside them: a `*)` in a string does not end one.
+ */
+export function commentEnd(text: string, from: number): number {
+  let depth = 1;
+  let i = from + 2;
+  while (i < text.length && depth > 0) {
+    if (text.startsWith('(*', i)) {
+      depth++;
+      i += 2;
+    } else if (text.startsWith('*)', i)) {
+      depth--;
+      i += 2;
+    } else if (text[i] === '"') {
+      const close = text.indexOf('"', i + 1);
+      i = close < 0 ? text.length : close + 1;
+    } else i++;
+  }
+  return i;
+}
+
 export const sentenceSpans = (text: string): SentenceSpan[] => {
   const out: SentenceSpan[] = [];
   let cur = '';
@@ -32,21 +54,7 @@ export const sentenceSpans = (text: string): SentenceSpan[] => {
   let i = 0;
   while (i < text.length) {
     if (text.startsWith('(*', i)) {
-      let depth = 1;
-      i += 2;
-      while (i < text.length && depth > 0) {
-        if (text.startsWith('(*', i)) {
-          depth++;
-          i += 2;
-        } else if (text.startsWith('*)', i)) {
-          depth--;
-          i += 2;
-        } else if (text[i] === '"') {
-          // Coq lexes strings inside comments: a `*)` in one does not end the comment.
-          const close = text.indexOf('"', i + 1);
-          i = close < 0 ? text.length : close + 1;
-        } else i++;
-      }
+      i = commentEnd(text, i);
       // Comments before a sentence are not part of it.
       if (cur.trim() === '') start = i;
       cur += ' ';

@@ -1,3 +1,5 @@
+import { commentEnd } from './coq-sentence.ts';
+
 /**
  * Sections and modules a document opens in one DEFINE and closes in a later one (issue 24): a `GOAL`
  * between them is stated inside the block, with Coq's meaning (section variables are generalised at
@@ -29,22 +31,7 @@ export function withoutLeadingComments(text: string): string {
       continue;
     }
     if (!text.startsWith('(*', i)) return text.slice(i);
-    let depth = 0;
-    while (i < text.length) {
-      if (text.startsWith('(*', i)) {
-        depth++;
-        i += 2;
-      } else if (text.startsWith('*)', i)) {
-        depth--;
-        i += 2;
-        if (depth === 0) break;
-      } else if (text[i] === '"') {
-        // Coq lexes strings inside comments: a `*)` in one does not end the comment.
-        i = text.indexOf('"', i + 1);
-        if (i < 0) return '';
-        i++;
-      } else i++;
-    }
+    i = commentEnd(text, i);
   }
 }
 
