@@ -35,7 +35,7 @@ export function parseRequest(text: string): ParsedRequest {
 
 class ArgumentError extends Error {}
 
-const IDENT = /[\p{L}_][\p{L}\p{N}_'.]*/uy;
+const IDENT = /[A-Za-z_][A-Za-z0-9_'.]*/y;
 // Control characters (other than tab) never belong in a term: they are binary noise or an attempt to
 // smuggle a line break past the line splitter.
 // eslint-disable-next-line no-control-regex
