@@ -152,8 +152,8 @@ describe('forks that time out or lose their channel (real coqidetop)', () => {
   // BREAK LEFT (not the fork's): a HAMMER that ends in `timeout` leaves coqidetop's answers out of step with
   // the client — the next command answers `timeout`, then `coqidetop XML: expected <union>`, or `Stm.add called
   // for a different state` — so the document's next command after such a try fails. Reproduced on stdio
-  // without any fork (arbor-shell.attack.test.ts, "a HAMMER that times out"). Intermittent (a race with the interrupt; seen in 7 of 9 runs of this input from a shell under load, never with HAMMER 1 nor in 3 runs under vitest; it needs the deadline to fall inside a particular stage), so skipped rather than `it.fails`: flip to `it` once fixed.
-  it.skip('a try past its deadline on the channel\'s own prover is refused, and the document is as it was', async () => {
+  // without any fork (arbor-shell.attack.test.ts, "a HAMMER that times out"). Intermittent (a race with the interrupt; seen in 7 of 9 runs of this input from a shell under load, never with HAMMER 1 nor in 3 runs under vitest; it needs the deadline to fall inside a particular stage), was skipped; the cause (HAMMER's premise look-ahead outside the session's log and deadline) is fixed, so it runs.
+  it('a try past its deadline on the channel\'s own prover is refused, and the document is as it was', async () => {
     const before = { state: (await send('0 STATE')).RESPONSE, step: shell.channelStatus(0)?.step };
     const t0 = Date.now();
     await expect(forksOf(shell).run(0, async (fork) => [await fork.run('HAMMER 5'), await fork.run('APPLY (intro H)')], { deadlineMs: 1000 })).rejects.toBeInstanceOf(ForkTimeout);
