@@ -96,15 +96,8 @@ export class StateForks {
     }
     const state = this.handle(channel, options.step);
     const sibling = await this.acquire(channel);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let expired = false;
-    const deadline = new Promise<never>((_, reject) => {
-      if (options.deadlineMs === undefined) return;
-      timer = setTimeout(() => {
-        expired = true;
-        reject(new ForkTimeout(`no answer within ${Math.round((options.deadlineMs as number) / 1000)} s on a fork`));
-      }, options.deadlineMs);
-    });
+    const clock = forkDeadline(options.deadlineMs);
+    const { deadline } = clock;
     let keep = false;
     try {
       const attempt = (async (): Promise<T> => {
@@ -116,10 +109,10 @@ export class StateForks {
       })();
       attempt.catch(() => undefined);
       const result = await Promise.race([attempt, deadline]);
-      keep = !expired;
+      keep = !clock.expired;
       return result;
     } finally {
-      clearTimeout(timer);
+      clock.clear();
       this.release(channel, sibling, keep);
     }
   }
@@ -127,17 +120,10 @@ export class StateForks {
   /** `run` on the channel's own prover: in its turn, from its state then, rewound to it afterwards. */
   private async onOwn<T>(channel: number, work: (fork: ForkRun) => Promise<T>, options: ForkOptions): Promise<T> {
     this.borrowed.add(channel);
-    let expired = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      if (options.deadlineMs === undefined) return;
-      timer = setTimeout(() => {
-        // The channel's prover is not stopped (it holds the document): the running step ends at its own
-        // limit, the rest of the try is refused, and the prover rewinds to the handle.
-        expired = true;
-        reject(new ForkTimeout(`no answer within ${Math.round((options.deadlineMs as number) / 1000)} s on a fork`));
-      }, options.deadlineMs);
-    });
+    // The channel's prover is not stopped at the deadline (it holds the document): the running step ends at
+    // its own limit, the rest of the try is refused, and the prover rewinds to the handle.
+    const clock = forkDeadline(options.deadlineMs);
+    const { deadline } = clock;
     const attempt = this.shell.exclusive(channel, async (engine) => {
       if (!(engine instanceof TacticEngine)) throw new ForkUnavailable(`channel ${channel} cannot be forked`);
       const state = engine.stateHandle() as EngineState;
@@ -145,7 +131,7 @@ export class StateForks {
       try {
         return await work({
           step: state.records.length,
-          run: (request) => (expired ? Promise.resolve({ CHANNEL: channel, RESPONSE: null, ERR: 'timeout' }) : this.send(channel, engine, request)),
+          run: (request) => (clock.expired ? Promise.resolve({ CHANNEL: channel, RESPONSE: null, ERR: 'timeout' }) : this.send(channel, engine, request)),
         });
       } finally {
         try {
@@ -156,7 +142,7 @@ export class StateForks {
       }
     }).finally(() => {
       this.borrowed.delete(channel);
-      clearTimeout(timer);
+      clock.clear();
     });
     attempt.catch(() => undefined);
     return Promise.race([attempt, deadline]);
@@ -300,4 +286,18 @@ export function forksOf(shell: Shell): StateForks {
     forks.set(shell, f);
   }
   return f;
+}
+
+/** A try's deadline: a promise that rejects with ForkTimeout when it passes (never without a limit), and whether it did. */
+function forkDeadline(ms: number | undefined): { deadline: Promise<never>; readonly expired: boolean; clear(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expired = false;
+  const deadline = new Promise<never>((_, reject) => {
+    if (ms === undefined) return;
+    timer = setTimeout(() => {
+      expired = true;
+      reject(new ForkTimeout(`no answer within ${Math.round(ms / 1000)} s on a fork`));
+    }, ms);
+  });
+  return { deadline, get expired() { return expired; }, clear: () => clearTimeout(timer) };
 }
