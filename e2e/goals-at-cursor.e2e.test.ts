@@ -151,16 +151,9 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
     if (!useCoq) ctx.skip();
     await page.click('.monaco-editor .view-lines');
     await page.keyboard.press('Control+End');
-    await page.keyboard.insertText('GOAL rev_involutive\' "forall (A : Type) (l : list A), rev (rev l) = l"');
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    // Brackets are inserted whole: Monaco closes a typed `(` only when its tokens are ready, and what runs
-    // must not depend on that timing.
-    await page.keyboard.insertText('    APPLY (intros A l; induction l as [|a l IHl])');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('NEXT');
+    // Text goes in whole (insertText, never typed keys): Monaco closes a typed `(` only when its tokens are
+    // ready, and an Enter pressed while a late completion list opens accepts a name instead of ending the line.
+    await page.keyboard.insertText('GOAL rev_involutive\' "forall (A : Type) (l : list A), rev (rev l) = l"\n    APPLY (intros A l; induction l as [|a l IHl])\n    NEXT');
     await page.keyboard.press('Escape');
     await page.click('[data-testid="run-all"]');
     // Checked through the NEXT (line 21): the cursor there shows the step case, IHl in scope.
@@ -173,8 +166,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
     expect(await problems('error').count()).toBe(0);
     await page.click('.monaco-editor .view-lines');
     await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
-    await page.keyboard.insertText('APPLY (simpl; rewrite )');
+    await page.keyboard.insertText('\n    APPLY (simpl; rewrite )');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Control+Space');
     const rows = () => page.locator('.suggest-widget .monaco-list-row').allTextContents();
@@ -189,11 +181,9 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
     await shot('82-completion-in-tactic');
     await page.keyboard.press('Escape');
     await page.keyboard.insertText("rev_app_distr', IHl; reflexivity");
-    // Whatever completion list is open closes first: Enter must end the line, not accept a name.
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+End');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('END');
+    await page.keyboard.insertText('\n    END');
     await page.keyboard.press('Escape');
     await page.click('[data-testid="run-all"]');
     await expect.poll(() => problems('proved').count(), { timeout: 120_000 }).toBe(4).catch(async (e: unknown) => {
