@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { readFile } from 'node:fs/promises';
+import { delimiter } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCoqc } from '../../main/fidelity/run-coqc.ts';
 import { ShellProcess } from '../../main/cli/shell-process.ts';
@@ -30,17 +32,22 @@ import { buildContexts, publicStatements, type Part } from './public-statements.
  *   --public tuning|held-out   the public benchmark (public-statements.ts: theorems of public developments in
  *                  their source's context), its tuning or its held-out part; --check there compiles every
  *                  source's reference proofs in their context (the segments a run imports)
+ *   --source NAME,NAME,…   with --public: only these sources (public-statements.ts's PUBLIC_SOURCES names)
  *   --summarize A.json [B.json …]   the figures of saved reports together, running nothing
  */
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean' }, public: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { summarize: { type: 'string' }, check: { type: 'boolean' }, 'check-only': { type: 'boolean' }, limit: { type: 'string' }, spread: { type: 'boolean' }, complement: { type: 'boolean' }, grade: { type: 'string' }, budget: { type: 'string' }, only: { type: 'string' }, 'held-out': { type: 'boolean' }, public: { type: 'string' }, source: { type: 'string' } } });
 const BUDGET_S = Number(values.budget ?? 20);
 const BUDGET_MS = BUDGET_S * 1000;
 const PUBLIC_PART = values.public as Part | undefined;
 if (PUBLIC_PART !== undefined && PUBLIC_PART !== 'tuning' && PUBLIC_PART !== 'held-out') throw new Error('--public tuning|held-out');
 /** The library imports of the benchmark's own statements (a public statement has its source's). */
 const IMPORTS = PUBLIC_PART ? '' : 'From Coq Require Import Arith Lia List Bool ZArith.\nImport ListNotations.\nOpen Scope nat_scope.';
-/** Where the public statements' contexts are compiled; coqidetop and coqc find them through COQPATH. */
-const PUBLIC_DIR = '/tmp/arbor-public-bench';
+/**
+ * Where the public statements' contexts are compiled; coqidetop and coqc find them through COQPATH. Under the
+ * repository's `.tmp/`: the provers' sandbox has a private /tmp, so it is bound read-only (ARBOR_SANDBOX_READ)
+ * and COQPATH passed through (ARBOR_SANDBOX_ENV), for this process's provers and arbor-shell's alike.
+ */
+const PUBLIC_DIR = fileURLToPath(new URL('../../.tmp/arbor-public-bench', import.meta.url));
 const STATEMENTS: readonly BenchStatement[] = PUBLIC_PART ? await publicSet(PUBLIC_PART) : values['held-out'] ? HELD_OUT_STATEMENTS : HAMMER_STATEMENTS;
 /** A statement of either set; a public one's group (`grade`) is its source and part. */
 type BenchStatement = Omit<OwnStatement, 'grade'> & { grade: string };
@@ -51,17 +58,23 @@ const WALL_MS = BUDGET_MS + 1000;
 /** The public part as benchmark statements: the context is its compiled segment, imported with the source's header. */
 async function publicSet(part: Part): Promise<BenchStatement[]> {
   process.env.COQPATH = PUBLIC_DIR;
+  process.env.ARBOR_SANDBOX_READ = [PUBLIC_DIR, ...(process.env.ARBOR_SANDBOX_READ ?? '').split(delimiter).filter((p) => p !== '')].join(delimiter);
+  process.env.ARBOR_SANDBOX_ENV = ['COQPATH', ...(process.env.ARBOR_SANDBOX_ENV ?? '').split(',').filter((n) => n.trim() !== '')].join(',');
   const all = await publicStatements();
   log(`public: building the contexts of ${all.length} statements (${all.filter((s) => s.part === 'held-out').length} held out) in ${PUBLIC_DIR}`);
-  const { failed, admitted } = await buildContexts(PUBLIC_DIR);
+  const { failed, admitted, skipped } = await buildContexts(PUBLIC_DIR);
+  for (const [file, list] of skipped) log(`public: ${file}: left out: ${list.join('; ')}`);
   for (const [file, why] of failed) log(`public: ${file} stops compiling at segment ${why.index} (its statements from there on are left out): ${why.message.slice(0, 300)}`);
   for (const [file, list] of admitted) log(`public: ${file}: the reference proofs of theorems ${list.map((a) => a.index).join(', ')} do not compile under this Coq (admitted in the context, left out)`);
   // A statement counts when its context and its own reference proof (the next segment) compiled.
   const checked = (s: (typeof all)[number]): boolean => (failed.get(`${s.source}/${s.file}`)?.index ?? Infinity) > s.index + 1
     && !(admitted.get(`${s.source}/${s.file}`) ?? []).some((a) => a.index === s.index);
   log(`public: ${all.filter(checked).length} of ${all.length} statements have a context and a reference proof that compile`);
-  return all.filter((s) => s.part === part && checked(s))
-    .map((s) => ({ id: s.id, grade: `${s.source} ${s.part}`, defs: [...s.header, `Require Import ${s.context}.`], statement: s.statement, proof: '' }));
+  const sources = values.source?.split(',').map((x) => x.trim());
+  const unknown = sources?.filter((n) => !all.some((s) => s.source === n)) ?? [];
+  if (unknown.length > 0) throw new Error(`--source: no public source is named ${unknown.join(', ')}`);
+  return all.filter((s) => s.part === part && checked(s) && (sources === undefined || sources.includes(s.source)))
+    .map((s) => ({ id: s.id, grade: `${s.source} ${s.part}`, defs: [...s.header, `Require Import ${s.context}.`, ...s.locals], statement: s.statement, proof: '' }));
 }
 
 function log(s: string): void {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runProcess } from '../../main/process/process-manager.ts';
 import { sentenceSpans } from '../../main/provers/coq/coq-sentence.ts';
 
@@ -24,6 +25,10 @@ export interface PublicSource {
 
 export type Part = 'tuning' | 'held-out';
 
+function fixtureDir(name: string): string {
+  return fileURLToPath(new URL(`../../fixtures/public/${name}`, import.meta.url));
+}
+
 export interface PublicStatement {
   id: string;
   source: string;
@@ -34,6 +39,11 @@ export interface PublicStatement {
   statement: string;
   /** Sentences (Require, Import, Open Scope) that the context needs repeated: Coq does not export them. */
   header: string[];
+  /**
+   * Sentences whose effect does not cross a file (`#[local] Hint`, `Set Implicit Arguments`), repeated after
+   * the context's `Require`: they may name what it defines.
+   */
+  locals: string[];
   /** The compiled segment that holds everything before the theorem. */
   context: string;
   /** Its place in the file's chain: segment `index` is its context, segment `index + 1` holds its reference proof. */
@@ -43,6 +53,10 @@ export interface PublicStatement {
 
 export const PUBLIC_SOURCES: readonly PublicSource[] = [
   { name: 'coqhammer-examples', dir: '/usr/share/doc/libcoq-hammer/examples' },
+  // Committed with their licence and origin (SOURCE.md); none is derived from Software Foundations.
+  { name: 'stepchowfun', dir: fixtureDir('stepchowfun-proofs') },
+  { name: 'coq-tricks', dir: fixtureDir('coq-tricks') },
+  { name: 'peacoq', dir: fixtureDir('peacoq') },
 ];
 
 /** The logical root of the compiled segments. */
@@ -50,6 +64,13 @@ export const PUBLIC_ROOT = 'Pub';
 
 const THEOREM = /^(Lemma|Theorem|Corollary|Fact|Remark|Proposition|Example)\s+([\p{L}_][\p{L}\p{N}_']*)([\s\S]*)$/u;
 const PROOF_END = /^(Qed|Defined|Admitted|Abort|Save)\b/;
+/** A sentence without the bullets and braces before it: `- Abort.` ends a proof as `Abort.` does. */
+const unbulleted = (text: string): string => text.replace(/^[\s{}]*(?:[-+*]+\s*|[{}]\s*)*/, '');
+/** An unnamed theorem (`Goal stmt.`): the tutorials state most of theirs so; it is named by its place among the file's goals. */
+const GOAL = /^Goal\s+([\s\S]*)\.$/;
+/** Blocks a segment cannot be cut inside: a compiled file cannot end in an open section or module. */
+const BLOCK_OPEN = /^(Section|Module(?!\s+Type\b)(?:\s+(?:Import|Export))?)\s+([\p{L}_][\p{L}\p{N}_']*)\s*\.$/u;
+const BLOCK_END = /^End\s+([\p{L}_][\p{L}\p{N}_']*)\s*\.$/u;
 
 /** Sentences of a public development (trusted text) with their offsets, from the one Coq syntax module. */
 export function sentences(text: string): { start: number; end: number; text: string }[] {
@@ -118,20 +139,30 @@ const withoutUndone = (text: string): string => {
  * A segment's first lines: the file's imports first, then the segment before it — its own names must come
  * after the library's (an `Import Arith` after them would hide the file's own `leb`).
  */
-const chainHead = (base: string, k: number, header: readonly string[]): string => `${header.join('\n')}\nRequire Export ${PUBLIC_ROOT}.${base}_${k - 1}.\n`;
+const chainHead = (base: string, k: number, header: readonly string[], locals: readonly string[]): string => `${header.join('\n')}\nRequire Export ${PUBLIC_ROOT}.${base}_${k - 1}.\n${locals.join('\n')}\n`;
+/** Sentences whose effect ends with their file: a segment after them must repeat them. */
+const LOCAL = /^(?:(?:#\[\s*local\s*\]|Local)\s+(?:Hint|Notation|Arguments|Coercion|Set|Unset)\b|(?:Set|Unset)\s+(?!Printing\b))/;
 
 /** A file's statements and the chain of segments that gives each its context. */
-export function cutFile(source: string, file: string, text: string): { statements: PublicStatement[]; segments: Segment[] } {
+export function cutFile(source: string, file: string, text: string): { statements: PublicStatement[]; segments: Segment[]; skipped: string[] } {
   const ss = sentences(text);
   const base = moduleName(source, file);
   const statements: PublicStatement[] = [];
   const segments: Segment[] = [];
   const header: string[] = [];
+  const locals: string[] = [];
+  /** Theorems left out, with why (inside a section or module: no segment can end there). */
+  const skipped: string[] = [];
+  /** The sections and modules open at this sentence. */
+  const open: string[] = [];
+  let goals = 0;
   let segStart = 0;
+  /** The local sentences before the current segment (its own are in its text). */
+  let segLocals: string[] = [];
   /** The previous theorem's proof (offsets in `text`), for the segment that holds it. */
   let proof: { start: number; end: number } | undefined;
   const segment = (k: number, end: number): Segment => {
-    const head = k === 0 ? '' : chainHead(base, k, header);
+    const head = k === 0 ? '' : chainHead(base, k, header, segLocals);
     const body = text.slice(segStart, end);
     const seg: Segment = { module: `${base}_${k}`, text: `${head}${provenWithout(body)}\n` };
     if (proof) seg.admitted = `${head}${provenWithout(`${text.slice(segStart, proof.start)} Admitted.${text.slice(proof.end, end)}`)}\n`;
@@ -140,30 +171,42 @@ export function cutFile(source: string, file: string, text: string): { statement
   let k = 0;
   for (let i = 0; i < ss.length; i++) {
     const s = ss[i] as (typeof ss)[number];
-    if (/^(Require|From|Import|Export|((Local|Global) )?Open Scope)\b/.test(s.text)) header.push(s.text);
-    const m = THEOREM.exec(s.text);
+    if (/^(Require|From|Import|Export|((Local|Global) )?Open Scope)\b/.test(s.text) && open.length === 0) header.push(s.text);
+    if (LOCAL.test(s.text) && open.length === 0) locals.push(s.text);
+    const block = BLOCK_OPEN.exec(s.text);
+    if (block) open.push(block[2] as string);
+    const closed = BLOCK_END.exec(s.text);
+    if (closed && open.at(-1) === closed[1]) open.pop();
+    const goal = GOAL.exec(s.text);
+    if (goal) goals++;
+    const m = goal ? [s.text, 'Goal', `Goal_${goals}`, ` : ${goal[1] as string}`] : THEOREM.exec(s.text);
     if (!m) continue;
+    if (open.length > 0) {
+      skipped.push(`${m[2] as string}: inside ${open.join('.')} (a context cannot end in an open section or module)`);
+      continue;
+    }
     // Its proof: up to the first sentence that ends one.
     let j = i + 1;
-    while (j < ss.length && !PROOF_END.test((ss[j] as (typeof ss)[number]).text)) j++;
-    const ending = ss[j]?.text ?? '';
+    while (j < ss.length && !PROOF_END.test(unbulleted((ss[j] as (typeof ss)[number]).text))) j++;
+    const ending = unbulleted(ss[j]?.text ?? '');
     const statement = statementOf(m[3] as string);
     const module = `${base}_${k}`;
     segments.push(segment(k, s.start));
     segStart = s.start;
+    segLocals = [...locals];
     proof = j < ss.length ? { start: (ss[i + 1] as (typeof ss)[number]).start, end: (ss[j] as (typeof ss)[number]).end } : undefined;
     k++;
     // Only theorems the source proves (not admitted or aborted), statements we could read, and not a second
     // proof of a statement the file already proved (the tutorials prove `lem_x` twice: `lem_x'` would be `apply lem_x`).
     const repeated = statement !== undefined && statements.some((p) => p.statement === statement);
     if (statement !== undefined && !repeated && /^(Qed|Defined|Save)\b/.test(ending)) {
-      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], context: `${PUBLIC_ROOT}.${module}`, index: k - 1, part: partOf(source, file, m[2] as string) });
+      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], locals: [...locals], context: `${PUBLIC_ROOT}.${module}`, index: k - 1, part: partOf(source, file, m[2] as string) });
     }
     i = j;
   }
   // The tail: the last theorem's proof, so it is compiled (checked) too.
   segments.push(segment(k, text.length));
-  return { statements, segments };
+  return { statements, segments, skipped };
 }
 
 /** Every public statement (no compiling). */
@@ -185,6 +228,8 @@ export interface ChainFailures {
   failed: Map<string, { index: number; message: string }>;
   /** Per file, the theorems whose reference proof this Coq rejects (admitted in the chain, left out as statements). */
   admitted: Map<string, { index: number; message: string }[]>;
+  /** Per file, the theorems no segment can give a context to (inside a section or module), with why. */
+  skipped: Map<string, string[]>;
 }
 
 export async function buildContexts(dir: string, sources: readonly PublicSource[] = PUBLIC_SOURCES): Promise<ChainFailures> {
@@ -192,15 +237,19 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
   await mkdir(out, { recursive: true });
   const failed = new Map<string, { index: number; message: string }>();
   const admitted = new Map<string, { index: number; message: string }[]>();
+  const skipped = new Map<string, string[]>();
   const compile = async (v: string, text: string): Promise<string | undefined> => {
     await writeFile(v, text);
-    const r = await runProcess({ program: 'coqc', args: ['-Q', out, PUBLIC_ROOT, v], cwd: out, timeoutMs: 600_000 });
+    // Sandboxed like every prover: it writes its .vo/.glob only into `out`.
+    const r = await runProcess({ program: 'coqc', args: ['-Q', out, PUBLIC_ROOT, v], cwd: out, timeoutMs: 600_000, sandbox: { writable: [out] } });
     return r.exitCode === 0 ? undefined : `${basename(v)}: ${`${r.stdout}${r.stderr}`.replace(/^.*Warning[\s\S]*?\]\n/gm, '').slice(0, 600)}`;
   };
   for (const src of sources) {
     for (const path of await vFiles(src.dir)) {
       const file = relative(src.dir, path);
-      const { segments } = cutFile(src.name, file, await readFile(path, 'utf8'));
+      const cut = cutFile(src.name, file, await readFile(path, 'utf8'));
+      const { segments } = cut;
+      if (cut.skipped.length > 0) skipped.set(`${src.name}/${file}`, cut.skipped);
       let rebuilt = false;
       for (const [index, seg] of segments.entries()) {
         const v = join(out, `${seg.module}.v`);
@@ -223,5 +272,5 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
       }
     }
   }
-  return { failed, admitted };
+  return { failed, admitted, skipped };
 }
