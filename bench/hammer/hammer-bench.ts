@@ -12,7 +12,7 @@ import { median, printTable, writeResults } from '../bench-table.ts';
 import { HAMMER_STATEMENTS } from './hammer-statements.ts';
 import { HELD_OUT_STATEMENTS } from './held-out-statements.ts';
 import type { HammerStatement as OwnStatement } from './hammer-statements.ts';
-import { buildContexts, publicStatements, type Part } from './public-statements.ts';
+import { buildContexts, PUBLIC_SOURCES, publicStatements, type Part } from './public-statements.ts';
 
 /**
  * `npm run bench:hammer` (issues 13, 25): Arbor's HAMMER against CoqHammer's `hammer` alone, the same wall budget
@@ -60,9 +60,13 @@ async function publicSet(part: Part): Promise<BenchStatement[]> {
   process.env.COQPATH = PUBLIC_DIR;
   process.env.ARBOR_SANDBOX_READ = [PUBLIC_DIR, ...(process.env.ARBOR_SANDBOX_READ ?? '').split(delimiter).filter((p) => p !== '')].join(delimiter);
   process.env.ARBOR_SANDBOX_ENV = ['COQPATH', ...(process.env.ARBOR_SANDBOX_ENV ?? '').split(',').filter((n) => n.trim() !== '')].join(',');
-  const all = await publicStatements();
+  const names = values.source?.split(',').map((x) => x.trim());
+  const unknown = names?.filter((n) => !PUBLIC_SOURCES.some((s) => s.name === n)) ?? [];
+  if (unknown.length > 0) throw new Error(`--source: no public source is named ${unknown.join(', ')}`);
+  const sources = PUBLIC_SOURCES.filter((s) => names === undefined || names.includes(s.name));
+  const all = await publicStatements(sources);
   log(`public: building the contexts of ${all.length} statements (${all.filter((s) => s.part === 'held-out').length} held out) in ${PUBLIC_DIR}`);
-  const { failed, admitted, skipped } = await buildContexts(PUBLIC_DIR);
+  const { failed, admitted, skipped } = await buildContexts(PUBLIC_DIR, sources);
   for (const [file, list] of skipped) log(`public: ${file}: left out: ${list.join('; ')}`);
   for (const [file, why] of failed) log(`public: ${file} stops compiling at segment ${why.index} (its statements from there on are left out): ${why.message.slice(0, 300)}`);
   for (const [file, list] of admitted) log(`public: ${file}: the reference proofs of theorems ${list.map((a) => a.index).join(', ')} do not compile under this Coq (admitted in the context, left out)`);
@@ -70,10 +74,7 @@ async function publicSet(part: Part): Promise<BenchStatement[]> {
   const checked = (s: (typeof all)[number]): boolean => (failed.get(`${s.source}/${s.file}`)?.index ?? Infinity) > s.index + 1
     && !(admitted.get(`${s.source}/${s.file}`) ?? []).some((a) => a.index === s.index);
   log(`public: ${all.filter(checked).length} of ${all.length} statements have a context and a reference proof that compile`);
-  const sources = values.source?.split(',').map((x) => x.trim());
-  const unknown = sources?.filter((n) => !all.some((s) => s.source === n)) ?? [];
-  if (unknown.length > 0) throw new Error(`--source: no public source is named ${unknown.join(', ')}`);
-  return all.filter((s) => s.part === part && checked(s) && (sources === undefined || sources.includes(s.source)))
+  return all.filter((s) => s.part === part && checked(s))
     .map((s) => ({ id: s.id, grade: `${s.source} ${s.part}`, defs: [...s.header, `Require Import ${s.context}.`, ...s.locals], statement: s.statement, proof: '' }));
 }
 
