@@ -5,7 +5,8 @@ import type { HammerAttempt, HammerGoal, HammerPort } from './hammer-port.ts';
 import { inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
-import { conjectures, fixpointSignatures, refutationTactic } from './lemma-discovery.ts';
+import { conjectures, fixpointSignatures, genericClosers, refutationTactic, type Conjecture } from './lemma-discovery.ts';
+import { compoundSubterms, fertilised, subtermConjectures } from './subterm-generalisation.ts';
 import { isEquation, type Premise, premiseTactics } from './premise-selection.ts';
 import { nameOccurrence } from '../../../../shared/protocol/name-pattern.ts';
 
@@ -309,8 +310,11 @@ export class HammerPipeline {
     const goal = await this.afterIntros();
     if (!goal || goal.goal === '') return undefined;
     const view = { vars: goal.context.filter((e) => e.kind === 'var').map((e) => ({ name: e.name, type: e.text })), goal: goal.goal };
+    const taken = new Set(goal.context.map((e) => e.name));
+    // Templates first (cheap, no look-ahead), then the lemmas generalised from where induction got stuck.
+    const stuck = await this.stuckConjectures(view, taken, until);
     // Built from printed goals and declarations: each piece must still be one sentence fragment (the injection guard).
-    const candidates = conjectures(view, fns, new Set(goal.context.map((e) => e.name)))
+    const candidates = [...conjectures(view, fns, taken), ...stuck.map((c) => ({ ...c, closers: genericClosers(c.name, view) }))]
       .filter((c) => [c.statement, ...c.proofs, ...c.closers].every((t) => this.port.fragmentProblem(t) === undefined));
     if (candidates.length === 0) {
       stages.push({ stage: 'discovery', ms: 0, outcome: 'skipped', detail: 'no conjecture about the document\'s functions fits this goal' });
@@ -358,6 +362,46 @@ export class HammerPipeline {
       stages.push({ stage: 'discovery', tactic, ms: Date.now() - t0, outcome: 'progress', detail: `proved by ${proof}, but the goal did not close with it` });
     }
     return undefined;
+  }
+
+  /**
+   * Subterm generalisation (subterm-generalisation.ts): induction on each variable of an inductive type (at
+   * most two), the cases simplified and the easy ones closed; on the first case left, its induction
+   * hypotheses cross-fertilised and a subterm common to both sides generalised. Coq's `Check` types each
+   * subterm. A look-ahead: rewound, the goals put back.
+   */
+  private async stuckConjectures(view: { vars: { name: string; type: string }[]; goal: string }, taken: ReadonlySet<string>, until: number): Promise<Conjecture[]> {
+    const inductive = view.vars.filter((v) => !/->|^(Type|Set|Prop)\b/.test(v.type)).map((v) => v.name).slice(0, 2);
+    const out: Conjecture[] = [];
+    const base = /^[\p{L}_][\p{L}\p{N}_']*/u.exec(view.goal)?.[0] ?? 'lemma';
+    for (const v of inductive) {
+      if (until - Date.now() < 2000) break;
+      const len = this.port.length();
+      const saved = this.port.keepGoals();
+      const before = this.current.length;
+      try {
+        const a = await this.attempt(['intros.', `induction ${v}.`, 'all: simpl in *.', 'all: try solve [reflexivity | congruence].'], ROUND_TRIP_MS);
+        // Nothing left of the goal (induction closes it: that stage's business), or a failure.
+        if (!a.ok || this.current.length < before) continue;
+        const [g] = await this.classify(this.current.slice(0, 1));
+        if (!g) continue;
+        const stuck = { context: g.context.map((e) => ({ name: e.name, kind: e.kind, text: e.text })), goal: g.goal };
+        const subs = [...new Set(fertilised(stuck).flatMap(compoundSubterms))].filter((t) => this.port.fragmentProblem(t) === undefined).slice(0, 8);
+        const types = new Map<string, string>();
+        for (const t of subs) {
+          if (until - Date.now() < 1500) break;
+          const printed = await this.port.query(`Check (${t}).`).catch(() => '');
+          const type = /\n\s*:\s*([\s\S]+)$/.exec(printed.trim())?.[1]?.replace(/\s+/g, ' ').trim();
+          if (type !== undefined && !/^(Prop|Type|Set)$/.test(type)) types.set(t, type);
+        }
+        out.push(...subtermConjectures(stuck, types, taken, base));
+      } finally {
+        await this.rewind(len);
+        saved();
+      }
+    }
+    const seen = new Set<string>();
+    return out.filter((c) => !seen.has(c.statement) && seen.add(c.statement));
   }
 
   private async firstClosing(tactics: { stage: HammerStage['stage']; tactic: string; secs: number }[], until: number, stages: HammerStage[]): Promise<string | undefined> {

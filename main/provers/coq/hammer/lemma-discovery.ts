@@ -26,7 +26,7 @@ export interface GoalView {
 type Sort = 'type' | 'nat' | 'bool' | 'list-nat' | 'list-bool' | 'other';
 
 export interface Conjecture {
-  template: 'append' | 'accumulator' | 'generalise';
+  template: 'append' | 'accumulator' | 'generalise' | 'subterm';
   /** The hypothesis name it gets in the proof (`sum_list_app`). */
   name: string;
   /** A closed statement (`forall (l1 l2 : list nat), sum_list (l1 ++ l2) = sum_list l1 + sum_list l2`). */
@@ -128,7 +128,7 @@ const withTypeVars = (goal: GoalView, vars: GoalView['vars']): GoalView['vars'] 
   goal.vars.filter((v) => vars.includes(v) || (/^(Type|Set)$/.test(v.type.trim()) && vars.some((x) => mentions(x.type, v.name))));
 
 /** Closers any lemma may enable: rewrite with it (then simplify), apply it, or induct with it available. */
-const genericClosers = (name: string, goal: GoalView): string[] => {
+export const genericClosers = (name: string, goal: GoalView): string[] => {
   const tidy = `simpl in *; rewrite ?${name} in *; simpl in *; rewrite ?Coq.Lists.List.app_nil_r, ?Coq.Arith.PeanoNat.Nat.add_0_r in *`;
   const inductive = goal.vars.filter((v) => /^(nat|list\b)/.test(v.type.trim())).map((v) => v.name);
   return [
