@@ -40,8 +40,8 @@ export interface PublicStatement {
   /** Sentences (Require, Import, Open Scope) that the context needs repeated: Coq does not export them. */
   header: string[];
   /**
-   * Sentences whose effect does not cross a file (`#[local] Hint`, `Set Implicit Arguments`), repeated after
-   * the context's `Require`: they may name what it defines.
+   * Sentences whose effect does not cross a file (`#[local] Hint`), repeated after the context's `Require`:
+   * they may name what it defines. Not options (see OPTION).
    */
   locals: string[];
   /** The compiled segment that holds everything before the theorem. */
@@ -140,6 +140,11 @@ const withoutUndone = (text: string): string => {
  * after the library's (an `Import Arith` after them would hide the file's own `leb`).
  */
 const chainHead = (base: string, k: number, header: readonly string[], locals: readonly string[]): string => `${header.join('\n')}\nRequire Export ${PUBLIC_ROOT}.${base}_${k - 1}.\n${locals.join('\n')}\n`;
+/**
+ * Options (`Set Hammer SAutoLimit 0`, `Set Warnings …`) are repeated in the chain, where the source's own proofs
+ * need them, but not in a statement's context: they configure the provers, and each side runs with its defaults.
+ */
+const OPTION = /^(?:(?:#\[\s*local\s*\]|Local)\s+)?(?:Set|Unset)\b/;
 /** Sentences whose effect ends with their file: a segment after them must repeat them. */
 const LOCAL = /^(?:(?:#\[\s*local\s*\]|Local)\s+(?:Hint|Notation|Arguments|Coercion|Set|Unset)\b|(?:Set|Unset)\s+(?!Printing\b))/;
 
@@ -200,7 +205,7 @@ export function cutFile(source: string, file: string, text: string): { statement
     // proof of a statement the file already proved (the tutorials prove `lem_x` twice: `lem_x'` would be `apply lem_x`).
     const repeated = statement !== undefined && statements.some((p) => p.statement === statement);
     if (statement !== undefined && !repeated && /^(Qed|Defined|Save)\b/.test(ending)) {
-      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], locals: [...locals], context: `${PUBLIC_ROOT}.${module}`, index: k - 1, part: partOf(source, file, m[2] as string) });
+      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], locals: locals.filter((l) => !OPTION.test(l)), context: `${PUBLIC_ROOT}.${module}`, index: k - 1, part: partOf(source, file, m[2] as string) });
     }
     i = j;
   }
