@@ -75,12 +75,12 @@ describe('closed constants: no assumption escapes through memoisation', () => {
     expect(finished(rs[10]), JSON.stringify(rs[10])).toBe(true);
   }, 180_000);
 
-  // Left open (issue 24 item 1, names are data): the protocol's name grammar is ASCII only
-  // (shared/protocol/parse-request.ts IDENT), so `GOAL λ₁ "True"` is a parse error though `coqc` takes
-  // `Lemma λ₁ : True.`. Not a soundness break (the name is refused, nothing runs).
-  it.fails('GOAL takes a theorem name with unicode letters, as coqc does', async () => {
-    const rs = await session([`GOAL λ₁ ${q('True')}`, 'APPLY (exact I)', 'END']);
+  // Names are data (issue 24 item 1): the protocol's name grammar takes what coqc takes (`Lemma λ₁ : True.`,
+  // `Lemma αβ' : …`), and a later item uses the theorem by that name.
+  it('GOAL takes a theorem name with unicode letters, as coqc does', async () => {
+    const rs = await session([`GOAL λ₁ ${q('True')}`, 'APPLY (exact I)', 'END', `GOAL αβ' ${q('True /\\ True')}`, 'APPLY (exact (conj λ₁ λ₁))', 'END']);
     expect(finished(rs[2])).toBe(true);
+    expect(finished(rs[5]), JSON.stringify(rs[5])).toBe(true);
   }, 120_000);
 
   it('kernel-check bypasses cannot be reached by a remembered global (attribute, Local/Export Unset, Type in Type)', async () => {
