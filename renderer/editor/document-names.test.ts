@@ -15,4 +15,18 @@ describe('documentNames', () => {
       { name: "sum_app'", kind: 'theorem', line: 2 },
     ]);
   });
+
+  it('takes names as the protocol parser reads them: unicode letters and primes, a channel number before GOAL', () => {
+    const lines = [
+      'DEFINE "Definition δ₁ := 1. Lemma αβ\' : True. Proof. exact I. Qed."',
+      "3 GOAL λ' \"δ₁ = 1\"",
+      'GOAL "no name"',
+      'GOAL x',
+    ];
+    expect(documentNames(lines, 5)).toEqual([
+      { name: 'δ₁', kind: 'definition', line: 1 },
+      { name: "αβ'", kind: 'definition', line: 1 },
+      { name: "λ'", kind: 'theorem', line: 2 },
+    ]);
+  });
 });

@@ -158,11 +158,14 @@ export function registerShellLanguage(): void {
   });
 }
 
+/** A character of a Coq name (unicode letters and digits, primes, dots). */
+const NAME_CHAR = /[\p{L}\p{N}_'.]/u;
+
 /** The dotted name around a word (`Nat.add_comm` when hovering `add_comm`). */
 function qualifiedNameAt(line: string, start: number, end: number): string {
   let from = start - 1;
   let to = end - 1;
-  while (from > 0 && /[\w'.]/.test(line[from - 1] ?? '')) from--;
-  while (to < line.length && /[\w'.]/.test(line[to] ?? '')) to++;
+  while (from > 0 && NAME_CHAR.test(line[from - 1] ?? '')) from--;
+  while (to < line.length && NAME_CHAR.test(line[to] ?? '')) to++;
   return line.slice(from, to).replace(/^\.+|\.+$/g, '');
 }

@@ -1,5 +1,6 @@
 import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
 import type { DocumentCheck } from '../../shared/checking/document-check.ts';
+import { goalNameOf } from '../../shared/protocol/goal-name.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { isFinishedView } from '../../shared/proof-tree/tree-view-queries.ts';
@@ -14,7 +15,6 @@ export type Problem =
   | { kind: 'error'; line: number; message: string; hammer?: HammerReport }
   | { kind: 'proved'; line: number; name: string };
 
-const GOAL_NAME = /^\s*(?:[0-9]+\s+)?GOAL\s+([A-Za-z_][\w'.]*)\s+["‹]/;
 const GOAL_LINE = /^\s*(?:[0-9]+\s+)?GOAL\b/;
 
 export function problemsOf(check: DocumentCheck, tree: (step: number) => TreeView | null | undefined, hammer?: { error: string; report: HammerReport }): Problem[] {
@@ -25,7 +25,7 @@ export function problemsOf(check: DocumentCheck, tree: (step: number) => TreeVie
     if (!goal || e.stepAfter === e.stepBefore) continue;
     const after = tree(e.stepAfter);
     if (after && isFinishedView(after)) {
-      const name = GOAL_NAME.exec(goal.text)?.[1] ?? `the GOAL of line ${goal.line}`;
+      const name = goalNameOf(goal.text) ?? `the GOAL of line ${goal.line}`;
       out.push({ kind: 'proved', line: e.line, name });
       goal = undefined;
     }

@@ -223,6 +223,8 @@ export interface VFileTheoremReport {
   ending: VEnding;
   /** The derivation after each step (the step-through): step 0 is the goal alone. */
   steps: VFileStep[];
+  /** Admitted proofs of the file this theorem rests on (Coq's `Print Assumptions` names them), with their lines. */
+  restsOn?: { name: string; line: number }[];
   /** The theorem as an Arbor document (the declarations before it as one DEFINE, then the item), or why not. */
   converted: { ok: true; lines: string[] } | { ok: false; reason: string };
 }

@@ -54,6 +54,15 @@ describe('parseRequest', () => {
     expect(command('PRELUDE "Require Import ZArith."')).toEqual({ name: 'PRELUDE', text: 'Require Import ZArith.' });
   });
 
+  it('takes names of every form Coq allows: unicode letters and digits, primes, dots (names are data)', () => {
+    expect(command("GOAL αβ' \"True\"")).toEqual({ name: 'GOAL', theoremName: "αβ'", expr: 'True' });
+    expect(command('HAVE λ₁ "True"')).toEqual({ name: 'HAVE', hypName: 'λ₁', expr: 'True' });
+    expect(command('PRINT Nat.add_0_r')).toEqual({ name: 'PRINT', ident: 'Nat.add_0_r' });
+    expect(command('GOAL 𝔸 "True"')).toEqual({ name: 'GOAL', theoremName: '𝔸', expr: 'True' });
+    // Still no digit, prime or dot first.
+    expect(error('GOAL 1x "True"')).toBe('parse error: expected a theorem name or a quoted term');
+  });
+
   it('decodes \\" inside quoted terms', () => {
     expect(command('GOAL "s = \\"a\\""')).toEqual({ name: 'GOAL', expr: 's = "a"' });
   });

@@ -35,7 +35,9 @@ export function parseRequest(text: string): ParsedRequest {
 
 class ArgumentError extends Error {}
 
-const IDENT = /[A-Za-z_][A-Za-z0-9_'.]*/y;
+// Coq's identifiers: unicode letters and digits too (`αβ'`, `λ₁`), as coqc takes them. `u`: a letter outside
+// the BMP is one character; positions (lastIndex) stay string offsets, which is all the Scanner uses.
+const IDENT = /[\p{L}_][\p{L}\p{N}_'.]*/uy;
 // Control characters (other than tab) never belong in a term: they are binary noise or an attempt to
 // smuggle a line break past the line splitter.
 // eslint-disable-next-line no-control-regex

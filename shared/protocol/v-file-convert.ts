@@ -50,6 +50,8 @@ export function convertTheorem(input: ConvertInput): Converted {
   for (const tac of t.tactics) {
     if (tac.structural) continue;
     if (MULTI_GOAL.test(tac.tactic)) return { ok: false, reason: `line ${tac.line}: '${tac.tactic}' works on several goals or out of order` };
+    // `Fail tac` (Coq ran it: it failed, as the file expects) changes nothing and is no tactic to APPLY.
+    if (tac.acted.length === 0 && tac.made.length === 0 && /^Fail\s/.test(tac.tactic)) continue;
     if (tac.acted.length === 0) {
       // No goal changed: a tactic that did nothing visible (`idtac`, a `Show`); it still runs as written.
       lines.push(applyLine(tac.tactic));

@@ -124,6 +124,12 @@ export function declaredAssumptions(prelude: string): Set<string> {
   return names;
 }
 
+/**
+ * A printed assumption as `Locate Term` resolved it: a kernel name, a variable of the open section, a field
+ * of an open functor's parameter (functor-parameters.ts), or nothing known.
+ */
+export type ResolvedAssumption = string | { sectionVariable: string } | { functorParameter: string } | undefined;
+
 export type AssumptionVerdict =
   | { ok: true; assumptions: string[] }
   | { ok: false; reason: string };
@@ -137,7 +143,7 @@ export type AssumptionVerdict =
  */
 export async function judgeAssumptions(
   printed: PrintedAssumptions,
-  resolve: (name: string) => Promise<string | { sectionVariable: string } | undefined>,
+  resolve: (name: string) => Promise<ResolvedAssumption>,
   trusted: ReadonlySet<string>,
 ): Promise<AssumptionVerdict> {
   if (printed.bypasses.length > 0) return { ok: false, reason: `unsound: depends on switched-off kernel checks (${printed.bypasses.join(' ')})` };
@@ -145,6 +151,12 @@ export async function judgeAssumptions(
   const listed = new Map<string, string>();
   for (const a of printed.axioms) {
     const found = await resolve(a.name);
+    if (typeof found === 'object' && 'functorParameter' in found) {
+      // Inside an open functor: every module it is applied to gives this field; after `End` nothing is assumed.
+      const key = `functor parameter ${found.functorParameter}`;
+      if (!listed.has(key)) listed.set(key, `${a.name}${a.statement ? ` : ${a.statement}` : ''} (field of the functor's parameter: a premise of the theorem, given by each module the functor is applied to)`);
+      continue;
+    }
     if (typeof found === 'object') {
       // Inside an open section: not an axiom. The theorem is proved under it, and `End` makes it a premise.
       const key = `section variable ${found.sectionVariable}`;

@@ -1,4 +1,4 @@
-import type { AssumptionVerdict, PrintedAssumptions } from './assumptions.ts';
+import type { AssumptionVerdict, PrintedAssumptions, ResolvedAssumption } from './assumptions.ts';
 import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /**
@@ -15,8 +15,8 @@ import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions
  * not line up) falls back to `Print Assumptions T` itself.
  */
 
-/** A printed name as `Locate Term` resolved it: a kernel name, an open section's variable, or nothing known. */
-type Resolved = string | { sectionVariable: string } | undefined;
+/** A printed name as `Locate Term` resolved it: a kernel name, an open section's variable or functor's parameter field, or nothing known. */
+type Resolved = ResolvedAssumption;
 
 /** What one global depends on, as `Print Assumptions` on it said, each candidate resolved where it was asked. */
 interface Walked {
@@ -88,6 +88,12 @@ export class ClosedConstants {
       }
     }
     const verdict = await judgeWalked(union, trusted);
+    // A functor parameter's field is one only while its functor is open: what reached one is never remembered.
+    const parametric = (w: Walked | undefined): boolean => w?.axioms.some((a) => typeof a.full === 'object' && 'functorParameter' in a.full) ?? false;
+    if (parametric(union)) {
+      for (const [full, w] of this.walked) if (parametric(w)) this.walked.delete(full);
+      return verdict;
+    }
     // The theorem is remembered, by its kernel name, for the lemmas that use it (until the log is cut below it).
     if (direct !== undefined) this.walked.set(direct.self, { ...union, logLength: this.io.logLength() });
     return verdict;

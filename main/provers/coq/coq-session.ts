@@ -12,6 +12,7 @@ import type { Attempt, CoqCheckpoint, LogEntry, LogItem } from './coq-log.ts';
 import { fragmentProblem, isIdent } from './coq-sentence.ts';
 import { coqDocumentText } from './coq-document-text.ts';
 import type { OpenBlock } from './document-blocks.ts';
+import { functorParameterField, librariesFromPrint } from './functor-parameters.ts';
 import { ClosedConstants } from './closed-constants.ts';
 import { constantFromLocate, isQualid, sectionVariableFromLocate } from './assumptions.ts';
 import { notices } from './statement-reading.ts';
@@ -84,7 +85,10 @@ export class CoqSession implements ProverSession {
     assumptionsOfAll: (fulls) => this.assumptionsOfAll(fulls),
     resolve: async (name) => {
       const located = notices(await this.client.query(`Locate Term ${name}.`, this.client.tip, ROUND_TRIP_MS).catch(() => []));
-      return constantFromLocate(located) ?? sectionVariableFromLocate(located);
+      const full = constantFromLocate(located);
+      if (full === undefined) return sectionVariableFromLocate(located);
+      const libraries = async (): Promise<string[] | undefined> => librariesFromPrint(notices(await this.client.query('Print Libraries.', this.client.tip, ROUND_TRIP_MS)));
+      return (await functorParameterField(full, this.openBlocks(), () => libraries().catch(() => undefined))) ?? full;
     },
     logLength: () => this.log.length,
   });

@@ -150,16 +150,38 @@ describe('sections and modules in documents (attack, real coqidetop and coqc)', 
     await on(ch, 'RELEASE_CHANNEL');
   });
 
-  // Break left: inside a functor `Module F (X : MT)`, a theorem that uses the functor's parameter (`X.x`) is refused as
-  // `unsound: depends on X.x` — Coq's `Print Assumptions` lists the parameter as an axiom inside the functor, and Arbor
-  // cannot yet tell a functor parameter's field from an axiom. coqc accepts it, and after `End F` nothing is assumed.
-  it.fails('a theorem inside a functor that uses the functor\'s parameter is a premise, as section variables are', { timeout: 300_000 }, async () => {
+  // Inside a functor `Module F (X : MT)`, Coq's `Print Assumptions` lists the parameter's fields as axioms. They are
+  // premises (each module F is applied to gives them), accepted only when Coq resolves them to the bound module's own
+  // path and no library is rooted at that name: never by the name alone.
+  it('a theorem inside a functor that uses the functor\'s parameter is a premise, as section variables are', { timeout: 300_000 }, async () => {
     const ch = await channel();
-    await on(ch, 'DEFINE "Module Type MT. Parameter x : nat. End MT."');
+    await on(ch, 'DEFINE "Module Type MT. Parameter x : nat. Axiom x0 : x = 0. End MT."');
     await on(ch, 'DEFINE "Module F (X : MT). Definition y := X.x."');
-    await on(ch, 'GOAL fy "y = X.x"');
-    await on(ch, 'APPLY reflexivity');
-    await on(ch, 'END');
+    await on(ch, 'GOAL fy "y = 0"');
+    await on(ch, 'APPLY (unfold y; apply X.x0)');
+    const fy = await on(ch, 'END');
+    expect([...(fy.ASSUMPTIONS as string[])].sort()).toEqual([
+      "X.x : nat (field of the functor's parameter: a premise of the theorem, given by each module the functor is applied to)",
+      "X.x0 : X.x = 0 (field of the functor's parameter: a premise of the theorem, given by each module the functor is applied to)",
+    ]);
+    // A later theorem using fy: judged again (nothing about a parameter is remembered), still a premise.
+    await on(ch, 'GOAL fy2 "0 = y"');
+    await on(ch, 'APPLY (symmetry; exact fy)');
+    expect((await on(ch, 'END')).ASSUMPTIONS).toHaveLength(2);
+    await on(ch, 'DEFINE "End F. Module I. Definition x := 0. Definition x0 : x = 0 := eq_refl. End I. Module FI := F I."');
+    await on(ch, 'GOAL used "FI.y = 0"');
+    await on(ch, 'APPLY (exact FI.fy)');
+    expect((await on(ch, 'END')).ASSUMPTIONS).toEqual([]);
+    await on(ch, 'RELEASE_CHANNEL');
+  });
+
+  it('a functor parameter named like a library cannot pass the library\'s axiom off as its field', { timeout: 300_000 }, async () => {
+    const ch = await channel();
+    await on(ch, 'DEFINE "Require Coq.Compat.AdmitAxiom. Module Type MT. Parameter x : nat. End MT."');
+    await on(ch, 'DEFINE "Module F (Coq : MT)."');
+    await on(ch, 'GOAL cheat "False"');
+    await on(ch, 'APPLY (exact Coq.Compat.AdmitAxiom.proof_admitted)');
+    await on(ch, 'END', /^unsound: depends on/);
     await on(ch, 'RELEASE_CHANNEL');
   });
 });

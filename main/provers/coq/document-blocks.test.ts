@@ -8,7 +8,8 @@ describe('document blocks', () => {
     expect(blockEffect('Section S.')).toEqual({ open: { kind: 'section', name: 'S' } });
     expect(blockEffect('(* a "*)" comment *) Module Import M.')).toEqual({ open: { kind: 'module', name: 'M' } });
     expect(blockEffect('Module Type T.')).toEqual({ open: { kind: 'module type', name: 'T' } });
-    expect(blockEffect('Module M (X : T) <: U.')).toEqual({ open: { kind: 'module', name: 'M' } });
+    expect(blockEffect('Module M (X : T) <: U.')).toEqual({ open: { kind: 'module', name: 'M', params: ['X'] } });
+    expect(blockEffect("Module Import Mλ' (X Y : T) (Z : U with Definition t := 1) : V.")).toEqual({ open: { kind: 'module', name: "Mλ'", params: ['X', 'Y', 'Z'] } });
     expect(blockEffect('Module M := N.')).toBeUndefined();
     expect(blockEffect("End S'.")).toEqual({ close: "S'" });
     expect(blockEffect('Definition Section := 1.')).toBeUndefined();

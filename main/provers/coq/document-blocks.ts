@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
 import { commentEnd } from './coq-sentence.ts';
 
 /**
@@ -13,6 +14,12 @@ export interface OpenBlock {
   kind: BlockKind;
   /** As written after `Section`/`Module` (`End` must name it; Coq checks that). */
   name: string;
+  /**
+   * A functor's parameters (`Module F (X : T) (Y Z : U)` → X, Y, Z), as Coq delimited the sentence. Only a
+   * hint of where to look: a field is taken as a parameter's only when Coq resolves it to a bound module's
+   * path (coq-session's `resolve`, functor-parameters.ts).
+   */
+  params?: string[];
 }
 
 export type BlockEffect = { open: OpenBlock } | { close: string } | undefined;
@@ -49,7 +56,31 @@ export function blockEffect(sentence: string): BlockEffect {
   if (first !== 'Module' || second === undefined || assignments(sentence) > constraints(sentence)) return undefined;
   if (second === 'Type' && third !== undefined) return { open: { kind: 'module type', name: third } };
   const name = (second === 'Import' || second === 'Export') ? third : second;
-  return name === undefined ? undefined : { open: { kind: 'module', name } };
+  if (name === undefined) return undefined;
+  const head = new RegExp(`^[^]*?Module\\s+(?:(?:Import|Export)\\s+)?${escapeRegExp(name)}`).exec(withoutLeadingComments(sentence));
+  const params = head ? functorParams(withoutLeadingComments(sentence).slice(head[0].length)) : [];
+  return { open: { kind: 'module', name, ...(params.length > 0 ? { params } : {}) } };
+}
+
+/** The names bound by the `(X Y : T)` groups right after a module's name (`!` and `Import`/`Export` inside them allowed). */
+function functorParams(rest: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (/\s/.test(rest[i] ?? '')) i++;
+    if (rest[i] !== '(') return out;
+    let depth = 0;
+    let j = i;
+    for (; j < rest.length; j++) {
+      if (rest[j] === '(') depth++;
+      else if (rest[j] === ')' && --depth === 0) break;
+    }
+    const inner = rest.slice(i + 1, j);
+    const colon = inner.indexOf(':');
+    if (colon < 0) return out;
+    for (const w of inner.slice(0, colon).split(/\s+/)) if (/^[\p{L}_][\p{L}\p{N}_']*$/u.test(w) && w !== 'Import' && w !== 'Export') out.push(w);
+    i = j + 1;
+  }
 }
 
 const assignments = (sentence: string): number => sentence.match(/:=/g)?.length ?? 0;

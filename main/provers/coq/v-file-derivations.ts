@@ -3,6 +3,7 @@ import type { VFileReport, VFileTheoremReport, VGoal, VSentence, VTheorem } from
 import { coqCode, derivationSteps, recordedSteps, theoremsOf } from '../../../shared/derivation/v-file-derivation.ts';
 import type { Converted } from '../../../shared/protocol/v-file-convert.ts';
 import { convertTheorem, defineLine } from '../../../shared/protocol/v-file-convert.ts';
+import { admittedReliance, kernelNameAt, type AdmittedConstant } from './admitted-reliance.ts';
 import { CoqideTopClient } from './coqidetop-client.ts';
 import type { ClientOptions } from './coqidetop-client.ts';
 import type { ProjectArgs } from '../../shell/prover-session.ts';
@@ -68,7 +69,8 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
   const states: number[] = [];
   let stopped: VFileReport['stopped'];
   try {
-    const policy = new SentencePolicy('define');
+    // Read-only: a proof may be `Admitted`; what rests on it is said per theorem (Print Assumptions, below).
+    const policy = new SentencePolicy('read-only');
     const lineAt = lineCounter(text);
     let inProof = false;
     let at = 0;
@@ -103,13 +105,27 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
       at = s.end;
     }
     const theorems: VFileTheoremReport[] = [];
+    // Admitted proofs so far, by kernel name (Coq's Locate right after the Admitted); the sentences of those
+    // and of the theorems resting on them, left out of later conversions' DEFINE.
+    const admitted = new Map<string, AdmittedConstant>();
+    const leftOut: [number, number][] = [];
     for (const t of theoremsOf(sentences)) {
       const steps = derivationSteps(recordedSteps(sentences, t));
+      const state = states[t.endIndex];
+      const finished = t.ending === 'Qed' || t.ending === 'Defined';
+      const restsOn = finished && state !== undefined && t.name !== undefined ? await admittedReliance(client, t.name, state, admitted) : [];
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
-        converted: await convert(client, sentences, states, t),
+        ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, line: a.line })) } : {}),
+        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut),
       });
+      if (restsOn.length > 0) leftOut.push([t.index, t.endIndex]);
+      if (t.ending === 'Admitted') {
+        leftOut.push([t.index, t.endIndex]);
+        const kernelName = t.name !== undefined && state !== undefined ? await kernelNameAt(client, t.name, state) : undefined;
+        if (kernelName !== undefined && t.name !== undefined) admitted.set(kernelName, { kernelName, name: t.name, line: t.line });
+      }
     }
     return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ms: Math.round(performance.now() - started), project: project !== undefined };
   } finally {
@@ -117,9 +133,19 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
   }
 }
 
-/** The theorem as an Arbor document: its statement as Coq typed it, read at the state after it ended. */
-async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem): Promise<Converted> {
+const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({
+  ok: false,
+  reason: `it rests on ${on.map((a) => `${a.name} (line ${a.line})`).join(', ')}, admitted, not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
+});
+
+/**
+ * The theorem as an Arbor document: its statement as Coq typed it, read at the state after it ended. The
+ * admitted proofs before it, and theorems resting on them, are left out of its DEFINE (they would be
+ * refused; it does not rest on them).
+ */
+async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][] = []): Promise<Converted> {
   if (t.name === undefined) return { ok: false, reason: 'an anonymous Goal has no name to read its statement by' };
+  if (t.ending === 'Admitted') return { ok: false, reason: 'the proof is Admitted, not proved: Arbor never states an unproved lemma as a theorem (only proofs ending in Qed or Defined convert)' };
   if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
   const state = states[t.endIndex];
   if (state === undefined) return { ok: false, reason: 'the proof did not run to its end' };
@@ -133,6 +159,7 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   if (statement === undefined) return { ok: false, reason: 'Coq printed its statement in an unexpected form' };
   const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
-  const before = defineLine(sentences.slice(0, t.index).map((s) => s.code));
+  const kept = sentences.slice(0, t.index).filter((_, i) => !leftOut.some(([from, to]) => i >= from && i <= to));
+  const before = defineLine(kept.map((s) => s.code));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }

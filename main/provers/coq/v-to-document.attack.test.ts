@@ -32,6 +32,10 @@ describe('.v to document (attack)', () => {
     for (const v of ['Lemma c : False. Proof. Admitted.', 'Lemma g : False. Proof. exact I.', 'Lemma c : False. Proof. admit. Abort.']) {
       expect(vToDocument(v).some((i) => i.kind === 'proof'), v).toBe(false);
     }
+    // An admitted proof is skipped with a reason that says so (it is never sent as a DEFINE the policy then refuses).
+    expect(vToDocument('Lemma c : False.\nProof. intros. admit. Admitted.')).toEqual([
+      { kind: 'skipped', text: 'Lemma c : False.', line: 1, reason: expect.stringMatching(/^c is Admitted, not proved/) as unknown },
+    ]);
   });
 
   it('a large file converts in linear time (20 000 lemmas well under 10 s), lines counted right', () => {

@@ -159,6 +159,8 @@ export function vToDocument(text: string): ConvertedItem[] {
     }
     if (introduced.length > 0) tactics.unshift(`intros ${introduced.join(' ')}`);
     if (end === 'Abort') items.push({ kind: 'skipped', text: sentence, line, reason: 'an aborted attempt: nothing enters the environment' });
+    // An admitted lemma is an assumption: never a DEFINE (the policy would refuse it) nor a proved GOAL.
+    else if (end === 'Admitted') items.push({ kind: 'skipped', text: sentence, line, reason: `${head.name === '' ? 'a Goal' : head.name} is Admitted, not proved: Arbor never assumes an unproved lemma (items using it fail until it is proved)` });
     else if (end === 'Qed' || end === 'Save') items.push({ kind: 'proof', ...(head.name !== '' ? { name: head.name } : {}), statement, tactics, line });
     else {
       // `Defined` keeps the proof term transparent (later items may compute with it): a declaration, proof and all.

@@ -76,7 +76,11 @@ describe('the one gate for untrusted Coq text, judging the sentences Coq delimit
     ['Set Printing All.', /option not allowed/],
     ['Set Default Goal Selector "all".', /option not allowed/],
     ['Time Redirect "x" Print nat.', /not allowed: Time/],
-    ['Fail Load x.', /not allowed: Fail/],
+    // `Fail` is judged by what it wraps.
+    ['Fail Load x.', /not allowed: Load/],
+    ['Fail Fail Redirect "x" Print nat.', /not allowed: Redirect/],
+    ['Lemma l : True. Proof. Fail Cd "/tmp". exact I. Qed.', /not allowed: Cd \(inside a proof\)/],
+    ['Lemma l : False. Proof. Fail admit. Admitted.', /not allowed: admit/],
     ['Timeout 1 Load x.', /not allowed: Timeout/],
     ['Succeed Load x.', /not allowed: Succeed/],
     ['Lemma cheat : False. Admitted.', /not allowed: Admitted/],

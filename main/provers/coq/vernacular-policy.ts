@@ -21,7 +21,13 @@ export type PolicyPurpose =
   /** The prelude of a workspace `arbor.project.json` the user opened: it may also declare axioms the user then trusts. */
   | 'project'
   /** A fidelity check's context: declaring parameters and hypotheses is what it is for. */
-  | 'fidelity-context';
+  | 'fidelity-context'
+  /**
+   * A `.v` file opened read-only as derivations, in a coqidetop of its own that is thrown away: a proof may
+   * be `Admitted` (and use `admit`), as real developments do. Nothing run this way is ever called proved:
+   * later theorems are judged by `Print Assumptions`, which names every admitted constant they rest on.
+   */
+  | 'read-only';
 
 /** Sentence heads (after attributes and `Local`/`Global`-style prefixes) allowed for every purpose. */
 const DECLARATIONS = new Set([
@@ -61,7 +67,7 @@ const MODULE_PATH = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
 
 const LIMIT_BYTES = 256 * 1024;
 
-const whatOf = (purpose: PolicyPurpose): string => (purpose === 'fidelity-context' ? 'context' : purpose === 'define' ? 'declaration' : 'prelude');
+const whatOf = (purpose: PolicyPurpose): string => (purpose === 'fidelity-context' ? 'context' : purpose === 'define' ? 'declaration' : purpose === 'read-only' ? 'file' : 'prelude');
 
 /**
  * What is refused before Coq sees the text at all: too large, or control characters (which neither
@@ -110,7 +116,11 @@ export class SentencePolicy {
 
   /** Why Coq's sentence `pp` is refused here, or undefined (then the block structure is tracked). */
   judge(pp: string, inProof: boolean): string | undefined {
-    const refusal = inProof ? proofSentence(pp) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
+    // `Fail c.` runs `c` and succeeds only if `c` fails, undoing whatever `c` did: it is judged by the
+    // sentence it wraps (so `Fail Redirect …` is refused as `Redirect …` is), and Coq's answer decides the rest.
+    const wrapped = failWrapped(pp);
+    if (wrapped !== undefined) return this.judgeWrapped(wrapped, inProof);
+    const refusal = inProof ? proofSentence(pp, this.purpose) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     const head = headOf(pp);
     // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
@@ -118,6 +128,16 @@ export class SentencePolicy {
     this.count++;
     if (inProof) return undefined;
     this.openBlocks = afterSentence(this.openBlocks, pp);
+    return undefined;
+  }
+
+  /** A sentence under `Fail`: judged as itself, but it changes no block structure (a failed command did nothing). */
+  private judgeWrapped(pp: string, inProof: boolean): string | undefined {
+    const nested = failWrapped(pp);
+    if (nested !== undefined) return this.judgeWrapped(nested, inProof);
+    const refusal = inProof ? proofSentence(pp, this.purpose) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
+    if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
+    this.count++;
     return undefined;
   }
 
@@ -136,13 +156,21 @@ export class SentencePolicy {
  * (upper-case, or attributes) only when it is `Proof`/`Qed`/`Defined`: `Set`, `Redirect`, `Load`…
  * run in proofs as anywhere else.
  */
-function proofSentence(pp: string): string | undefined {
+function proofSentence(pp: string, purpose: PolicyPurpose): string | undefined {
   const head = headOf(pp);
   const first = head?.words[0] ?? '';
   const command = /^#\[/.test(pp.trim()) || /^\p{Lu}/u.test(first);
-  if (command) return IN_PROOF_COMMANDS.has(first) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
-  if (GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;
+  const readOnly = purpose === 'read-only';
+  if (command) return (IN_PROOF_COMMANDS.has(first) || (readOnly && first === 'Admitted')) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
+  // Read-only: a goal given up can never reach a `Qed` the kernel accepts; the proof ends `Admitted` or not at all.
+  if (!readOnly && GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;
   return undefined;
+}
+
+/** The sentence `Fail` wraps (Coq's reprint: `Fail` first, after no attribute), or undefined. */
+function failWrapped(pp: string): string | undefined {
+  const m = /^\s*Fail\s+([^]*)$/.exec(pp);
+  return m ? (m[1] as string) : undefined;
 }
 
 interface Head {
