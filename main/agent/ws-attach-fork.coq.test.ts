@@ -5,7 +5,6 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import type { DocumentState } from '../../shared/checking/document-check.ts';
-import { fiftyLemmaDocument, LEMMAS } from '../../bench/fifty-lemmas.ts';
 import { createApiService } from '../host/api-service.ts';
 import type { ApiService } from '../host/api-service.ts';
 import { startWebHost } from '../host/web-host.ts';
@@ -23,7 +22,9 @@ import { attachPort } from './ws-attach-port.ts';
  * commands on forks of the user's document's channel through `fork.try`, as an in-process agent does:
  * nothing is replayed per try, and the document and its channel do not move. Real coqidetop.
  */
-const DOC = fiftyLemmaDocument();
+/** Fifty lemmas closed by `lia` (bench/fifty-lemmas.ts is the benchmark's richer document; tests do not import bench). */
+const PROOF = 'lia';
+const DOC = Array.from({ length: 50 }, (_, i) => [`GOAL lemma_${i + 1} "forall n m : nat, n + ${i + 1} * m = ${i + 1} * m + n"`, `APPLY ${PROOF}`, 'END']).flat();
 /** The 1-based line of lemma k's GOAL in the document. */
 const goalLine = (k: number): number => DOC.findIndex((l, i) => l.startsWith('GOAL ') && DOC.slice(0, i + 1).filter((x) => x.startsWith('GOAL ')).length === k) + 1;
 
@@ -67,12 +68,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** One try of lemma k's own proof by the attached agent; its time, and what moved meanwhile. */
-async function tryLemma(k: number): Promise<{ ms: number; broadcast: ApiEvent[]; channelsBefore: number[]; channelsAfter: number[] }> {
+/** One try of lemma k's proof by the attached agent; its time, and what moved meanwhile. */
+async function tryLemma(_k: number): Promise<{ ms: number; broadcast: ApiEvent[]; channelsBefore: number[]; channelsAfter: number[] }> {
   const from = events.length;
   const channelsBefore = shell.channelIds();
   const t = performance.now();
-  const [result] = await agent.tryCommands([[`APPLY ${(LEMMAS[k - 1] as { proof: string }).proof}`]]);
+  const [result] = await agent.tryCommands([[`APPLY ${PROOF}`]]);
   const ms = performance.now() - t;
   expect(result, JSON.stringify(result)).toMatchObject({ label: 'closes_goal' });
   const broadcast = events.slice(from).filter((e) => e.kind === 'request' || e.kind === 'response' || e.kind === 'tree' || e.kind === 'document');
@@ -103,17 +104,25 @@ describe('an attached agent tries commands on forks (fork.try, real coqidetop)',
     await service.call('document.run', { client: 'editor', uri: 'fifty', action: { kind: 'back' } });
   }, 180_000);
 
-  it('does not replay the document per try: a try on lemma 50 costs about what one on lemma 1 does', async () => {
-    await tryLemma(1);
-    const one = await tryLemma(1);
-    const state = (await service.call('document.run', { client: 'editor', uri: 'fifty', action: { kind: 'through', line: goalLine(50) } })) as DocumentState;
-    expect(state.check.error).toBeUndefined();
-    const fifty = await tryLemma(50);
-    const again = await tryLemma(50);
-    // Replaying 150 requests (twenty `lia`s among them) takes seconds; a fork costs one rewind and the try.
-    expect(fifty.channelsAfter).toEqual(fifty.channelsBefore);
-    expect(fifty.broadcast).toEqual([]);
-    expect(fifty.ms, `lemma 1: ${Math.round(one.ms)} ms, lemma 50: ${Math.round(fifty.ms)} ms`).toBeLessThan(3 * one.ms + 2000);
-    expect(again.ms).toBeLessThan(3 * one.ms + 2000);
+  it('does not replay the document per try: a try on lemma 50 costs about what one on lemma 2 does', async () => {
+    // Each position is tried twice: the first try after the document moved there, and the same again.
+    const at = async (k: number): Promise<{ first: number; again: number }> => {
+      const state = (await service.call('document.run', { client: 'editor', uri: 'fifty', action: { kind: 'through', line: goalLine(k) } })) as DocumentState;
+      expect(state.check.error).toBeUndefined();
+      const first = await tryLemma(k);
+      const again = await tryLemma(k);
+      for (const t of [first, again]) {
+        expect(t.channelsAfter).toEqual(t.channelsBefore);
+        expect(t.broadcast).toEqual([]);
+      }
+      return { first: first.ms, again: again.ms };
+    };
+    const two = await at(2);
+    const fifty = await at(50);
+    const figures = `lemma 2: ${Math.round(two.first)} / ${Math.round(two.again)} ms, lemma 50: ${Math.round(fifty.first)} / ${Math.round(fifty.again)} ms (first / again)`;
+    process.stderr.write(`attached try_commands: ${figures}\n`);
+    // Replaying 150 requests (fifty lia proofs and Qeds) takes many seconds; a fork costs one rewind and the try.
+    expect(fifty.first, figures).toBeLessThan(3 * two.first + 2000);
+    expect(fifty.again, figures).toBeLessThan(3 * two.again + 2000);
   }, 300_000);
 });

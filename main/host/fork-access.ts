@@ -64,7 +64,7 @@ export class ForkAccess {
     try {
       return await forksOf(this.options.shell).fork(channel, p.step);
     } catch (e) {
-      if (e instanceof ForkUnavailable) throw new Error(e.message);
+      if (e instanceof ForkUnavailable) throw new Error(e.message, { cause: e });
       throw e;
     }
   }
