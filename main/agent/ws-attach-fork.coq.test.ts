@@ -68,14 +68,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** One try of lemma k's proof by the attached agent; its time, and what moved meanwhile. */
-async function tryLemma(_k: number): Promise<{ ms: number; broadcast: ApiEvent[]; channelsBefore: number[]; channelsAfter: number[] }> {
+/**
+ * One try on lemma k by the attached agent (a first step, `progress`; a closing try adds the theorem's END,
+ * whose judging grows with the document on its own: see docs/attached-agents-forks.md); its time, and what
+ * moved meanwhile.
+ */
+async function tryLemma(_k: number, closing = false): Promise<{ ms: number; broadcast: ApiEvent[]; channelsBefore: number[]; channelsAfter: number[] }> {
   const from = events.length;
   const channelsBefore = shell.channelIds();
   const t = performance.now();
-  const [result] = await agent.tryCommands([[`APPLY ${PROOF}`]]);
+  const [result] = await agent.tryCommands([[closing ? `APPLY ${PROOF}` : 'APPLY (intros n m)']]);
   const ms = performance.now() - t;
-  expect(result, JSON.stringify(result)).toMatchObject({ label: 'closes_goal' });
+  expect(result, JSON.stringify(result)).toMatchObject({ label: closing ? 'closes_goal' : 'progress' });
   const broadcast = events.slice(from).filter((e) => e.kind === 'request' || e.kind === 'response' || e.kind === 'tree' || e.kind === 'document');
   return { ms, broadcast, channelsBefore, channelsAfter: shell.channelIds() };
 }
@@ -85,7 +89,7 @@ describe('an attached agent tries commands on forks (fork.try, real coqidetop)',
     const before = await doc();
     const channel = before.channel as number;
     const tree = JSON.stringify(shell.tree(channel));
-    const tried = await tryLemma(1);
+    const tried = await tryLemma(1, true);
     expect(tried.broadcast).toEqual([]);
     expect(tried.channelsAfter).toEqual(tried.channelsBefore);
     expect(await doc()).toEqual(before);
