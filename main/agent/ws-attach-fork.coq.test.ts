@@ -70,7 +70,7 @@ afterAll(async () => {
 
 /**
  * One try on lemma k by the attached agent (a first step, `progress`; a closing try adds the theorem's END,
- * whose judging grows with the document on its own: see docs/attached-agents-forks.md); its time, and what
+ * whose judging grew with this document on its own, in-process too: see docs/attached-agents-forks.md); its time, and what
  * moved meanwhile.
  */
 async function tryLemma(_k: number, closing = false): Promise<{ ms: number; broadcast: ApiEvent[]; channelsBefore: number[]; channelsAfter: number[] }> {
