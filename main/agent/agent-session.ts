@@ -13,7 +13,7 @@ import { formatProofState } from './format-proof-state.ts';
 import type { TryOutcome } from './label-outcome.ts';
 import { labelOutcome, responseTree } from './label-outcome.ts';
 import type { GoalInContext } from '../../shared/proof-tree/tree-view-queries.ts';
-import { currentGoal, goalsInContext } from '../../shared/proof-tree/tree-view-queries.ts';
+import { currentGoal } from '../../shared/proof-tree/tree-view-queries.ts';
 import { ScratchChannels } from './scratch-channels.ts';
 import type { ScratchOptions } from './scratch-channels.ts';
 import { ScriptTracker, stripChannel } from './script-tracker.ts';
@@ -28,7 +28,8 @@ import { formatQuery, queryCommand, type QueryKind } from '../../shared/protocol
 import type { QueryAnswer } from '../../shared/protocol/query-answer.ts';
 import { checkCommandArguments, checkTermText, isIdentifier, quoteTerm, readTermInput } from './term-input.ts';
 import { shellToolError, ToolError } from './tool-error.ts';
-import { ForkTimeout, ForkUnavailable } from '../shell/state-forks.ts';
+import type { ForkTrySpec } from '../../shared/protocol/fork-try.ts';
+import { FORK_TRY_LIMITS, runTrySequence } from '../../shared/protocol/fork-try.ts';
 
 export interface AgentSessionOptions {
   port: ShellPort;
@@ -54,11 +55,6 @@ export interface AgentSessionOptions {
    * kept for ports that cannot fork and for the benchmark's "before").
    */
   forks?: boolean;
-}
-
-/** A copy of the channel's state a checking tool works on: a fork, or a scratch channel. */
-interface Copy {
-  run(request: string): Promise<ShellResponse>;
 }
 
 /** One entry of the session's transcript, in `arbor-shell --transcript` form plus a scratch mark. */
@@ -192,7 +188,8 @@ export class AgentSession {
     // A proposition is checked as itself; any other term as `t = t`, which is well typed iff t is.
     const prop = check.kind === 'assertion' ? check.prop : `(${check.term}) = (${check.term})`;
     const name = freshName('arbor_check', current);
-    const response = await this.onCopy((s) => s.run(`HAVE ${name} ${quoteTerm(prop)}`), current);
+    const { responses: [response] } = await this.onCopy({ commands: [`HAVE ${name} ${quoteTerm(prop)}`] }, current);
+    if (!response) throw new ToolError('prover_error', 'the copy gave no answer');
     if (response.ERR !== '') throw shellToolError(response.ERR);
     return 'valid';
   }
@@ -228,15 +225,7 @@ export class AgentSession {
     const kind = { kind: 'hypothesis-edit' as const, hypothesisName: edit.hypothesisName, originalValue: edit.originalValue, suggestedValue: edit.suggestedValue, newName };
     const duplicate = this.queue.findPendingDuplicate(kind);
     if (duplicate) return { suggestion: duplicate, duplicate: true };
-    const responses = await this.onCopy(async (s) => {
-      const out: ShellResponse[] = [];
-      for (const command of apply) {
-        const r = await s.run(command);
-        out.push(r);
-        if (r.ERR !== '') break;
-      }
-      return out;
-    }, current);
+    const { responses } = await this.onCopy({ commands: apply }, current);
     const failed = responses.find((r) => r.ERR !== '');
     const error = failed === undefined ? undefined
       : failed === responses[0] ? `the new form does not check: ${failed.ERR}`
@@ -263,24 +252,11 @@ export class AgentSession {
     const plan = this.canFork() ? undefined : await this.plan(current);
     const one = async (commands: readonly string[], index: number): Promise<TryResult> => {
       try {
-        let before: TreeView | undefined;
-        const responses = await this.onCopy(async (s) => {
-          // The copy's own state is the reference (a copy rebuilt from the current goal alone has only that goal).
-          const base = await s.run('STATE');
-          before = base.ERR === '' ? responseTree(base) : undefined;
-          const out: ShellResponse[] = [];
-          for (const command of commands) {
-            const r = await s.run(command);
-            out.push(r);
-            if (r.ERR !== '') break;
-          }
-          // A sequence that leaves no goal open is judged by the theorem's END on the copy: the kernel's Qed,
-          // its assumptions, and what the statement means (issue 21) — never plainly closes_goal otherwise.
-          const last = out.at(-1);
-          const tree = last && last.ERR === '' && !/^\s*END\b/.test(commands.at(-1) ?? '') ? responseTree(last) : undefined;
-          if (tree && goalsInContext(tree).every((g) => g.proved)) out.push(await s.run('END'));
-          return out;
-        }, current, plan);
+        // The copy's own state is the reference (a copy rebuilt from the current goal alone has only that goal).
+        // A sequence that leaves no goal open is judged by the theorem's END on the copy: the kernel's Qed,
+        // its assumptions, and what the statement means (issue 21) — never plainly closes_goal otherwise.
+        const { state, responses } = await this.onCopy({ commands: [...commands], endWhenProved: true }, current, plan);
+        const before = state.ERR === '' ? responseTree(state) : undefined;
         if (!before) throw new ToolError('prover_error', 'the scratch copy has no proof state');
         const { tree: _tree, ...outcome } = labelOutcome(before, responses.length > commands.length ? [...commands, 'END'] : commands, responses);
         const lastGood = [...responses].reverse().find((r) => r.ERR === '');
@@ -435,33 +411,32 @@ export class AgentSession {
   }
 
   private canFork(): boolean {
-    return this.options.forks !== false && this.options.port.fork !== undefined;
+    return this.options.forks !== false && this.options.port.tryOnFork !== undefined;
   }
 
   /**
-   * Runs `work` on a copy of the channel's state: a fork (the channel's state as a handle, on a warm prover
-   * that holds the document: no replay) where the port can fork, else a scratch channel replaying the script.
+   * Runs a try on a copy of the channel's state: a fork (the channel's state as a handle, on a warm prover
+   * that holds the document: no replay) where the port can fork — in-process or attached, the same
+   * `runForkTry` — else a scratch channel replaying the script (a pass-through backend has no state handle).
    */
-  private async onCopy<T>(work: (copy: Copy) => Promise<T>, current?: GoalInContext, plan?: ReplayPlan): Promise<T> {
+  private async onCopy(spec: ForkTrySpec, current?: GoalInContext, plan?: ReplayPlan): Promise<{ state: ShellResponse; responses: ShellResponse[] }> {
     const port = this.options.port;
-    if (this.canFork() && port.fork) {
-      try {
-        return await port.fork(this.channel, (fork) => work({
-          run: async (request) => {
-            this.logScratch({ time: Date.now(), channel: this.channel, request, scratch: true });
-            const response = await fork.run(request);
-            this.logScratch({ time: Date.now(), response, scratch: true });
-            return response;
-          },
-        }), { deadlineMs: this.toolTimeoutMs });
-      } catch (e) {
-        if (e instanceof ForkTimeout) throw new ToolError('timeout', e.message);
-        if (!(e instanceof ForkUnavailable)) throw e;
+    if (this.canFork() && port.tryOnFork) {
+      const outcome = await port.tryOnFork(this.channel, { ...spec, deadlineMs: Math.min(this.toolTimeoutMs, FORK_TRY_LIMITS.deadlineMs) });
+      if (outcome.outcome === 'timeout') throw new ToolError('timeout', outcome.error);
+      if (outcome.outcome === 'ran') {
+        // The fork's traffic is no channel's: the transcript lists it, marked scratch.
+        const commands = ['STATE', ...spec.commands, 'END'];
+        [outcome.state, ...outcome.responses].forEach((response, i) => {
+          this.logScratch({ time: Date.now(), channel: this.channel, request: commands[i] ?? '', scratch: true });
+          this.logScratch({ time: Date.now(), response, scratch: true });
+        });
+        return { state: outcome.state, responses: outcome.responses };
       }
     }
     return this.scratch.with(plan ?? await this.plan(current), this.toolTimeoutMs, async (s) => {
       this.scratchIds.add(s.id);
-      return work(s);
+      return runTrySequence((request) => s.run(request), spec);
     });
   }
 

@@ -1,6 +1,7 @@
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { Shell } from '../shell/shell.ts';
 import { forksOf } from '../shell/state-forks.ts';
+import { runForkTry } from '../shell/fork-try.ts';
 import type { PortEvent, ShellPort } from './shell-port.ts';
 
 /**
@@ -17,7 +18,7 @@ export function inProcessPort(shell: Shell, submit?: (line: string) => Promise<S
     onEvent: (listener: (event: PortEvent) => void) => shell.onEvent((event) => {
       if (event.kind !== 'channels') listener(event);
     }),
-    fork: (channel, work, options) => forksOf(shell).run(channel, work, options),
+    tryOnFork: (channel, spec) => runForkTry(forksOf(shell), channel, spec),
     // The shell belongs to whoever created it; the port only stops listening.
     close: async () => undefined,
   };

@@ -1,6 +1,6 @@
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
-import type { ForkOptions, ForkRun } from '../shell/state-forks.ts';
+import type { ForkTryOutcome, ForkTrySpec } from '../../shared/protocol/fork-try.ts';
 
 /** What an agent session sees of the shell's traffic (the shell's and the web host's events agree). */
 export type PortEvent =
@@ -20,10 +20,11 @@ export interface ShellPort {
   step?(channel: number): Promise<number | undefined>;
   onEvent(listener: (event: PortEvent) => void): () => void;
   /**
-   * Runs `work` on a fork of the channel's state (a state handle on a warm prover, state-forks.ts); the
-   * channel never moves. Absent, or refusing with `ForkUnavailable`, where the port cannot fork (attached
-   * over WebSocket, a pass-through backend): scratch channels replay the script instead.
+   * Runs a try on a fork of the channel's state (a state handle on a warm prover, state-forks.ts, through
+   * `runForkTry`); the channel never moves. In-process it calls the shell's forks; attached, the workbench
+   * API's `fork.try`, which runs the same code. Absent, or answering `unavailable`, where the channel cannot
+   * fork (a pass-through backend): scratch channels replay the script instead.
    */
-  fork?<T>(channel: number, work: (fork: ForkRun) => Promise<T>, options?: ForkOptions): Promise<T>;
+  tryOnFork?(channel: number, spec: ForkTrySpec): Promise<ForkTryOutcome>;
   close(): Promise<void>;
 }

@@ -80,6 +80,8 @@ export async function attachPort(url: string, options: AttachOptions = {}): Prom
   return {
     submit: (line): Promise<ShellResponse[]> => call('shell.submit', { line }),
     tree: async (channel): Promise<TreeView | undefined> => (await call('shell.tree', { channel }))?.tree ?? undefined,
+    // Tries run on forks of the workbench's channel (fork.try runs runForkTry there, as inProcessPort does here).
+    tryOnFork: (channel, spec) => call('fork.try', { channel, ...spec }),
     step: async (channel): Promise<number | undefined> => ((await call('shell.channels', {})) as { id: number; step: number }[]).find((c) => c.id === channel)?.step,
     onEvent: (listener) => {
       listeners.add(listener);

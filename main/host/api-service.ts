@@ -21,6 +21,8 @@ import { TreeFeed } from './tree-feed.ts';
 import { DerivationFeed } from './derivation-feed.ts';
 import { projectPrelude } from './project-prelude.ts';
 import { forksOf } from '../shell/state-forks.ts';
+import { ForkAccess } from './fork-access.ts';
+import type { ApiCaller } from './fork-access.ts';
 
 type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
 
@@ -59,8 +61,11 @@ export interface ApiServiceOptions {
 export const PROGRAM_SETTING_KEYS: readonly string[] = ['lean.pantograph', 'isabelle.server', 'lean.projectDir'];
 
 export interface ApiService {
-  /** Validates and runs one untrusted call; throws an Error whose message goes back to the caller. */
-  call(method: unknown, params: unknown): Promise<unknown>;
+  /**
+   * Validates and runs one untrusted call; throws an Error whose message goes back to the caller. `caller`
+   * says which channels the calling client opened (the web host knows per socket); without it, none.
+   */
+  call(method: unknown, params: unknown, caller?: ApiCaller): Promise<unknown>;
   onEvent(listener: (event: ApiEvent) => void): () => void;
   /** Push a menu command (Electron) to every listener. */
   emit(event: ApiEvent): void;
@@ -84,12 +89,14 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   const usage = new Map<number, ProcessUsage>();
   // Look-ups for documents that have no channel yet run on one channel of the host's own.
   let lookUpChannelId: Promise<number> | undefined;
+  let lookUpChannelNumber: number | undefined;
   const lookUpChannel = (): Promise<number> => {
     lookUpChannelId ??= shell.openChannel().then((r) => {
       if (!r.ok || r.opened === undefined) {
         lookUpChannelId = undefined;
         throw new Error(`no channel for look-ups: ${r.ok ? 'no channel' : r.error}`);
       }
+      lookUpChannelNumber = r.opened;
       return r.opened;
     });
     return lookUpChannelId;
@@ -189,7 +196,9 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     return agent;
   };
 
-  const handlers: { [M in ApiMethod]: (p: Params<M>) => Promise<ApiResults[M]> } = {
+  const forkAccess = new ForkAccess({ shell, scratch, documentChannel: (client, uri) => documents.get(client, uri)?.channel, hostChannel: () => lookUpChannelNumber });
+
+  const handlers: { [M in ApiMethod]: (p: Params<M>, caller?: ApiCaller) => Promise<ApiResults[M]> } = {
     'shell.submit': (p) => submitAsClient(p.line, 'agent:attached'),
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
@@ -222,6 +231,12 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'document.releaseFork': async (p) => {
       await documents.releaseFork(p.client, p.uri, p.channel);
       return null;
+    },
+    'fork.try': (p, caller) => forkAccess.try(p, caller),
+    'fork.adopt': async (p, caller) => {
+      const fork = await forkAccess.adopt(p, caller);
+      scratch.add(fork.channel);
+      return fork;
     },
     'proof.lookUp': async (p) => {
       const channel = p.channel ?? await lookUpChannel();
@@ -308,11 +323,11 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   };
 
   return {
-    async call(method, params) {
+    async call(method, params, caller) {
       const checked = validateApiCall(method, params);
       if (!checked.ok) throw new Error(checked.error);
-      const handler = handlers[checked.method] as (p: unknown) => Promise<unknown>;
-      return handler(checked.params);
+      const handler = handlers[checked.method] as (p: unknown, caller?: ApiCaller) => Promise<unknown>;
+      return handler(checked.params, caller);
     },
     onEvent(listener) {
       listeners.add(listener);

@@ -28,6 +28,12 @@ export class ChannelOwnership {
       if (typeof client === 'string') this.clients.add(client);
       return;
     }
+    if (method === 'fork.adopt' || method === 'document.fork') {
+      // A fork it made is its own: it may try on it, and it is released when the client goes.
+      const id = (result as { channel?: unknown } | null)?.channel;
+      if (typeof id === 'number') this.owned.add(id);
+      return;
+    }
     if (method !== 'shell.submit' || !Array.isArray(result)) return;
     const line = (params as { line?: unknown } | undefined)?.line;
     const requests = typeof line === 'string' ? splitRequests(line).map((r) => r.text) : [];
@@ -36,6 +42,10 @@ export class ChannelOwnership {
       if (typeof id === 'number' && r.ERR === '') this.owned.add(id);
       if (endsChannel(requests[i] ?? '')) this.owned.delete(r.CHANNEL);
     });
+  }
+
+  owns(channel: number): boolean {
+    return this.owned.has(channel);
   }
 
   get channels(): number[] {

@@ -11,6 +11,7 @@ import { wsClientFrame } from '../../shared/api/api-contract.ts';
 import type { WsServerFrame } from '../../shared/api/api-contract.ts';
 import type { ApiService } from './api-service.ts';
 import { ChannelOwnership } from './channel-ownership.ts';
+import type { ApiCaller } from './fork-access.ts';
 import { SECURITY_HEADERS } from './csp.ts';
 
 export interface WebHostOptions {
@@ -64,6 +65,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const staticDir = resolve(options.staticDir);
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
   const clients = new Set<WebSocket>();
+  let sockets = 0;
   let port = 0;
   const origins = (): string[] => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   const hostOk = (req: IncomingMessage): boolean => req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
@@ -132,6 +134,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const ownership = new ChannelOwnership();
+      const caller: ApiCaller = { id: `ws-${++sockets}`, owns: (channel) => ownership.owns(channel) };
       clients.add(ws);
       ws.on('close', () => {
         clients.delete(ws);
@@ -146,12 +149,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           ws.close(WS_CLOSE.policy, 'binary frames are not accepted: send JSON text');
           return;
         }
-        void handleFrame(ws, data.toString(), ownership).catch(() => ws.close(WS_CLOSE.policy, 'internal error'));
+        void handleFrame(ws, data.toString(), ownership, caller).catch(() => ws.close(WS_CLOSE.policy, 'internal error'));
       });
     });
   });
 
-  async function handleFrame(ws: WebSocket, raw: string, ownership: ChannelOwnership): Promise<void> {
+  async function handleFrame(ws: WebSocket, raw: string, ownership: ChannelOwnership, caller: ApiCaller): Promise<void> {
     let frame;
     try {
       frame = wsClientFrame.parse(JSON.parse(raw));
@@ -161,7 +164,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     let reply: WsServerFrame;
     try {
-      const result = await options.service.call(frame.method, frame.params);
+      const result = await options.service.call(frame.method, frame.params, caller);
       ownership.observe(frame.method, frame.params, result);
       // The client left while this call ran: what it just opened (a channel, a document) is released now,
       // since its 'close' handler has already run.

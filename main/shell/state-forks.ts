@@ -145,7 +145,13 @@ export class StateForks {
       clock.clear();
     });
     attempt.catch(() => undefined);
-    return Promise.race([attempt, deadline]);
+    try {
+      return await Promise.race([attempt, deadline]);
+    } catch (e) {
+      // Past the deadline the answer waits for the rewind: until then the channel's prover holds the try's steps.
+      if (e instanceof ForkTimeout) await attempt.catch(() => undefined);
+      throw e;
+    }
   }
 
   /** `document.fork`: a new channel whose engine adopted `channel`'s state after `step`; its id and step. */

@@ -7,6 +7,8 @@ import type { VFileReport } from '../derivation/v-file-derivation.ts';
 import type { TreeDelta } from '../proof-tree/tree-delta.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
+import type { ForkTryOutcome } from '../protocol/fork-try.ts';
+import { FORK_TRY_LIMITS } from '../protocol/fork-try.ts';
 import type { DocumentState } from '../checking/document-check.ts';
 import type { DocumentPatch } from '../checking/document-patch.ts';
 import type { ApiMethodName } from './api-methods.ts';
@@ -25,6 +27,11 @@ const uri = z.string().min(1).max(1024);
 const text = z.string().max(16 << 20);
 const statement = z.string().min(1).max(10_000);
 const client = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+/** What a fork is made of: a channel, or a document's channel (`client` + `uri`), never both. */
+const forkTarget = z.object({ channel: channel.optional(), client: client.optional(), uri: uri.optional() });
+const oneTarget = (p: { channel?: number | undefined; client?: string | undefined; uri?: string | undefined }): boolean =>
+  p.channel !== undefined ? p.client === undefined && p.uri === undefined : p.client !== undefined && p.uri !== undefined;
+const targetMessage = 'name a channel, or a document by client and uri (not both)';
 
 export const apiParamSchemas = {
   /** Submits one editor line (may hold several `;`-separated requests); resolves with every response. */
@@ -77,6 +84,21 @@ export const apiParamSchemas = {
    */
   'document.fork': z.object({ client, uri, line: z.number().int().min(0).max(10_000_000).optional() }).strict(),
   'document.releaseFork': z.object({ client, uri, channel }).strict(),
+  /**
+   * A try on a fork of a channel's state after `step` (default: now): a state handle on a warm prover
+   * (main/shell/state-forks.ts), never a replay, and the channel never moves. The target is a channel, or a
+   * document (`client` + `uri`: its channel). Commands are requests without a channel id, proof steps and
+   * look-ups only; the first that fails ends the try. Refused: another client's channel, the host's own,
+   * more tries at once than FORK_TRY_LIMITS.inFlightPerClient.
+   */
+  'fork.try': forkTarget.extend({
+    step: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    commands: z.array(z.string().min(1).max(FORK_TRY_LIMITS.commandChars)).min(1).max(FORK_TRY_LIMITS.commands),
+    endWhenProved: z.boolean().optional(),
+    deadlineMs: z.number().int().min(1).max(FORK_TRY_LIMITS.deadlineMs).optional(),
+  }).strict().refine(oneTarget, targetMessage),
+  /** A channel of the caller's own that adopted the target's state after `step` (the shell-level `document.fork`); `shell.release` ends it. */
+  'fork.adopt': forkTarget.extend({ step: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() }).strict().refine(oneTarget, targetMessage),
   'proof.lookUp': z.object({
     channel: channel.optional(),
     kind: z.enum(['search', 'check', 'about', 'print', 'locate']),
@@ -221,6 +243,8 @@ export interface ApiResults {
   'document.inserted': null;
   'document.fork': { channel: number; step: number; line: number };
   'document.releaseFork': null;
+  'fork.try': ForkTryOutcome;
+  'fork.adopt': { channel: number; step: number };
   'app.info': AppInfo;
   'files.read': { path: string; text: string };
   'files.write': { path: string };

@@ -16,6 +16,8 @@ export const API_METHODS = [
   'document.inserted',
   'document.fork',
   'document.releaseFork',
+  'fork.try',
+  'fork.adopt',
   'app.info',
   'files.read',
   'files.write',
