@@ -4,6 +4,7 @@ import { parseRequest } from '../../../shared/protocol/parse-request.ts';
 import { splitRequests } from '../../../shared/protocol/split-requests.ts';
 import { engineCommand } from '../../shell/testing/engine-command.ts';
 import { printCommand } from './print-command.ts';
+import { formatCommand } from '../../../shared/protocol/format-command.ts';
 
 const roundTrip = (line: string): unknown => {
   const command = engineCommand(line);
@@ -49,5 +50,12 @@ describe('printCommand', () => {
       expect(parsed.command).toEqual({ name: 'GOAL', expr: t });
       return true;
     }));
+  });
+
+  it('is the one formatter in its wire form: PRELUDE keeps its environment, CRUSH separates rules by blanks, text is one line', () => {
+    expect(printCommand({ name: 'CRUSH', rules: ['add_comm', 'mult_ac'] })).toBe('CRUSH add_comm mult_ac');
+    expect(printCommand({ name: 'CRUSH', rules: ['a'] })).toBe(formatCommand({ name: 'CRUSH', rules: ['a'] }, { wire: true }));
+    expect(printCommand({ name: 'PRELUDE', text: 'Require Import Lia.\nRequire Import List.', environment: 'coq' })).toBe('PRELUDE coq "Require Import Lia. Require Import List."');
+    expect(printCommand({ name: 'DEFINE', text: 'fun f x =\n  x', proofLocal: false })).toBe('DEFINE "fun f x =   x"');
   });
 });
