@@ -140,9 +140,9 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     }
     switch (event.kind) {
       case 'request':
+        // One `channels` event per command, after its answer: the request itself tells clients the channel
+        // is busy now (or queued), as the renderer's store reads it.
         emit({ kind: 'request', channel: event.channel, text: event.text, time: event.time });
-        // The channel is busy now (or queued): let the channels panel and the progress view know.
-        queueMicrotask(() => emit({ kind: 'channels', channels: channels() }));
         break;
       case 'response': {
         const { response } = event;

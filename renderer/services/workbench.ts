@@ -127,6 +127,7 @@ function handleEvent(event: ApiEvent): void {
   switch (event.kind) {
     case 'request':
       s.appendLive({ kind: 'request', time: event.time, channel: event.channel, text: event.text });
+      s.markBusy(event.channel);
       break;
     case 'response':
       s.appendLive({ kind: 'response', time: event.time, response: event.response });

@@ -5,6 +5,8 @@ import type { ArborState } from './store.ts';
 export interface ChannelsSlice {
   host: { channels: ChannelInfo[]; info: AppInfo | null; connected: boolean };
   setChannels(channels: ChannelInfo[]): void;
+  /** A request went to `channel`: it is busy (or queued) until the `channels` event after its answer. */
+  markBusy(channel: number): void;
   setAppInfo(info: AppInfo): void;
   setConnected(connected: boolean): void;
 }
@@ -12,6 +14,9 @@ export interface ChannelsSlice {
 export const createChannelsSlice: StateCreator<ArborState, [], [], ChannelsSlice> = (set) => ({
   host: { channels: [], info: null, connected: false },
   setChannels: (channels) => set((s) => ({ host: { ...s.host, channels } })),
+  markBusy: (channel) => set((s) => (s.host.channels.some((c) => c.id === channel && !c.busy)
+    ? { host: { ...s.host, channels: s.host.channels.map((c) => (c.id === channel ? { ...c, busy: true } : c)) } }
+    : s)),
   setAppInfo: (info) => set((s) => ({ host: { ...s.host, info } })),
   setConnected: (connected) => set((s) => ({ host: { ...s.host, connected } })),
 });

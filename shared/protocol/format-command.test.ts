@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCommand } from './format-command.ts';
 import { parseRequest } from './parse-request.ts';
+import type { ShellCommand } from './shell-command.ts';
 
 describe('formatCommand', () => {
   const lines = [
@@ -22,13 +23,13 @@ describe('formatCommand', () => {
   it('wire form (a process reading one request per line): rules separated by blanks, line breaks in text become blanks', () => {
     expect(formatCommand({ name: 'CRUSH', rules: ['foo', 'bar'] })).toBe('CRUSH foo, bar');
     expect(formatCommand({ name: 'CRUSH', rules: ['foo', 'bar'] }, { wire: true })).toBe('CRUSH foo bar');
-    const define = { name: 'DEFINE', text: 'Definition f :=\n  1.', proofLocal: false } as const;
+    const define: ShellCommand = { name: 'DEFINE', text: 'Definition f :=\n  1.' };
     expect(formatCommand(define)).toBe('DEFINE "Definition f :=\n  1."');
     expect(formatCommand(define, { wire: true })).toBe('DEFINE "Definition f :=   1."');
-    const prelude = { name: 'PRELUDE', text: 'Require Import Lia.\r\nRequire Import List.', environment: 'coq' } as const;
+    const prelude: ShellCommand = { name: 'PRELUDE', text: 'Require Import Lia.\r\nRequire Import List.', environment: 'coq' };
     expect(formatCommand(prelude)).toBe('PRELUDE coq "Require Import Lia.\r\nRequire Import List."');
     expect(formatCommand(prelude, { wire: true })).toBe('PRELUDE coq "Require Import Lia. Require Import List."');
-    for (const c of [define, prelude, { name: 'CRUSH', rules: ['a', 'b'] } as const]) {
+    for (const c of [define, prelude, { name: 'CRUSH', rules: ['a', 'b'] } satisfies ShellCommand]) {
       const back = parseRequest(formatCommand(c, { wire: true }));
       expect('error' in back ? back.error : back.command.name).toBe(c.name);
     }

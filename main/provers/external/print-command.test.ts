@@ -56,6 +56,6 @@ describe('printCommand', () => {
     expect(printCommand({ name: 'CRUSH', rules: ['add_comm', 'mult_ac'] })).toBe('CRUSH add_comm mult_ac');
     expect(printCommand({ name: 'CRUSH', rules: ['a'] })).toBe(formatCommand({ name: 'CRUSH', rules: ['a'] }, { wire: true }));
     expect(printCommand({ name: 'PRELUDE', text: 'Require Import Lia.\nRequire Import List.', environment: 'coq' })).toBe('PRELUDE coq "Require Import Lia. Require Import List."');
-    expect(printCommand({ name: 'DEFINE', text: 'fun f x =\n  x', proofLocal: false })).toBe('DEFINE "fun f x =   x"');
+    expect(printCommand({ name: 'DEFINE', text: 'fun f x =\n  x' })).toBe('DEFINE "fun f x =   x"');
   });
 });
