@@ -23,6 +23,7 @@ import { projectPrelude } from './project-prelude.ts';
 import { forksOf } from '../shell/state-forks.ts';
 import { ForkAccess } from './fork-access.ts';
 import type { ApiCaller } from './fork-access.ts';
+import { toShellResponse } from '../shell/command-result.ts';
 
 type Params<M extends ApiMethod> = z.output<(typeof apiParamSchemas)[M]>;
 
@@ -147,9 +148,11 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       case 'response': {
         const { response } = event;
         const step = response.STEP;
-        if (step !== undefined && !response.ERR && response.RESPONSE !== null && typeof response.RESPONSE === 'object' && 'goal' in response.RESPONSE) {
+        // The engine says whether its response is the state (then never built here); other backends' states are values already.
+        const isState = event.result.isState === true || (response.RESPONSE !== null && typeof response.RESPONSE === 'object' && 'goal' in response.RESPONSE);
+        if (step !== undefined && !response.ERR && isState) {
           // The state goes to clients once, as a change of the tree, not again in full with every response.
-          emit({ kind: 'response', response: { ...response, RESPONSE: null }, time: event.time, stateInTree: true });
+          emit({ kind: 'response', response: toShellResponse(event.result, { without: true }), time: event.time, stateInTree: true });
         } else {
           emit({ kind: 'response', response, time: event.time });
         }

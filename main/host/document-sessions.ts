@@ -378,7 +378,7 @@ export class DocumentSessions {
     const last = doc.lastLine;
     if (!last || last.line !== line || last.text.trim() !== text.trim()) return refuse(`the command is in the editor at line ${line}, but the document changed before it was checked`);
     // The other client speaks the protocol: its answer is rendered as protocol lines here, at its edge.
-    return last.results.map(toShellResponse);
+    return last.results.map((r) => toShellResponse(r));
   }
 
   private async clientRevert(doc: DocumentSession, channel: number, step: number, direct: (line: string) => Promise<ShellResponse[]>): Promise<ShellResponse[]> {

@@ -22,6 +22,8 @@ export interface EngineResult {
   statement?: StatementMeaning;
   /** HAMMER, or an END that hammered: what each stage did (on failure too). */
   hammerReport?: HammerReport;
+  /** `response` is the proof state, built when first read (see `lazily`). */
+  isState?: true;
 }
 
 /** Which derivation: an item of the document (0-based), or the one holding `step`; up to `step`. */

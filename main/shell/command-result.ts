@@ -17,6 +17,8 @@ interface ResultBase {
   step?: number;
   /** The hammer's stages: on HAMMER, or an END that hammered, on success and failure alike. */
   hammerReport?: HammerReport;
+  /** The response is the proof state, built when first read (a reader holding the tree need not read it). */
+  isState?: true;
 }
 
 export interface CommandSuccess extends ResultBase {
@@ -47,9 +49,14 @@ export function success(channel: number, response: unknown = null): CommandSucce
   return { ok: true, channel, response };
 }
 
-/** The protocol's JSON line for a result: the seed's three keys, then the additive ones in a fixed order. */
-export function toShellResponse(result: CommandResult): ShellResponse {
-  const response: ShellResponse = { CHANNEL: result.channel, RESPONSE: result.response, ERR: result.ok ? '' : result.error };
+/**
+ * The protocol's JSON line for a result: the seed's three keys, then the additive ones in a fixed order.
+ * RESPONSE is read from the result when it is read (a proof state is built only for a reader that wants
+ * it); `without` leaves it null (a client that gets the state as a tree change).
+ */
+export function toShellResponse(result: CommandResult, options: { without?: boolean } = {}): ShellResponse {
+  const response: ShellResponse = { CHANNEL: result.channel, RESPONSE: null, ERR: result.ok ? '' : result.error };
+  if (!options.without) lazily(response, 'RESPONSE', () => result.response);
   if (result.step !== undefined) response.STEP = result.step;
   if (result.ok) {
     if (result.script !== undefined) response.SCRIPT = result.script;
@@ -58,4 +65,21 @@ export function toShellResponse(result: CommandResult): ShellResponse {
   }
   if (result.hammerReport !== undefined) response.HAMMER_REPORT = result.hammerReport;
   return response;
+}
+
+/**
+ * Makes `target[key]` the value `build()` returns, built once, when first read: an enumerable property in
+ * its place (JSON, spreads and copies read it as any other).
+ */
+export function lazily<T extends object, K extends keyof T>(target: T, key: K, build: () => T[K]): void {
+  let value: T[K];
+  let built = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!built) [value, built] = [build(), true];
+      return value;
+    },
+  });
 }

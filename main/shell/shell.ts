@@ -8,7 +8,7 @@ import { formatCommand } from '../../shared/protocol/format-command.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { ChannelEngine, ChannelStatus, DerivationAnswer, DerivationQuery, EngineResult } from './channel-engine.ts';
 import type { CommandResult } from './command-result.ts';
-import { failure, success, toShellResponse } from './command-result.ts';
+import { failure, lazily, success, toShellResponse } from './command-result.ts';
 
 export interface ShellOptions {
   /**
@@ -351,7 +351,10 @@ export class Shell {
  * `engine`, the tree after the step is readable from it (built when first read).
  */
 export function engineResult(id: number, command: ShellCommand, result: EngineResult, engine?: ChannelEngine): CommandResult {
-  const out = reply(id, result.response, result.error);
+  const out = reply(id, null, result.error);
+  // Read when read: a proof state's JSON is built only for a reader that wants it (see `lazily`).
+  lazily(out, 'response', () => result.response);
+  if (result.isState) out.isState = true;
   const proof = PROOF_COMMANDS.has(command.name);
   if (result.step !== undefined && proof) out.step = result.step;
   if (out.ok) {
@@ -373,16 +376,7 @@ export const engineResponse = (channel: number, command: ShellCommand, result: E
  * (see `enqueue`), as the host's tree feed does.
  */
 function withTree(result: CommandResult & { ok: true }, engine: ChannelEngine, step: number): void {
-  let tree: TreeView | undefined;
-  let built = false;
-  Object.defineProperty(result, 'tree', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      if (!built) [tree, built] = [engine.treeView(step), true];
-      return tree;
-    },
-  });
+  lazily(result, 'tree', () => engine.treeView(step));
 }
 
 function reply(channel: number, response: unknown, error: string): CommandResult {

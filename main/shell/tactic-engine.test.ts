@@ -92,10 +92,21 @@ describe('TacticEngine', () => {
   it('numbers steps from GOAL and answers with the seed\'s state', async () => {
     const engine = engineWith(new ProverSessionDouble());
     const r = await engine.execute({ name: 'GOAL', expr: 'A /\\ B' });
-    expect(r).toEqual({ response: { ctxt: { vars: [], hyps: [] }, goal: 'A /\\ B' }, error: '', step: 1 });
+    expect(r).toEqual({ response: { ctxt: { vars: [], hyps: [] }, goal: 'A /\\ B' }, error: '', step: 1, isState: true });
     const s = await engine.execute({ name: 'APPLY', tactic: 'split' });
     expect(s.step).toBe(2);
     expect(s.response).toEqual({ ctxt: { vars: [], hyps: [] }, goal: [{ ctxt: { vars: [], hyps: [] }, goal: 'A' }, { ctxt: { vars: [], hyps: [] }, goal: 'B' }] });
+  });
+
+  it('builds the state\'s JSON only when it is read, once (the workbench reads the tree instead)', async () => {
+    const engine = engineWith(new ProverSessionDouble());
+    const r = await engine.execute({ name: 'GOAL', expr: 'A' });
+    expect(r.isState).toBe(true);
+    expect(typeof Object.getOwnPropertyDescriptor(r, 'response')?.get).toBe('function');
+    const first = r.response;
+    expect(first).toEqual({ ctxt: { vars: [], hyps: [] }, goal: 'A' });
+    expect(r.response).toBe(first);
+    expect(JSON.stringify(r)).toBe('{"response":{"ctxt":{"vars":[],"hyps":[]},"goal":"A"},"error":"","step":1,"isState":true}');
   });
 
   it('runs the BRIEF\'s END/NEXT rules: one END per leaf, proved leaves stay until END', async () => {

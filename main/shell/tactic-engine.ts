@@ -13,6 +13,7 @@ import { NO_NEW_STEP } from '../../shared/protocol/commands.ts';
 import type { DocumentItem, RecordedStep, StepAct } from '../../shared/derivation/recorded-derivation.ts';
 import { buildRecordedDerivation } from '../../shared/derivation/recorded-derivation.ts';
 import type { ChannelEngine, ChannelStatus, DerivationAnswer, DerivationQuery, EngineCommand, EngineResult } from './channel-engine.ts';
+import { lazily } from './command-result.ts';
 import type { BackendId, Checkpoint, FinishedProof, PrintMode, ProofStep, ProverSession, ScriptItem, StepOutcome } from './prover-session.ts';
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
 import { ProverError } from './prover-session.ts';
@@ -564,7 +565,10 @@ export class TacticEngine implements ChannelEngine {
     if (!last) return { response: null, error: '' };
     // After a declaration no proof is open: the state is empty until the next GOAL.
     if (!last.tree) return { response: null, error: '', step: this.history.length };
-    const result: EngineResult = { response: toStateJson(last.tree), error: '', step: this.history.length };
+    // The state's JSON is built only when read: the stdio edge reads it, the workbench has the tree.
+    const tree = last.tree;
+    const result: EngineResult = { response: null, error: '', step: this.history.length, isState: true };
+    lazily(result, 'response', () => toStateJson(tree));
     if (withScript && isFinished(last.tree)) {
       const script = this.renderScript('item');
       result.script = script.length > END_SCRIPT_MAX ? scriptOverCap(script.length) : script;
