@@ -39,6 +39,19 @@ function TranscriptStop({ pos }: { pos: ReplayPosition }) {
   );
 }
 
+/** Says that the tree is not the document's (a loaded transcript or an opened `.v` file), with the way back. */
+function SourceBanner() {
+  const source = useArbor((s) => s.ui.treeSource);
+  const name = useArbor((s) => (s.ui.treeSource === 'transcript' ? s.transcript.loaded?.name : s.ui.treeSource === 'vfile' ? s.vfile.path?.replace(/^.*[/\\]/, '') : undefined));
+  if (source === 'live' || name === undefined) return null;
+  return (
+    <div className="source-banner" data-testid="source-banner" role="status">
+      <span>Showing {source === 'transcript' ? 'the transcript' : 'the .v file'} <strong>{name}</strong>, not the document{source === 'transcript' ? ' (read-only replay)' : ''}.</span>
+      <button type="button" data-testid="back-to-live" title="Show the document's live proof (running or editing the document does this too)" onClick={() => { stopPlaying(); useArbor.getState().setTreeSource('live'); }}>Back to live</button>
+    </div>
+  );
+}
+
 /** Step back, play/pause, step forward and a slider over the proof's steps (the editor's history or a loaded transcript). */
 function ReplayBar() {
   // Re-rendered on every store change: the position depends on the source, the cursor and the history.
@@ -119,6 +132,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
         </details>
         <span className="node-count">{props.nodeCount} node{props.nodeCount === 1 ? '' : 's'}</span>
       </div>
+      <SourceBanner />
       <ReplayBar />
     </div>
   );
