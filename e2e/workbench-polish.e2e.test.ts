@@ -12,11 +12,11 @@ import type { E2eSession } from './e2e-support.ts';
  * and a wrapped hypothesis drawn as one chip. Lemmas restated from Coq's stdlib (theories/Lists/List.v).
  */
 const DOC = [
-  'GOAL map_involutive_long_name_for_the_outline "forall (A : Type) (f : A -> A) (l : list A), (forall x : A, f (f x) = x) -> map f (map f l) = l"',
+  'GOAL map_involutive_long_name_for_the_outline "forall (A : Type) (f : A -> A) (l : list A), (forall x : A, f (f x) = x) /\\ (forall x y : A, f x = f y -> x = y) -> map f (map f l) = l"',
   '    APPLY (intros A f l Hinvolutive; induction l as [|a l IHl])',
   '    APPLY reflexivity',
   '    NEXT',
-  '    APPLY (simpl; rewrite Hinvolutive, IHl; reflexivity)',
+  '    APPLY (simpl; rewrite (proj1 Hinvolutive), IHl; reflexivity)',
   '    END',
 ];
 

@@ -118,6 +118,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
         >{maximized ? 'Restore' : 'Maximise'}</button>
         <input
           className="tree-search" type="search" placeholder="Search goals…" value={search} aria-label="search the tree"
+          title={search ? `Search goals and hypotheses: ${search} (Enter: next hit)` : 'Search goals and hypotheses (Enter: next hit)'}
           onChange={(e) => useArbor.getState().setSearch(e.target.value)}
           onKeyDown={(e) => { if (e.key === 'Enter') props.onNextHit(); }}
         />
