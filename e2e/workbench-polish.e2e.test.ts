@@ -139,4 +139,26 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench leftovers (real Coq, Chromium)', () =
     await page.click('[data-testid="back-to-live"]');
     await expect.poll(() => page.locator('[data-testid="source-banner"]').count()).toBe(0);
   }, 300_000);
+
+  it('.v mode: the Goals panel shows the goals before and after the tactic at the step, and at a clicked line', async (ctx) => {
+    if (!useCoq) ctx.skip();
+    const file = join(workspace, 'swap.v');
+    await writeFile(file, ['Lemma and_swap : forall A B : Prop, A /\\ B -> B /\\ A.', 'Proof.', '  intros A B H.', '  destruct H as [HA HB].', '  split.', '  - exact HB.', '  - exact HA.', 'Qed.', ''].join('\n'));
+    await page.goto(`${workbench.url}&open=${encodeURIComponent(file)}`);
+    await expect.poll(() => page.locator('[data-testid="vfile-theorem"]').count(), { timeout: 180_000 }).toBe(1);
+    await page.locator('[data-testid="vfile-theorem"]').click();
+    // Step 2 is `destruct H as [HA HB]`: before it H : A /\ B, after it HA and HB.
+    await page.locator('[data-testid="vfile-slider"]').fill('2');
+    await expect.poll(() => page.locator('[data-testid="vfile-command"]').textContent()).toMatch(/destruct H/);
+    const hyps = (where: string) => page.locator(`[data-testid="${where}"] [data-testid="cursor-hyp"]`).allTextContents();
+    await expect.poll(() => hyps('cursor-before')).toContainEqual(expect.stringMatching(/^H : A \/\\ B$/));
+    expect(await hyps('cursor-after')).toEqual(expect.arrayContaining(['HA : A', 'HB : B']));
+    expect(await page.locator('[data-testid="goals-panel"]').getAttribute('data-line')).toBe('4');
+    await shot('vfile-goals');
+    // A click on a line of the source puts the cursor there: the goals of `exact HB` (line 6).
+    await page.locator('[data-testid="vfile-line"][data-line="6"]').click();
+    await expect.poll(() => page.locator('[data-testid="goals-panel"]').getAttribute('data-line')).toBe('6');
+    expect(await page.locator('[data-testid="cursor-before-goal"]').textContent()).toBe('B');
+    expect(await hyps('cursor-before')).toEqual(expect.arrayContaining(['HA : A', 'HB : B']));
+  }, 300_000);
 });

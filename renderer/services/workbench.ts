@@ -149,6 +149,9 @@ function handleEvent(event: ApiEvent): void {
         s.receivePremises(event.response.CHANNEL, event.response.STEP, event.response.PREMISES);
         const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
         if (doc) s.addMessage('info', `END: ${provedWording(event.response.PREMISES)} (the theorem is conditional on them once the section ends).`, doc.uri);
+      } else if (event.response.STEP !== undefined && s.problems.premises?.[event.response.CHANNEL]?.[event.response.STEP]) {
+        // That step was redone (after a REVERT) without premises: the old ones are not its.
+        s.receivePremises(event.response.CHANNEL, event.response.STEP, []);
       }
       if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT, event.response.STATEMENT);
       else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);
