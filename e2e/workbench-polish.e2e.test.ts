@@ -54,16 +54,15 @@ function cutControls(p: Page): Promise<string[]> {
       if (el.tagName === 'BUTTON' && r.height > pad + lineHeight * 1.5) bad.push(`${name}: wraps (${Math.round(r.height)} px high)`);
       const titled = el.title !== '' || (el.closest('[title]') as HTMLElement | null)?.title;
       const ellipsis = cs.textOverflow === 'ellipsis';
-      let shown = '';
       let room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
       if (el instanceof HTMLSelectElement) {
-        shown = el.selectedOptions[0]?.textContent ?? '';
+        const shown = el.selectedOptions[0]?.textContent ?? '';
         room -= 16; // the drop-down arrow
         if (textWidth(el, shown) > room + 1 && !el.title.includes(shown.trim())) bad.push(`${name}: shows "${shown}" cut, without it in its tooltip`);
         continue;
       }
       if (el instanceof HTMLInputElement) {
-        shown = el.value || el.placeholder;
+        const shown = el.value || el.placeholder;
         if (el.type !== 'range' && el.type !== 'checkbox' && textWidth(el, shown) > room + 1 && !titled) bad.push(`${name}: "${shown}" cut without a tooltip`);
         continue;
       }
