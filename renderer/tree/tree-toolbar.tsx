@@ -84,6 +84,18 @@ function ReplayBar() {
   );
 }
 
+/**
+ * The menu opens under its button, right-aligned; when the toolbar wrapped the button to the pane's left
+ * edge, left-aligned instead, so it never reaches over the editor (which would take its clicks).
+ */
+function placeMenu(menu: HTMLDetailsElement): void {
+  const items = menu.querySelector<HTMLElement>('.menu-items');
+  const pane = menu.closest('.tree-pane');
+  if (!menu.open || !items || !pane) return;
+  const room = menu.getBoundingClientRect().right - pane.getBoundingClientRect().left;
+  items.classList.toggle('align-left', room < items.offsetWidth + 4);
+}
+
 /** State/Derivation, Fit, search, export, and the replay controls. */
 export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNextHit(): void; onFit(): void }) {
   const search = useArbor(selectSearch);
@@ -123,7 +135,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
           onKeyDown={(e) => { if (e.key === 'Enter') props.onNextHit(); }}
         />
         {search && <span className="hit-count" data-testid="hit-count">{props.hitCount} hit{props.hitCount === 1 ? '' : 's'}</span>}
-        <details className="menu" ref={exportMenu}>
+        <details className="menu" ref={exportMenu} onToggle={(e) => placeMenu(e.currentTarget)}>
           <summary data-testid="export-menu">Export</summary>
           <div className="menu-items">
             <button type="button" onClick={run(exportSvg)} data-testid="export-svg">SVG image</button>
