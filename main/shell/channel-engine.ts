@@ -1,4 +1,5 @@
 import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
+import type { SectionPremise } from '../../shared/protocol/section-premises.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ShellCommand } from '../../shared/protocol/shell-command.ts';
 import type { ChannelCommandName } from '../../shared/protocol/commands.ts';
@@ -20,6 +21,8 @@ export interface EngineResult {
   assumptions?: string[];
   /** On that END: the statement as elaborated, when it differs from its clean reading. */
   statement?: StatementMeaning;
+  /** On that END, inside an open section: the section's hypotheses and variables it is proved under. */
+  premises?: SectionPremise[];
   /** HAMMER, or an END that hammered: what each stage did (on failure too). */
   hammerReport?: HammerReport;
   /** `response` is the proof state, built when first read (see `lazily`). */

@@ -1,6 +1,8 @@
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
+import type { SectionPremise } from '../../shared/protocol/section-premises.ts';
+import { provedWording } from '../../shared/protocol/section-premises.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 
 /**
@@ -31,6 +33,8 @@ export interface CommandSuccess extends ResultBase {
   script?: string;
   assumptions?: string[];
   statement?: StatementMeaning;
+  /** Inside an open section: the section's hypotheses and variables the proof assumes (a conditional result). */
+  premises?: SectionPremise[];
 }
 
 export interface CommandFailure extends ResultBase {
@@ -62,6 +66,10 @@ export function toShellResponse(result: CommandResult, options: { without?: bool
     if (result.script !== undefined) response.SCRIPT = result.script;
     if (result.assumptions !== undefined) response.ASSUMPTIONS = result.assumptions;
     if (result.statement !== undefined) response.STATEMENT = result.statement;
+    if (result.premises !== undefined) {
+      response.PREMISES = result.premises;
+      response.CONDITIONAL = provedWording(result.premises);
+    }
   }
   if (result.hammerReport !== undefined) response.HAMMER_REPORT = result.hammerReport;
   return response;

@@ -1,4 +1,5 @@
 import type { StatementMeaning } from '../../shared/protocol/statement-meaning.ts';
+import type { SectionPremise } from '../../shared/protocol/section-premises.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { OpenGoal } from '../../shared/proof-tree/proof-state.ts';
 import type { QueryCommand } from '../../shared/protocol/shell-command.ts';
@@ -68,6 +69,8 @@ export interface FinishedProof {
   assumptions?: string[];
   /** The statement as the prover elaborated it, when that differs from how its text reads in a clean environment. */
   statement?: StatementMeaning;
+  /** Finished inside an open section: the section's hypotheses and variables it is proved under (a conditional result). */
+  premises?: SectionPremise[];
   /** The prover state with the proof closed. */
   checkpoint: Checkpoint;
 }

@@ -361,6 +361,7 @@ export function engineResult(id: number, command: ShellCommand, result: EngineRe
     if (result.script !== undefined) out.script = result.script;
     if (result.assumptions !== undefined) out.assumptions = result.assumptions;
     if (result.statement !== undefined) out.statement = result.statement;
+    if (result.premises !== undefined) out.premises = result.premises;
     if (engine && proof && result.step !== undefined) withTree(out, engine, result.step);
   }
   if (result.hammerReport !== undefined) out.hammerReport = result.hammerReport;

@@ -575,6 +575,7 @@ export class TacticEngine implements ChannelEngine {
     }
     if (finished?.assumptions !== undefined) result.assumptions = finished.assumptions;
     if (finished?.statement !== undefined) result.statement = finished.statement;
+    if (finished?.premises !== undefined) result.premises = finished.premises;
     return result;
   }
 

@@ -3,7 +3,7 @@ import type { Hypothesis, Variable } from '../../shared/proof-tree/proof-state.t
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { GoalInContext } from '../../shared/proof-tree/tree-view-queries.ts';
 import { isFinishedView, openGoals } from '../../shared/proof-tree/tree-view-queries.ts';
-import { selectGoalsAtCursor } from '../store/goals-at-cursor.ts';
+import { selectPanelGoals } from '../store/v-file-goals.ts';
 import { useArbor } from '../store/store.ts';
 import { perf } from '../services/workbench.ts';
 
@@ -91,7 +91,7 @@ function State({ tree, label, previous, testid }: { tree: TreeView | null | unde
  * hypotheses and goals show their type on hover.
  */
 export function GoalsPanel() {
-  const g = useArbor(selectGoalsAtCursor);
+  const g = useArbor(selectPanelGoals);
   // The goals-at-cursor benchmark reads when the panel showed a line (bench/goals-at-cursor.bench.ts).
   useEffect(() => {
     if (g.kind === 'none') return;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { counterexampleInError } from '../../shared/protocol/hammer-report.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
+import { provedWording } from '../../shared/protocol/section-premises.ts';
 import { hammerStageRows, summariseHammerFailure } from '../../shared/protocol/hammer-summary.ts';
 import { revealLine } from '../editor/editor-pane.tsx';
 import type { Problem } from '../store/problems.ts';
@@ -35,7 +36,12 @@ function Row({ p }: { p: Problem }) {
     <button type="button" className="link problem-line" onClick={() => revealLine(p.line)} title="Go to the line">line {p.line}</button>
   );
   if (p.kind === 'proved') {
-    return <li className="problem proved" data-testid="problem" data-kind="proved" data-line={p.line}>✓ {at} <code>{p.name}</code>: proved</li>;
+    // Proved inside a section under its hypotheses: conditional, and said so (`Hypothesis H : False` proves anything).
+    return (
+      <li className={`problem proved${p.premises ? ' conditional' : ''}`} data-testid="problem" data-kind="proved" data-line={p.line} data-conditional={p.premises ? 'true' : undefined}>
+        {p.premises ? '◐' : '✓'} {at} <code>{p.name}</code>: {provedWording(p.premises)}
+      </li>
+    );
   }
   const instance = counterexampleInError(p.message);
   return (

@@ -78,6 +78,7 @@ function put(state: DocumentState): void {
 export async function syncDocument(uri: string, edit?: { firstLine: number; lineDelta: number }): Promise<void> {
   const model = getModel(uri);
   if (!model) return;
+  if (edit) showLiveTree();
   const path = store().documents.docs[uri]?.path;
   const state = await api.documentSync({
     client: WINDOW_ID, uri, version: model.getVersionId(), text: model.getValue(),
@@ -86,7 +87,17 @@ export async function syncDocument(uri: string, edit?: { firstLine: number; line
   applyDocumentState(state);
 }
 
+/**
+ * Running or editing a document shows its live tree again: a loaded transcript (or `.v` file) stays open
+ * in its panel, but never hides the proof being worked on (a new user ran all and kept seeing the transcript).
+ */
+function showLiveTree(): void {
+  const s = store();
+  if (s.ui.treeSource !== 'live') s.setTreeSource('live');
+}
+
 async function run(uri: string, action: CheckAction): Promise<void> {
+  showLiveTree();
   try {
     applyDocumentState(await api.documentRun({ client: WINDOW_ID, uri, action }));
   } catch (err) {

@@ -1,4 +1,5 @@
 import { formatStatementMeaning } from '../../shared/protocol/statement-meaning.ts';
+import { provedWording } from '../../shared/protocol/section-premises.ts';
 import type { ApiEvent } from '../../shared/api/api-contract.ts';
 import { untitledTitle, WINDOW_ID } from '../store/documents-slice.ts';
 import { scriptFile } from '../../shared/scripts/script-file.ts';
@@ -143,6 +144,15 @@ function handleEvent(event: ApiEvent): void {
         // The finished proof's statement means something else than its text reads (issue 21): say so, beside the proof.
         const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
         if (doc) s.addMessage('error', formatStatementMeaning(event.response.STATEMENT), doc.uri);
+      }
+      if (event.response.PREMISES?.length && event.response.STEP !== undefined) {
+        // Proved inside a section under its hypotheses: the problems list's line says so, and so does Messages.
+        s.receivePremises(event.response.CHANNEL, event.response.STEP, event.response.PREMISES);
+        const doc = Object.values(s.documents.docs).find((d) => d.channel === event.response.CHANNEL);
+        if (doc) s.addMessage('info', `END: ${provedWording(event.response.PREMISES)} (the theorem is conditional on them once the section ends).`, doc.uri);
+      } else if (event.response.STEP !== undefined && s.problems.premises?.[event.response.CHANNEL]?.[event.response.STEP]) {
+        // That step was redone (after a REVERT) without premises: the old ones are not its.
+        s.receivePremises(event.response.CHANNEL, event.response.STEP, []);
       }
       if (event.response.SCRIPT !== undefined) s.receiveScript(event.response.CHANNEL, event.response.SCRIPT, event.response.STATEMENT);
       else if (event.response.STEP !== undefined && !event.response.ERR) s.receiveScript(event.response.CHANNEL, null);

@@ -68,4 +68,11 @@ describe('problems', () => {
     // Fixed (the host dropped the error): gone.
     expect(problemsOf({ entries: check.entries }, tree)).toEqual([{ kind: 'proved', line: 4, name: 'a' }]);
   });
+
+  it('marks a proof finished under a section\'s hypotheses as conditional (END\'s PREMISES at its step)', () => {
+    const premises = [{ kind: 'hypothesis' as const, name: 'H', statement: 'False' }];
+    expect(problemsOf({ entries: check.entries }, tree, undefined, { 3: premises })).toEqual([{ kind: 'proved', line: 4, name: 'a', premises }]);
+    // Premises of another step (a proof since reverted) are not this one's.
+    expect(problemsOf({ entries: check.entries }, tree, undefined, { 9: premises })).toEqual([{ kind: 'proved', line: 4, name: 'a' }]);
+  });
 });

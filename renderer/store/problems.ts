@@ -2,6 +2,7 @@ import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
 import type { DocumentCheck } from '../../shared/checking/document-check.ts';
 import { goalNameOf } from '../../shared/protocol/goal-name.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
+import type { SectionPremise } from '../../shared/protocol/section-premises.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { isFinishedView } from '../../shared/proof-tree/tree-view-queries.ts';
 import type { ArborState } from './store.ts';
@@ -13,11 +14,15 @@ import type { ArborState } from './store.ts';
  */
 export type Problem =
   | { kind: 'error'; line: number; message: string; hammer?: HammerReport }
-  | { kind: 'proved'; line: number; name: string };
+  /** `premises`: proved inside an open section, under its hypotheses (a conditional result, said so in words). */
+  | { kind: 'proved'; line: number; name: string; premises?: SectionPremise[] };
 
 const GOAL_LINE = /^\s*(?:[0-9]+\s+)?GOAL\b/;
 
-export function problemsOf(check: DocumentCheck, tree: (step: number) => TreeView | null | undefined, hammer?: { error: string; report: HammerReport }): Problem[] {
+export function problemsOf(
+  check: DocumentCheck, tree: (step: number) => TreeView | null | undefined, hammer?: { error: string; report: HammerReport },
+  premises?: Record<number, SectionPremise[]>,
+): Problem[] {
   const out: Problem[] = [];
   let goal: CheckedLine | undefined;
   for (const e of check.entries) {
@@ -26,7 +31,8 @@ export function problemsOf(check: DocumentCheck, tree: (step: number) => TreeVie
     const after = tree(e.stepAfter);
     if (after && isFinishedView(after)) {
       const name = goalNameOf(goal.text) ?? `the GOAL of line ${goal.line}`;
-      out.push({ kind: 'proved', line: e.line, name });
+      const under = premises?.[e.stepAfter];
+      out.push({ kind: 'proved', line: e.line, name, ...(under?.length ? { premises: under } : {}) });
       goal = undefined;
     }
   }
@@ -37,7 +43,7 @@ export function problemsOf(check: DocumentCheck, tree: (step: number) => TreeVie
   return out;
 }
 
-let memo: { check: DocumentCheck; trees: unknown; hammer: unknown; value: Problem[] } | undefined;
+let memo: { check: DocumentCheck; trees: unknown; hammer: unknown; premises: unknown; value: Problem[] } | undefined;
 const NONE: Problem[] = [];
 
 /** The active document's problems, errors first (memoised on what it reads). */
@@ -48,9 +54,10 @@ export const selectActiveProblems = (s: ArborState): Problem[] => {
   const channel = s.documents.docs[uri]?.channel;
   const trees = channel === undefined ? undefined : s.proof.trees[channel];
   const hammer = channel === undefined ? undefined : s.problems.hammer[channel];
-  if (memo && memo.check === check && memo.trees === trees && memo.hammer === hammer) return memo.value;
-  const list = problemsOf(check, (step) => trees?.byStep[step], hammer);
+  const premises = channel === undefined ? undefined : s.problems.premises?.[channel];
+  if (memo && memo.check === check && memo.trees === trees && memo.hammer === hammer && memo.premises === premises) return memo.value;
+  const list = problemsOf(check, (step) => trees?.byStep[step], hammer, premises);
   const value = [...list.filter((p) => p.kind === 'error'), ...list.filter((p) => p.kind === 'proved')];
-  memo = { check, trees, hammer, value };
+  memo = { check, trees, hammer, premises, value };
   return value;
 };

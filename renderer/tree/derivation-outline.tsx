@@ -38,19 +38,22 @@ function pickItem(items: readonly DocumentItem[], index: number | null): void {
 export function DerivationOutline() {
   const reply = useArbor(replyOf);
   const chosen = useArbor((s) => s.proof.derivationItem);
-  if (!reply || !('items' in reply) || reply.items.length === 0) return null;
+  const live = useArbor((s) => s.ui.treeSource === 'live');
+  // A loaded transcript or .v file is on display: the document's items are not what the tree shows.
+  if (!live || !reply || !('items' in reply) || reply.items.length === 0) return null;
+  const label = (it: DocumentItem): string => `${it.index + 1}. ${it.kind === 'proof' ? `${it.name ?? 'goal'}${it.finished ? ' ✓' : ''}` : `DEFINE ${short(it.text, 32)}`} · steps ${it.firstStep}–${it.lastStep}`;
+  const shown = chosen === null ? `Follow the proof (${reply.items[reply.item]?.name ?? `item ${reply.item + 1}`})` : label(reply.items[chosen] as DocumentItem);
   return (
     <select
       className="derivation-outline" data-testid="derivation-item" aria-label="document item"
-      title="The document's items: pick one to see its derivation"
+      // The select may be narrower than its text: the tooltip always has it whole.
+      title={`${shown}\nThe document's items: pick one to see its derivation`}
       value={chosen === null ? 'follow' : String(chosen)}
       onChange={(e) => pickItem(reply.items, e.target.value === 'follow' ? null : Number(e.target.value))}
     >
-      <option value="follow">Follow the proof{chosen === null ? ` (${reply.items[reply.item]?.name ?? `item ${reply.item + 1}`})` : ''}</option>
+      <option value="follow">{chosen === null ? shown : 'Follow the proof'}</option>
       {reply.items.map((it) => (
-        <option key={it.index} value={String(it.index)} data-testid="derivation-item-option">
-          {it.index + 1}. {it.kind === 'proof' ? `${it.name ?? 'goal'}${it.finished ? ' ✓' : ''}` : `DEFINE ${short(it.text, 32)}`} · steps {it.firstStep}–{it.lastStep}
-        </option>
+        <option key={it.index} value={String(it.index)} data-testid="derivation-item-option">{label(it)}</option>
       ))}
     </select>
   );

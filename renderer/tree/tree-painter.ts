@@ -2,7 +2,8 @@ import type { LaidOutNode, TreeLayout } from '../../shared/tree-layout/layout-tr
 import { contentOf } from '../../shared/tree-layout/layout-tree.ts';
 import type { DisplayStatus } from '../../shared/tree-layout/display-status.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from '../../shared/tree-layout/display-status.ts';
-import { ACTION_HEIGHT, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, TITLE_COLOR, nodeTextLayout } from '../../shared/tree-layout/node-content.ts';
+import { chipBoxes } from '../../shared/tree-layout/chip-boxes.ts';
+import { ACTION_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, TITLE_COLOR, nodeTextLayout } from '../../shared/tree-layout/node-content.ts';
 import { edgeRoute, traceEdge } from '../../shared/tree-layout/edge-route.ts';
 import type { TreeIndex } from './tree-index.ts';
 import type { HypothesisUse } from '../../shared/derivation/hypothesis-flow.ts';
@@ -397,24 +398,18 @@ export function drawFullNode(ctx: CanvasRenderingContext2D, n: LaidOutNode, alph
   ctx.fillStyle = TITLE_COLOR[content.titleKind ?? 'goal'];
   ctx.textBaseline = 'middle';
   for (const l of text.labels) ctx.fillText(l.text, n.x + PADDING + 14, n.y + l.y);
-  let cy = n.y + text.chipsTop;
   ctx.font = CHIP_FONT;
-  for (const row of content.chipRows) {
-    let cx = n.x + PADDING;
-    for (const chip of row) {
-      const cw = chip.length * CHIP_CHAR_WIDTH + 10;
-      ctx.beginPath();
-      ctx.roundRect(cx, cy, cw, CHIP_HEIGHT, 8);
-      ctx.fillStyle = '#ffffff';
-      ctx.fill();
-      ctx.strokeStyle = '#c5c8d2';
-      ctx.lineWidth = 1;
-      ctx.stroke();
-      ctx.fillStyle = '#354';
-      ctx.fillText(chip, cx + 5, cy + CHIP_HEIGHT / 2 + 1);
-      cx += cw + CHIP_GAP;
-    }
-    cy += CHIP_HEIGHT + CHIP_GAP;
+  // A wrapped hypothesis is one chip over several rows (one border, continuation indented).
+  for (const box of chipBoxes(content, text.chipsTop)) {
+    ctx.beginPath();
+    ctx.roundRect(n.x + box.x, n.y + box.y, box.w, box.h, 8);
+    ctx.fillStyle = '#ffffff';
+    ctx.fill();
+    ctx.strokeStyle = '#c5c8d2';
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.fillStyle = '#354';
+    for (const l of box.lines) ctx.fillText(l.text, n.x + l.x, n.y + l.y);
   }
   if (text.footer.length > 0) {
     // The derivation view's footer: the command that acted on this goal, what it used, what is hidden below.

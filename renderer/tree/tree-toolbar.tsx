@@ -39,6 +39,19 @@ function TranscriptStop({ pos }: { pos: ReplayPosition }) {
   );
 }
 
+/** Says that the tree is not the document's (a loaded transcript or an opened `.v` file), with the way back. */
+function SourceBanner() {
+  const source = useArbor((s) => s.ui.treeSource);
+  const name = useArbor((s) => (s.ui.treeSource === 'transcript' ? s.transcript.loaded?.name : s.ui.treeSource === 'vfile' ? s.vfile.path?.replace(/^.*[/\\]/, '') : undefined));
+  if (source === 'live' || name === undefined) return null;
+  return (
+    <div className="source-banner" data-testid="source-banner" role="status">
+      <span>Showing {source === 'transcript' ? 'the transcript' : 'the .v file'} <strong>{name}</strong>, not the document{source === 'transcript' ? ' (read-only replay)' : ''}.</span>
+      <button type="button" data-testid="back-to-live" title="Show the document's live proof (running or editing the document does this too)" onClick={() => { stopPlaying(); useArbor.getState().setTreeSource('live'); }}>Back to live</button>
+    </div>
+  );
+}
+
 /** Step back, play/pause, step forward and a slider over the proof's steps (the editor's history or a loaded transcript). */
 function ReplayBar() {
   // Re-rendered on every store change: the position depends on the source, the cursor and the history.
@@ -69,6 +82,18 @@ function ReplayBar() {
     <TranscriptStop pos={pos} />
     </>
   );
+}
+
+/**
+ * The menu opens under its button, right-aligned; when the toolbar wrapped the button to the pane's left
+ * edge, left-aligned instead, so it never reaches over the editor (which would take its clicks).
+ */
+function placeMenu(menu: HTMLDetailsElement): void {
+  const items = menu.querySelector<HTMLElement>('.menu-items');
+  const pane = menu.closest('.tree-pane');
+  if (!menu.open || !items || !pane) return;
+  const room = menu.getBoundingClientRect().right - pane.getBoundingClientRect().left;
+  items.classList.toggle('align-left', room < items.offsetWidth + 4);
 }
 
 /** State/Derivation, Fit, search, export, and the replay controls. */
@@ -105,11 +130,12 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
         >{maximized ? 'Restore' : 'Maximise'}</button>
         <input
           className="tree-search" type="search" placeholder="Search goals…" value={search} aria-label="search the tree"
+          title={search ? `Search goals and hypotheses: ${search} (Enter: next hit)` : 'Search goals and hypotheses (Enter: next hit)'}
           onChange={(e) => useArbor.getState().setSearch(e.target.value)}
           onKeyDown={(e) => { if (e.key === 'Enter') props.onNextHit(); }}
         />
         {search && <span className="hit-count" data-testid="hit-count">{props.hitCount} hit{props.hitCount === 1 ? '' : 's'}</span>}
-        <details className="menu" ref={exportMenu}>
+        <details className="menu" ref={exportMenu} onToggle={(e) => placeMenu(e.currentTarget)}>
           <summary data-testid="export-menu">Export</summary>
           <div className="menu-items">
             <button type="button" onClick={run(exportSvg)} data-testid="export-svg">SVG image</button>
@@ -119,6 +145,7 @@ export function TreeToolbar(props: { hitCount: number; nodeCount: number; onNext
         </details>
         <span className="node-count">{props.nodeCount} node{props.nodeCount === 1 ? '' : 's'}</span>
       </div>
+      <SourceBanner />
       <ReplayBar />
     </div>
   );

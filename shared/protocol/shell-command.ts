@@ -1,5 +1,6 @@
 import type { StatementMeaning } from './statement-meaning.ts';
 import type { HammerReport } from './hammer-report.ts';
+import type { SectionPremise } from './section-premises.ts';
 import { MINILANG_COMMAND_NAMES, type CommandName, type MinilangCommandName } from './commands.ts';
 
 export { COMMAND_NAMES, MINILANG_COMMAND_NAMES, PROOF_COMMANDS, QUERY_NAMES, type CommandName, type MinilangCommandName } from './commands.ts';
@@ -82,6 +83,10 @@ export interface ShellResponse {
   ASSUMPTIONS?: string[];
   /** On the END that finished a proof whose statement means something else than its text in a clean environment: what Coq elaborated, and what differs. */
   STATEMENT?: StatementMeaning;
+  /** On the END that finished a proof inside an open section: the section's hypotheses and variables it is proved under (`proved, assuming …`). */
+  PREMISES?: SectionPremise[];
+  /** With PREMISES, the result in words: `proved, assuming the section's hypothesis H : False`. */
+  CONDITIONAL?: string;
   /** HAMMER, or an END that hammered: its stages, times and outcomes, and what closed the goal. */
   HAMMER_REPORT?: HammerReport;
 }

@@ -19,6 +19,8 @@ export const LABEL_LINE_HEIGHT = 15;
 export const MAX_GOAL_LINES = 8;
 const MAX_LABEL_CHARS = Math.floor((MAX_WIDTH - 2 * PADDING - 14) / CHAR_WIDTH);
 const MAX_CHIP_CHARS = 30;
+/** A wrapped chip's continuation rows are indented by this many characters. */
+export const CHIP_INDENT_CHARS = 2;
 /** A compact derivation box's title (the new goal or hypothesis) wraps over at most this many lines. */
 export const MAX_TITLE_LINES = 4;
 /** A compact box's `by …` line wraps over at most this many lines. */
@@ -150,6 +152,11 @@ export interface NodeContent {
   lines: { kind: 'action' | 'uses' | 'hidden' | 'note'; text: string }[];
   /** Chip rows as laid out inside the node (already clipped; the last row may end in `+k`). */
   chipRows: string[][];
+  /**
+   * Rows that continue the previous row's chip (a hypothesis wrapped over several rows): drawn as one chip
+   * with the continuation indented (`chip-boxes.ts`), so a wrapped hypothesis never reads as two.
+   */
+  chipContinues?: boolean[];
   /** A compact derivation box's title: a new goal, or a hypothesis that entered (drawn in the hypothesis colour). */
   titleKind?: 'goal' | 'hyp' | 'case';
 }
@@ -311,28 +318,33 @@ function titledContent(view: TreeView, w: number, extras: NodeExtras, title: Nod
   const inner = w - 2 * PADDING;
   const chipChars = Math.max(6, Math.floor((inner - 10) / CHIP_CHAR_WIDTH));
   const rows: string[][] = [];
+  const continues: boolean[] = [];
   let row: string[] = [];
   let used = 0;
+  const endRow = (): void => {
+    rows.push(row);
+    continues.push(false);
+    row = [];
+    used = 0;
+  };
   for (const c of titledChips(view, title)) {
-    // A hypothesis longer than the box goes on as many rows as it needs (up to four), whole.
-    const pieces = c.text.length > chipChars ? wrapText(c.text, chipChars, 4) : [c.text];
-    for (const text of pieces) {
-      const cw = chipWidthOf(text.length, chipChars);
-      if (row.length > 0 && (used + cw > inner || pieces.length > 1)) {
-        rows.push(row);
-        row = [];
-        used = 0;
-      }
-      row.push(text);
-      used += cw + CHIP_GAP;
-    }
+    // A hypothesis longer than the box goes on as many rows as it needs (up to four), whole: one chip
+    // whose continuation rows are indented (the wrap leaves room for the indent).
+    const pieces = c.text.length > chipChars ? wrapText(c.text, chipChars - CHIP_INDENT_CHARS, 4) : [c.text];
     if (pieces.length > 1) {
-      rows.push(row);
-      row = [];
-      used = 0;
+      if (row.length > 0) endRow();
+      pieces.forEach((text, i) => {
+        rows.push([text]);
+        continues.push(i > 0);
+      });
+      continue;
     }
+    const cw = chipWidthOf(c.text.length, chipChars);
+    if (row.length > 0 && used + cw > inner) endRow();
+    row.push(c.text);
+    used += cw + CHIP_GAP;
   }
-  if (row.length > 0) rows.push(row);
+  if (row.length > 0) endRow();
   const lineChars = Math.floor(inner / CHIP_CHAR_WIDTH);
   const fit = (t: string): string => clip(t, lineChars);
   const lines: NodeContent['lines'] = [];
@@ -352,6 +364,7 @@ function titledContent(view: TreeView, w: number, extras: NodeExtras, title: Nod
   if (view.attempt?.error) for (const l of wrapText(view.attempt.error.replace(/\s+/g, ' '), lineChars, 3)) lines.push({ kind: 'note', text: l });
   if (extras.note) for (const l of wrapText(extras.note, lineChars, 3)) lines.push({ kind: 'note', text: l });
   const content: NodeContent = { label, more, chipRows: rows, lines, titleKind: title.kind };
+  if (continues.some(Boolean)) content.chipContinues = continues;
   if (action !== undefined) content.action = action;
   return content;
 }

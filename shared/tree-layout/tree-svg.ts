@@ -2,7 +2,8 @@ import type { TreeLayout } from './layout-tree.ts';
 import { edgePathData, edgeRoute } from './edge-route.ts';
 import { contentOf } from './layout-tree.ts';
 import { DISPLAY_STATUSES, STATUS_STYLE } from './display-status.ts';
-import { ACTION_HEIGHT, CHAR_WIDTH, CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, FOOTER_STYLE, HEADER_HEIGHT, PADDING, TITLE_COLOR, nodeTextLayout } from './node-content.ts';
+import { chipBoxes } from './chip-boxes.ts';
+import { ACTION_HEIGHT, CHAR_WIDTH, FOOTER_STYLE, HEADER_HEIGHT, PADDING, TITLE_COLOR, nodeTextLayout } from './node-content.ts';
 
 const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -40,15 +41,8 @@ export function treeToSvg(layout: TreeLayout, options: { title?: string; selecte
     out.push(`<rect width="${n.w}" height="${n.h}" rx="5" fill="${n.view.summary ? '#eef2ee' : st.fill}" stroke="${n.id === options.selected ? '#111' : st.stroke}" stroke-width="${strokeWidth}"${n.current === 'bundle' || n.view.summary ? ' stroke-dasharray="5 3"' : ''}/>`);
     out.push(`<circle cx="${PADDING + 4}" cy="${HEADER_HEIGHT / 2}" r="4" fill="${st.stroke}"/>`);
     for (const l of text.labels) out.push(`<text x="${PADDING + 14}" y="${l.y + 4}" fill="${TITLE_COLOR[content.titleKind ?? 'goal']}">${esc(l.text)}</text>`);
-    let cy = text.chipsTop;
-    for (const row of content.chipRows) {
-      let cx = PADDING;
-      for (const chip of row) {
-        const cw = chip.length * CHIP_CHAR_WIDTH + 10;
-        out.push(`<rect x="${cx}" y="${cy}" width="${cw}" height="${CHIP_HEIGHT}" rx="8" fill="#ffffff" stroke="#c5c8d2"/><text x="${cx + 5}" y="${cy + 12}" font-size="11" fill="#374">${esc(chip)}</text>`);
-        cx += cw + CHIP_GAP;
-      }
-      cy += CHIP_HEIGHT + CHIP_GAP;
+    for (const box of chipBoxes(content, text.chipsTop)) {
+      out.push(`<g class="chip"><rect x="${box.x}" y="${box.y}" width="${box.w}" height="${box.h}" rx="8" fill="#ffffff" stroke="#c5c8d2"/>${box.lines.map((l) => `<text x="${l.x}" y="${l.y + 3}" font-size="11" fill="#374">${esc(l.text)}</text>`).join('')}</g>`);
     }
     const first = text.footer[0];
     if (first) out.push(`<line x1="4" x2="${n.w - 4}" y1="${first.y}" y2="${first.y}" stroke="${st.stroke}" stroke-width="0.6"/>`);

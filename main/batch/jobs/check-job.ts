@@ -21,6 +21,8 @@ export async function runCheckJob(job: Extract<BatchJob, { kind: 'check' }>, she
   let requests = 0;
   /** Finished theorems whose statements mean something else than their text in a clean environment. */
   const meanings: { line: number; statement: StatementMeaning }[] = [];
+  /** Theorems proved inside a section under its hypotheses (END's CONDITIONAL, in words). */
+  const conditional: { line: number; verdict: string }[] = [];
   try {
     for (const [k, line] of lines.entries()) {
       for (const request of splitRequests(line)) {
@@ -28,6 +30,7 @@ export async function runCheckJob(job: Extract<BatchJob, { kind: 'check' }>, she
         requests++;
         if (r.ERR) return { outcome: 'failed', evidence: { line: k + 1, request: request.text.slice(0, 500), error: r.ERR } };
         if (r.STATEMENT) meanings.push({ line: k + 1, statement: r.STATEMENT });
+        if (r.CONDITIONAL) conditional.push({ line: k + 1, verdict: r.CONDITIONAL });
       }
       progress((k + 1) / lines.length);
     }
@@ -44,6 +47,6 @@ export async function runCheckJob(job: Extract<BatchJob, { kind: 'check' }>, she
   const closed = r.output.match(/Closed under the global context/g)?.length ?? 0;
   return {
     outcome: meanings.length > 0 ? 'verified-different-meaning' : 'verified',
-    evidence: { requests, theorems, closed, coqcMs: Math.round(r.ms), ...(meanings.length > 0 ? { statements: meanings } : {}), ...(closed < theorems.length ? { assumptions: r.output.trim().slice(0, 4000) } : {}) },
+    evidence: { requests, theorems, closed, coqcMs: Math.round(r.ms), ...(meanings.length > 0 ? { statements: meanings } : {}), ...(conditional.length > 0 ? { conditional } : {}), ...(closed < theorems.length ? { assumptions: r.output.trim().slice(0, 4000) } : {}) },
   };
 }

@@ -1,6 +1,7 @@
 import type { BatchJob } from '../../../shared/batch/batch-job.ts';
 import { ERROR_OUTCOME } from '../../../shared/batch/batch-job.ts';
 import { provedVerdict } from '../../../shared/protocol/statement-meaning.ts';
+import { provedWording } from '../../../shared/protocol/section-premises.ts';
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
 import type { CoqShells } from '../coq-shells.ts';
 import type { KindResult } from './kind-result.ts';
@@ -29,6 +30,10 @@ export async function runHammerJob(job: Extract<BatchJob, { kind: 'hammer' }>, s
     const end = await channel.request('END');
     if (end.ERR) return { outcome: 'unproved', evidence: { message: end.ERR, report: hammered.HAMMER_REPORT } };
     // `proved` only when the statement means what its text says in a clean environment; otherwise both readings (issue 21).
+    // Proved inside a section the context left open, under its hypotheses: conditional, and said so in words.
+    if (end.PREMISES?.length) {
+      return { outcome: 'proved-under-premises', evidence: { verdict: provedWording(end.PREMISES), premises: end.PREMISES, ...(end.STATEMENT ? { statement: end.STATEMENT } : {}), closedWith: hammered.HAMMER_REPORT?.closedWith, script: end.SCRIPT, assumptions: end.ASSUMPTIONS, report: hammered.HAMMER_REPORT } };
+    }
     return {
       outcome: provedVerdict(end.STATEMENT),
       evidence: { closedWith: hammered.HAMMER_REPORT?.closedWith, script: end.SCRIPT, assumptions: end.ASSUMPTIONS, ...(end.STATEMENT ? { statement: end.STATEMENT } : {}), report: hammered.HAMMER_REPORT },

@@ -131,7 +131,8 @@ export function declaredAssumptions(prelude: string): Set<string> {
 export type ResolvedAssumption = string | { sectionVariable: string } | { functorParameter: string } | undefined;
 
 export type AssumptionVerdict =
-  | { ok: true; assumptions: string[] }
+  /** `sectionVariables`: the open section's variables the theorem uses (a premise once the section ends). */
+  | { ok: true; assumptions: string[]; sectionVariables?: { name: string; statement: string }[] }
   | { ok: false; reason: string };
 
 /**
@@ -149,6 +150,7 @@ export async function judgeAssumptions(
   if (printed.bypasses.length > 0) return { ok: false, reason: `unsound: depends on switched-off kernel checks (${printed.bypasses.join(' ')})` };
   const bad: string[] = [];
   const listed = new Map<string, string>();
+  const sectionVariables = new Map<string, { name: string; statement: string }>();
   for (const a of printed.axioms) {
     const found = await resolve(a.name);
     if (typeof found === 'object' && 'functorParameter' in found) {
@@ -161,6 +163,7 @@ export async function judgeAssumptions(
       // Inside an open section: not an axiom. The theorem is proved under it, and `End` makes it a premise.
       const key = `section variable ${found.sectionVariable}`;
       if (!listed.has(key)) listed.set(key, `${a.name}${a.statement ? ` : ${a.statement}` : ''} (section variable: a premise of the theorem once its section ends)`);
+      if (!sectionVariables.has(found.sectionVariable)) sectionVariables.set(found.sectionVariable, { name: a.name, statement: a.statement });
       continue;
     }
     const full = found;
@@ -171,5 +174,5 @@ export async function judgeAssumptions(
     if (!listed.has(full)) listed.set(full, a.statement ? `${a.name} : ${a.statement}` : a.name);
   }
   if (bad.length > 0) return { ok: false, reason: `unsound: depends on ${[...new Set(bad)].join(', ')}` };
-  return { ok: true, assumptions: [...listed.values()] };
+  return { ok: true, assumptions: [...listed.values()], ...(sectionVariables.size > 0 ? { sectionVariables: [...sectionVariables.values()] } : {}) };
 }

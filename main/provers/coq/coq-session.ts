@@ -15,6 +15,7 @@ import type { OpenBlock } from './document-blocks.ts';
 import { functorParameterField, librariesFromPrint } from './functor-parameters.ts';
 import { ClosedConstants } from './closed-constants.ts';
 import { constantFromLocate, isQualid, sectionVariableFromLocate } from './assumptions.ts';
+import { sectionPremises } from './section-premises.ts';
 import { notices } from './statement-reading.ts';
 import { guard, guardName, refusing, toProverError } from './coq-errors.ts';
 import { GoalPrinter } from './coq-goal-printer.ts';
@@ -499,9 +500,11 @@ export class CoqSession implements ProverSession {
       // Arbor's own guard sentences around a client's declarations change nothing a term means.
       const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
       const statement = await theoremMeaning(this.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
+      // Proved under the open section's hypotheses: a conditional result, said in words wherever it is reported.
+      const premises = verdict.sectionVariables ? await sectionPremises(this.client, verdict.sectionVariables, ROUND_TRIP_MS) : [];
       proof.end = this.log.length;
       const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
-      return { assumptions: verdict.assumptions, checkpoint, ...(statement ? { statement } : {}) };
+      return { assumptions: verdict.assumptions, checkpoint, ...(statement ? { statement } : {}), ...(premises.length > 0 ? { premises } : {}) };
     } catch (e) {
       const err = toProverError(e);
       try {
