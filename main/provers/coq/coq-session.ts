@@ -13,6 +13,7 @@ import { fragmentProblem, isIdent } from './coq-sentence.ts';
 import { coqDocumentText } from './coq-document-text.ts';
 import type { OpenBlock } from './document-blocks.ts';
 import { ClosedConstants } from './closed-constants.ts';
+import { ClosedLibraryCache } from './closed-library-cache.ts';
 import { constantFromLocate, isQualid, sectionVariableFromLocate } from './assumptions.ts';
 import { notices } from './statement-reading.ts';
 import { guard, guardName, refusing, toProverError } from './coq-errors.ts';
@@ -87,7 +88,10 @@ export class CoqSession implements ProverSession {
       return constantFromLocate(located) ?? sectionVariableFromLocate(located);
     },
     logLength: () => this.log.length,
-  });
+  }, new ClosedLibraryCache({
+    query: async (sentences) => (await this.client.query(sentences, this.client.tip, ROUND_TRIP_MS)).filter((m) => m.level === 'notice').map((m) => m.text),
+    coqVersion: () => this.client.about(ROUND_TRIP_MS),
+  }));
 
   private constructor(
     options: SessionOptions,

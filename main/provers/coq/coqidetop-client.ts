@@ -4,8 +4,10 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { XmlStream, type XmlElement } from './xml-tree.ts';
 import {
+  aboutCall,
   addCall,
   annotateCall,
+  decodeAbout,
   decodeAdd,
   decodeAnnotate,
   decodeEditAt,
@@ -274,6 +276,11 @@ export class CoqideTopClient {
       if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim() };
       throw e;
     }
+  }
+
+  /** Coq's version and build (the XML `About` call): what a cache of Coq's answers is keyed by. */
+  async about(timeoutMs?: number): Promise<string> {
+    return decodeAbout((await this.call(aboutCall(), timeoutMs)).value);
   }
 
   /** Run a query command (`Check`, `Locate`, …) at a state; returns its messages. */
