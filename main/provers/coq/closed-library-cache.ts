@@ -115,11 +115,14 @@ export class ClosedLibraryCache {
   private readonly store: Store;
   /** Coq's own library directory (where `Coq.Init.Prelude` was loaded from): the only files cached. */
   private coqlib: string | undefined;
-  /** When this session began: a library file changed since may not be what its coqidetop loaded. */
-  private readonly since = Date.now();
   readonly stats = { hits: 0, stored: 0 };
 
-  constructor(private readonly io: LibraryIO, file = defaultCacheFile()) {
+  /** `since`: when the session began (a library file changed since may not be what its coqidetop loaded). */
+  constructor(
+    private readonly io: LibraryIO,
+    file = defaultCacheFile(),
+    private readonly since = Date.now(),
+  ) {
     this.store = storeFor(file);
   }
 
