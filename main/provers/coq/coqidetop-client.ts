@@ -107,6 +107,8 @@ export interface ClientOptions {
  */
 export class CoqideTopClient {
   tip = 0;
+  /** The newest state id coqidetop gave (ids are fresh and increasing): what the next Add is expected to get. */
+  private newest = 0;
   private readonly proc: ManagedProcess;
   private readonly xml: XmlStream;
   /** Calls written and not yet answered, in order (more than one only inside a `batch`). */
@@ -160,6 +162,7 @@ export class CoqideTopClient {
     const c = new CoqideTopClient(binary, options);
     const r = await c.call(initCall());
     c.tip = decodeStateId(r.value.children.find((x) => typeof x === 'object') as XmlElement);
+    c.newest = c.tip;
     return c;
   }
 
@@ -241,6 +244,7 @@ export class CoqideTopClient {
     const tip = this.tip;
     const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
+    this.newest = Math.max(this.newest, this.tip);
     const lists = decodeGoals(goal.value);
     return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
   }
@@ -249,6 +253,7 @@ export class CoqideTopClient {
   async add(sentence: string, timeoutMs?: number): Promise<number> {
     const r = await this.call(addCall(sentence, this.tip), timeoutMs);
     this.tip = decodeAdd(r.value);
+    this.newest = Math.max(this.newest, this.tip);
     return this.tip;
   }
 
@@ -276,6 +281,31 @@ export class CoqideTopClient {
       if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim() };
       throw e;
     }
+  }
+
+  /**
+   * Queries in the state one sentence after the tip, and back to the tip — one pipelined exchange instead of
+   * Add, Query…, Edit_at one after the other. The queries name the state the Add is expected to create (ids
+   * are fresh and increasing); when the Add got another id their answers belong to some other state, so
+   * they are dropped and this throws (callers then go the slow way). Throws as `batch` does when the Add or
+   * a query fails; the tip is the old one either way.
+   */
+  async queriesAfter(sentence: string, queries: readonly string[], timeoutMs?: number): Promise<CoqMessage[][]> {
+    const tip = this.tip;
+    const expected = this.newest + 1;
+    let answers: CallResult[];
+    try {
+      answers = await this.batch([addCall(sentence, tip), ...queries.map((q) => queryCall(q, expected)), editAtCall(tip)], timeoutMs);
+    } catch (e) {
+      // The Add may have been taken and the Edit_at refused: make sure of the tip.
+      if (this.alive) await this.editAt(tip, timeoutMs).catch(() => undefined);
+      throw e;
+    }
+    const added = decodeAdd((answers[0] as CallResult).value);
+    this.newest = Math.max(this.newest, added);
+    this.tip = decodeEditAt((answers.at(-1) as CallResult).value) ?? tip;
+    if (added !== expected) throw new Error(`coqidetop: the new state is ${added}, not ${expected} as expected`);
+    return answers.slice(1, -1).map((a) => a.messages);
   }
 
   /** Coq's version and build (the XML `About` call): what a cache of Coq's answers is keyed by. */
