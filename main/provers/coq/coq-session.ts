@@ -501,11 +501,18 @@ export class CoqSession implements ProverSession {
         throw new ProverError('fail', `Coq's kernel did not accept the proof: ${why.message}`);
       }
       // Each global's closure walked once per session (closed-constants.ts); candidates resolved by `Locate Term`.
-      const verdict = await this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
-      if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
+      // The statement's meaning is read beside it (queries at the Qed's own state, and the clean environment,
+      // never the tip); both are awaited before anything else moves the tip.
+      const judged = this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
       // Arbor's own guard sentences around a client's declarations change nothing a term means.
       const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
-      const statement = await theoremMeaning(this.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
+      const meaning = theoremMeaning(this.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
+      const [verdictOf, statementOf] = await Promise.allSettled([judged, meaning]);
+      if (verdictOf.status === 'rejected') throw verdictOf.reason;
+      const verdict = verdictOf.value;
+      if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
+      if (statementOf.status === 'rejected') throw statementOf.reason;
+      const statement = statementOf.value;
       proof.end = this.log.length;
       const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
       return { assumptions: verdict.assumptions, checkpoint, ...(statement ? { statement } : {}) };
