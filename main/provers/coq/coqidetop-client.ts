@@ -109,6 +109,8 @@ export class CoqideTopClient {
   tip = 0;
   /** The newest state id coqidetop gave (ids are fresh and increasing): what the next Add is expected to get. */
   private newest = 0;
+  /** Whether `newest` is surely the newest id (false after a pipelined exchange failed: ids may have been used). */
+  private newestKnown = true;
   private readonly proc: ManagedProcess;
   private readonly xml: XmlStream;
   /** Calls written and not yet answered, in order (more than one only inside a `batch`). */
@@ -245,6 +247,7 @@ export class CoqideTopClient {
     const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
     this.newest = Math.max(this.newest, this.tip);
+    this.newestKnown = true;
     const lists = decodeGoals(goal.value);
     return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
   }
@@ -254,6 +257,7 @@ export class CoqideTopClient {
     const r = await this.call(addCall(sentence, this.tip), timeoutMs);
     this.tip = decodeAdd(r.value);
     this.newest = Math.max(this.newest, this.tip);
+    this.newestKnown = true;
     return this.tip;
   }
 
@@ -291,21 +295,30 @@ export class CoqideTopClient {
    * a query fails; the tip is the old one either way.
    */
   async queriesAfter(sentence: string, queries: readonly string[], timeoutMs?: number): Promise<CoqMessage[][]> {
-    const tip = this.tip;
-    const expected = this.newest + 1;
-    let answers: CallResult[];
-    try {
-      answers = await this.batch([addCall(sentence, tip), ...queries.map((q) => queryCall(q, expected)), editAtCall(tip)], timeoutMs);
-    } catch (e) {
-      // The Add may have been taken and the Edit_at refused: make sure of the tip.
-      if (this.alive) await this.editAt(tip, timeoutMs).catch(() => undefined);
-      throw e;
+    // A refused sentence may use up an id unseen: the first miss teaches the next id, the second try lines up.
+    for (let attempt = 0; ; attempt++) {
+      const tip = this.tip;
+      // After a failed exchange the next id is unknown: Add alone first (it tells the id), then the rest.
+      const known = this.newestKnown;
+      const expected = known ? this.newest + 1 : await this.add(sentence, timeoutMs).catch(async (e: unknown) => {
+        if (this.alive) await this.editAt(tip, timeoutMs).catch(() => undefined);
+        throw e;
+      });
+      let answers: CallResult[];
+      try {
+        answers = await this.batch([...(known ? [addCall(sentence, tip)] : []), ...queries.map((q) => queryCall(q, expected)), editAtCall(tip)], timeoutMs);
+      } catch (e) {
+        this.newestKnown = false;
+        // The Add may have been taken and the Edit_at refused: make sure of the tip.
+        if (this.alive) await this.editAt(tip, timeoutMs).catch(() => undefined);
+        throw e;
+      }
+      const added = known ? decodeAdd((answers[0] as CallResult).value) : expected;
+      this.newest = Math.max(this.newest, added);
+      this.tip = decodeEditAt((answers.at(-1) as CallResult).value) ?? tip;
+      if (added === expected) return answers.slice(known ? 1 : 0, -1).map((a) => a.messages);
+      if (attempt > 0) throw new Error(`coqidetop: the new state is ${added}, not ${expected} as expected`);
     }
-    const added = decodeAdd((answers[0] as CallResult).value);
-    this.newest = Math.max(this.newest, added);
-    this.tip = decodeEditAt((answers.at(-1) as CallResult).value) ?? tip;
-    if (added !== expected) throw new Error(`coqidetop: the new state is ${added}, not ${expected} as expected`);
-    return answers.slice(1, -1).map((a) => a.messages);
   }
 
   /** Coq's version and build (the XML `About` call): what a cache of Coq's answers is keyed by. */
