@@ -1,6 +1,12 @@
 import type { AssumptionVerdict, PrintedAssumptions, ResolvedAssumption } from './assumptions.ts';
 import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
+/** Library constants known closed across sessions (closed-library-cache.ts). */
+export interface KnownClosed {
+  knownClosed(fulls: readonly string[]): Promise<Set<string>>;
+  remember(closed: readonly string[]): Promise<void>;
+}
+
 /**
  * Issue 24 item 4: the assumption judgement of a finished theorem without walking the libraries again.
  * `Print Assumptions T` walks T's whole dependency closure, fetching every library's opaque proofs from disk
@@ -62,7 +68,10 @@ export class ClosedConstants {
   /** Counters for tests and benchmarks: how often the library was walked. */
   readonly stats = { judged: 0, fallbacks: 0, walks: 0 };
 
-  constructor(private readonly io: JudgeIO) {}
+  constructor(
+    private readonly io: JudgeIO,
+    private readonly library?: KnownClosed,
+  ) {}
 
   /** The session's log was cut to its first `length` sentences: the document's globals judged after that are gone. */
   forgetAfter(length: number): void {
@@ -145,7 +154,12 @@ export class ClosedConstants {
    * only the library's axiom-free micromega), each of them is closed — one walk for all. Otherwise
    * `Print Assumptions` on each, in one query; one by one if the answers do not line up.
    */
-  private async walkAll(fulls: readonly string[]): Promise<void> {
+  private async walkAll(asked: readonly string[]): Promise<void> {
+    if (asked.length === 0) return;
+    // Library constants an earlier session found closed, in the very library file loaded now.
+    const known = this.library ? await this.library.knownClosed(asked) : new Set<string>();
+    for (const full of known) this.walked.set(full, { axioms: [], bypasses: [] });
+    const fulls = asked.filter((full) => !known.has(full));
     if (fulls.length === 0) return;
     const joint = await this.io.assumptionsOfAll(fulls).catch(() => undefined);
     if (joint !== undefined) {
@@ -153,6 +167,7 @@ export class ClosedConstants {
       const printed = parsePrintAssumptions(joint);
       if (printed.axioms.length === 0 && printed.bypasses.length === 0 && /Closed under the global context/.test(joint)) {
         for (const full of fulls) this.walked.set(full, { axioms: [], bypasses: [], ...(documentGlobal(full) ? { logLength: this.io.logLength() } : {}) });
+        await this.library?.remember(fulls);
         return;
       }
     }
@@ -162,12 +177,15 @@ export class ClosedConstants {
     } catch {
       answers = undefined;
     }
+    const closed: string[] = [];
     for (const [i, full] of fulls.entries()) {
       const text = answers?.length === fulls.length ? answers[i] as string : undefined;
       const walked = text === undefined ? await this.walk(full) : await this.read(text);
       if (documentGlobal(full)) walked.logLength = this.io.logLength();
       this.walked.set(full, walked);
+      if (text !== undefined && walked.axioms.length === 0 && walked.bypasses.length === 0 && /^Closed under the global context\s*$/.test(text.trim())) closed.push(full);
     }
+    await this.library?.remember(closed);
   }
 
   private async walk(name: string): Promise<Walked> {

@@ -14,9 +14,11 @@ import { coqDocumentText } from './coq-document-text.ts';
 import type { OpenBlock } from './document-blocks.ts';
 import { functorParameterField, librariesFromPrint } from './functor-parameters.ts';
 import { ClosedConstants } from './closed-constants.ts';
+import { ClosedLibraryCache } from './closed-library-cache.ts';
+import { printedAll } from './printed-all.ts';
 import { constantFromLocate, isQualid, sectionVariableFromLocate } from './assumptions.ts';
 import { sectionPremises } from './section-premises.ts';
-import { notices } from './statement-reading.ts';
+import { cleanEnvironment, librarySentences, notices } from './statement-reading.ts';
 import { guard, guardName, refusing, toProverError } from './coq-errors.ts';
 import { GoalPrinter } from './coq-goal-printer.ts';
 import { answerQuery } from './coq-query.ts';
@@ -92,7 +94,10 @@ export class CoqSession implements ProverSession {
       return (await functorParameterField(full, this.openBlocks(), () => libraries().catch(() => undefined))) ?? full;
     },
     logLength: () => this.log.length,
-  });
+  }, new ClosedLibraryCache({
+    query: async (sentences) => (await this.client.query(sentences, this.client.tip, ROUND_TRIP_MS)).filter((m) => m.level === 'notice').map((m) => m.text),
+    coqVersion: () => this.client.about(ROUND_TRIP_MS),
+  }));
 
   private constructor(
     options: SessionOptions,
@@ -133,6 +138,8 @@ export class CoqSession implements ProverSession {
       await this.client.dispose();
       throw new ProverError('unavailable', 'coqidetop: the session is closed');
     }
+    // The statement judge's clean environment starts beside the prelude, not at the first END.
+    cleanEnvironment.warm(this.clientOptions);
     await this.preludes.load(this.client);
     this.preludeTip = this.client.tip;
   }
@@ -282,6 +289,8 @@ export class CoqSession implements ProverSession {
     });
     this.printer.newProof();
     this.items.push({ kind: 'proof', start: this.log.length, name: theorem, goal: g });
+    // Its END's statement judge compares with the clean environment's reading: read it while the proof is written.
+    cleanEnvironment.prefetch(g, this.clientOptions, librarySentences(this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF)));
     return this.transaction(async () => {
       await this.run(`Theorem ${theorem} : (${g}).`, this.timeoutMs);
       return { script: [] };
@@ -454,22 +463,24 @@ export class CoqSession implements ProverSession {
 
   /** `Print name` at the tip with every detail shown (no notations, implicit arguments, return clauses). */
   private async printAll(name: string): Promise<string> {
-    const tip = this.client.tip;
-    try {
-      await this.client.add('Set Printing All.', ROUND_TRIP_MS);
-      return notices(await this.client.query(`Print ${name}.`, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS)));
-    } finally {
-      await this.client.editAt(tip, ROUND_TRIP_MS);
-    }
+    // One exchange with the `Check` the statement judge reads next (printed-all.ts).
+    const { print } = await printedAll(this.client, name, Math.max(this.timeoutMs, QED_MIN_MS));
+    if (print === undefined) throw new ProverError('prover', `Print ${name} failed`);
+    return print;
   }
 
   /** `Print Assumptions` on a throw-away definition that mentions every global of `fulls` (see closed-constants.ts). */
   private async assumptionsOfAll(fulls: readonly string[]): Promise<string | undefined> {
     if (!fulls.every(isQualid)) return undefined;
+    const definition = `Definition arbor_joint_closure : unit := ${fulls.map((f) => `let _ := @${f} in `).join('')}tt.`;
+    const limit = Math.max(this.timeoutMs, QED_MIN_MS);
+    // One pipelined exchange; the slow way only when Coq refused something or the state was not the one expected.
+    const fast = await this.client.queriesAfter(definition, ['Print Assumptions arbor_joint_closure.'], limit).then((a) => notices(a[0] ?? []), () => undefined);
+    if (fast !== undefined) return fast;
     const tip = this.client.tip;
     try {
-      await this.client.add(`Definition arbor_joint_closure : unit := ${fulls.map((f) => `let _ := @${f} in `).join('')}tt.`, ROUND_TRIP_MS);
-      return notices(await this.client.query('Print Assumptions arbor_joint_closure.', this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS)));
+      await this.client.add(definition, ROUND_TRIP_MS);
+      return notices(await this.client.query('Print Assumptions arbor_joint_closure.', this.client.tip, limit));
     } catch {
       return undefined;
     } finally {
@@ -495,11 +506,18 @@ export class CoqSession implements ProverSession {
         throw new ProverError('fail', `Coq's kernel did not accept the proof: ${why.message}`);
       }
       // Each global's closure walked once per session (closed-constants.ts); candidates resolved by `Locate Term`.
-      const verdict = await this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
-      if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
+      // The statement's meaning is read beside it (queries at the Qed's own state, and the clean environment,
+      // never the tip); both are awaited before anything else moves the tip.
+      const judged = this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
       // Arbor's own guard sentences around a client's declarations change nothing a term means.
       const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
-      const statement = await theoremMeaning(this.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
+      const meaning = theoremMeaning(this.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
+      const [verdictOf, statementOf] = await Promise.allSettled([judged, meaning]);
+      if (verdictOf.status === 'rejected') throw verdictOf.reason;
+      const verdict = verdictOf.value;
+      if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
+      if (statementOf.status === 'rejected') throw statementOf.reason;
+      const statement = statementOf.value;
       // Proved under the open section's hypotheses: a conditional result, said in words wherever it is reported.
       const premises = verdict.sectionVariables ? await sectionPremises(this.client, verdict.sectionVariables, ROUND_TRIP_MS) : [];
       proof.end = this.log.length;

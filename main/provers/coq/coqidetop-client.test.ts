@@ -67,4 +67,24 @@ describe('CoqideTopClient', () => {
     await c.editAt(before);
     expect((await c.goals()).goals).toHaveLength(1);
   });
+
+  it('queries the state one sentence past the tip in one exchange and comes back to the tip (queriesAfter)', async () => {
+    // A fresh prover at top level, where END asks (inside a proof an Edit_at may use up state ids unseen).
+    const c = await CoqideTopClient.start();
+    await c.add('Definition one : nat := 1.');
+    await c.goals();
+    const before = c.tip;
+    const [check] = await c.queriesAfter('Set Printing All.', ['Check (fun n : nat => n + 1).']);
+    // Under Printing All: the notation is gone, so the query ran at the new state, not at the tip.
+    expect(check?.find((m) => m.level === 'notice')?.text).toMatch(/Nat\.add/);
+    expect(c.tip).toBe(before);
+    expect((await c.query('Check (fun n : nat => n + 1).')).find((m) => m.level === 'notice')?.text).toMatch(/n \+ 1/);
+    // A sentence Coq refuses: an error, the tip unchanged, and the next exchange still lines up.
+    await expect(c.queriesAfter('Definition bad : nat := true.', ['Check bad.'])).rejects.toBeInstanceOf(Error);
+    expect(c.tip).toBe(before);
+    const [again] = await c.queriesAfter('Definition good : nat := 2.', ['Print good.']);
+    expect(again?.find((m) => m.level === 'notice')?.text).toMatch(/good = 2/);
+    expect(c.tip).toBe(before);
+    await c.dispose();
+  });
 });

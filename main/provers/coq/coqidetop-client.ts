@@ -4,8 +4,10 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { XmlStream, type XmlElement } from './xml-tree.ts';
 import {
+  aboutCall,
   addCall,
   annotateCall,
+  decodeAbout,
   decodeAdd,
   decodeAnnotate,
   decodeEditAt,
@@ -105,6 +107,10 @@ export interface ClientOptions {
  */
 export class CoqideTopClient {
   tip = 0;
+  /** The newest state id coqidetop gave (ids are fresh and increasing): what the next Add is expected to get. */
+  private newest = 0;
+  /** Whether `newest` is surely the newest id (false after a pipelined exchange failed: ids may have been used). */
+  private newestKnown = true;
   private readonly proc: ManagedProcess;
   private readonly xml: XmlStream;
   /** Calls written and not yet answered, in order (more than one only inside a `batch`). */
@@ -158,6 +164,7 @@ export class CoqideTopClient {
     const c = new CoqideTopClient(binary, options);
     const r = await c.call(initCall());
     c.tip = decodeStateId(r.value.children.find((x) => typeof x === 'object') as XmlElement);
+    c.newest = c.tip;
     return c;
   }
 
@@ -239,6 +246,8 @@ export class CoqideTopClient {
     const tip = this.tip;
     const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
+    this.newest = Math.max(this.newest, this.tip);
+    this.newestKnown = true;
     const lists = decodeGoals(goal.value);
     return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
   }
@@ -247,6 +256,8 @@ export class CoqideTopClient {
   async add(sentence: string, timeoutMs?: number): Promise<number> {
     const r = await this.call(addCall(sentence, this.tip), timeoutMs);
     this.tip = decodeAdd(r.value);
+    this.newest = Math.max(this.newest, this.tip);
+    this.newestKnown = true;
     return this.tip;
   }
 
@@ -274,6 +285,45 @@ export class CoqideTopClient {
       if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim() };
       throw e;
     }
+  }
+
+  /**
+   * Queries in the state one sentence after the tip, and back to the tip — one pipelined exchange instead of
+   * Add, Query…, Edit_at one after the other. The queries name the state the Add is expected to create (ids
+   * are fresh and increasing); when the Add got another id their answers belong to some other state, so
+   * they are dropped and this throws (callers then go the slow way). Throws as `batch` does when the Add or
+   * a query fails; the tip is the old one either way.
+   */
+  async queriesAfter(sentence: string, queries: readonly string[], timeoutMs?: number): Promise<CoqMessage[][]> {
+    // A refused sentence may use up an id unseen: the first miss teaches the next id, the second try lines up.
+    for (let attempt = 0; ; attempt++) {
+      const tip = this.tip;
+      // After a failed exchange the next id is unknown: Add alone first (it tells the id), then the rest.
+      const known = this.newestKnown;
+      const expected = known ? this.newest + 1 : await this.add(sentence, timeoutMs).catch(async (e: unknown) => {
+        if (this.alive) await this.editAt(tip, timeoutMs).catch(() => undefined);
+        throw e;
+      });
+      let answers: CallResult[];
+      try {
+        answers = await this.batch([...(known ? [addCall(sentence, tip)] : []), ...queries.map((q) => queryCall(q, expected)), editAtCall(tip)], timeoutMs);
+      } catch (e) {
+        this.newestKnown = false;
+        // The Add may have been taken and the Edit_at refused: make sure of the tip.
+        if (this.alive) await this.editAt(tip, timeoutMs).catch(() => undefined);
+        throw e;
+      }
+      const added = known ? decodeAdd((answers[0] as CallResult).value) : expected;
+      this.newest = Math.max(this.newest, added);
+      this.tip = decodeEditAt((answers.at(-1) as CallResult).value) ?? tip;
+      if (added === expected) return answers.slice(known ? 1 : 0, -1).map((a) => a.messages);
+      if (attempt > 0) throw new Error(`coqidetop: the new state is ${added}, not ${expected} as expected`);
+    }
+  }
+
+  /** Coq's version and build (the XML `About` call): what a cache of Coq's answers is keyed by. */
+  async about(timeoutMs?: number): Promise<string> {
+    return decodeAbout((await this.call(aboutCall(), timeoutMs)).value);
   }
 
   /** Run a query command (`Check`, `Locate`, …) at a state; returns its messages. */

@@ -93,6 +93,21 @@ class CleanEnvironment {
   private library: LibraryState | undefined;
   /** Kernel names never change for a given set of library sentences: one `Locate` per name and set. */
   private readonly located = new Map<string, Map<string, string>>();
+  /**
+   * Readings by (library sentences, text): a reading is a function of both (the same base state, the same
+   * sentences run on it), so a GOAL's statement read ahead (`prefetch`) is the one its END compares with.
+   */
+  private readonly readings = new Map<string, Promise<(Reading & { library: string[] }) | { error: string; library: string[] }>>();
+
+  /** Starts the clean environment now (a session's boot), so the first END does not wait for it. */
+  warm(options: ClientOptions = {}): void {
+    this.start(options).catch(() => undefined);
+  }
+
+  /** Reads `text` ahead (a GOAL's statement, while its proof is written), for its END. */
+  prefetch(text: string, options: ClientOptions = {}, library: readonly string[] = []): void {
+    this.read(text, options, library).catch(() => undefined);
+  }
 
   private start(options: ClientOptions): Promise<{ client: CoqideTopClient; base: number }> {
     this.client ??= (async () => {
@@ -162,6 +177,18 @@ class CleanEnvironment {
 
   /** How `text` (a GOAL's text) reads here, with the document's library sentences: the reading, or why Coq refuses it. */
   read(text: string, options: ClientOptions = {}, library: readonly string[] = []): Promise<(Reading & { library: string[] }) | { error: string; library: string[] }> {
+    const key = `${library.join('\n')}\u0000${text}`;
+    const known = this.readings.get(key);
+    if (known) return known;
+    const reading = this.readNow(text, options, library);
+    this.readings.set(key, reading);
+    if (this.readings.size > 256) this.readings.delete(this.readings.keys().next().value as string);
+    // An unavailable environment is no reading: asked again next time.
+    reading.catch(() => this.readings.delete(key));
+    return reading;
+  }
+
+  private readNow(text: string, options: ClientOptions, library: readonly string[]): Promise<(Reading & { library: string[] }) | { error: string; library: string[] }> {
     return this.atLibrary(options, library, async (client, state) => {
       try {
         await client.add(`Theorem arbor_clean_reading : (${text}).`, ROUND_TRIP_MS);
@@ -204,6 +231,7 @@ class CleanEnvironment {
     const c = this.client;
     this.client = undefined;
     this.library = undefined;
+    this.readings.clear();
     if (c) await (await c.catch(() => undefined))?.client.dispose();
   }
 }

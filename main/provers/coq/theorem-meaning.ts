@@ -1,6 +1,7 @@
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import type { ClientOptions, CoqideTopClient } from './coqidetop-client.ts';
-import { notices, typeFromCheck } from './statement-reading.ts';
+import { typeFromCheck } from './statement-reading.ts';
+import { printedAll } from './printed-all.ts';
 import { judgeStatement } from './statement-judge.ts';
 
 /** Limit for a query or a setting that runs no tactic. */
@@ -15,16 +16,9 @@ const ROUND_TRIP_MS = 5000;
  */
 export async function theoremMeaning(client: CoqideTopClient, clientOptions: ClientOptions, name: string, goalText: string, declarations: readonly string[]): Promise<StatementMeaning | undefined> {
   const tip = client.tip;
-  let printed: string | undefined;
-  try {
-    await client.add('Set Printing All.', ROUND_TRIP_MS);
-    await client.goals(ROUND_TRIP_MS);
-    printed = typeFromCheck(notices(await client.query(`Check ${name}.`, client.tip, ROUND_TRIP_MS)));
-  } catch {
-    printed = undefined;
-  } finally {
-    await client.editAt(tip, ROUND_TRIP_MS);
-  }
+  // Read with the assumption judge's `Print`, in one exchange (printed-all.ts).
+  const checked = await printedAll(client, name, ROUND_TRIP_MS).then((p) => p.check, () => undefined);
+  const printed = checked === undefined ? undefined : typeFromCheck(checked);
   if (printed === undefined) return { elaborated: goalText, clean: null, differences: ['the elaborated statement could not be read back from Coq: its meaning was not checked'] };
   return judgeStatement(client, printed, tip, goalText, declarations, clientOptions);
 }

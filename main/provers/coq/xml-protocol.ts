@@ -24,6 +24,10 @@ export const editAtCall = (id: number): string => `<call val="Edit_at">${sid(id)
 export const queryCall = (text: string, at: number): string =>
   `<call val="Query"><pair><route_id val="0"/><pair>${str(text)}${sid(at)}</pair></pair></call>`;
 export const quitCall = (): string => '<call val="Quit"><unit/></call>';
+/** Coq's version and build: answers `coq_info` (version, protocol version, release date, compile date). */
+export const aboutCall = (): string => '<call val="About"><unit/></call>';
+/** About's answer: the version and compile date, joined (one build of Coq, as a cache key). */
+export const decodeAbout = (value: XmlElement): string => elems(child(value, 0, 'coq_info')).map(textOf).join(' ');
 /**
  * Parse (never execute) the first sentence of `text` with the tip's parser state; Coq answers its
  * pretty-print (comments dropped), or a parse error. What decides where Coq's sentences end.

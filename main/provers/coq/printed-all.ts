@@ -1,0 +1,47 @@
+import type { CoqideTopClient } from './coqidetop-client.ts';
+
+/** Limit for a setting or a query that runs no tactic. */
+const ROUND_TRIP_MS = 5000;
+
+const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
+
+export interface PrintedAll {
+  /** `Print name`: its body and type (what the assumption judge reads the direct references from); undefined when Coq refused. */
+  print: string | undefined;
+  /** `Check name`: its type (what the statement judge reads the elaborated statement from); undefined when Coq refused. */
+  check: string | undefined;
+}
+
+/** The last reading per client: the finishing END's two judges ask for the same theorem at the same state. */
+const last = new WeakMap<CoqideTopClient, { tip: number; name: string; printed: Promise<PrintedAll> }>();
+
+/**
+ * `Print name` and `Check name` at the tip under `Set Printing All`, for both of END's judges, in one
+ * pipelined exchange (Add, two queries, Edit_at: see `queriesAfter`); one call after the other when that
+ * fails. State ids are never reused, so the answer for (tip, name) stays true while the tip is that state.
+ */
+export function printedAll(client: CoqideTopClient, name: string, timeoutMs: number): Promise<PrintedAll> {
+  const tip = client.tip;
+  const known = last.get(client);
+  if (known?.tip === tip && known.name === name) return known.printed;
+  const printed = (async (): Promise<PrintedAll> => {
+    try {
+      const [print, check] = await client.queriesAfter('Set Printing All.', [`Print ${name}.`, `Check ${name}.`], timeoutMs);
+      return { print: notices(print ?? []), check: notices(check ?? []) };
+    } catch {
+      try {
+        await client.add('Set Printing All.', ROUND_TRIP_MS);
+        const print = await client.query(`Print ${name}.`, client.tip, timeoutMs).then(notices, () => undefined);
+        const check = await client.query(`Check ${name}.`, client.tip, ROUND_TRIP_MS).then(notices, () => undefined);
+        return { print, check };
+      } finally {
+        await client.editAt(tip, ROUND_TRIP_MS);
+      }
+    }
+  })();
+  last.set(client, { tip, name, printed });
+  printed.catch(() => {
+    if (last.get(client)?.printed === printed) last.delete(client);
+  });
+  return printed;
+}
