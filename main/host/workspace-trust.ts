@@ -7,6 +7,7 @@ import type { ProjectArgs } from '../shell/prover-session.ts';
 import { COQ_PROJECT_FILE, readCoqProject } from './coq-project.ts';
 import type { CoqProjectSetup } from './coq-project.ts';
 import { projectAssumptionNames, readWorkspaceProject } from './workspace-project.ts';
+import { defaultUserDir } from './workspace.ts';
 
 /** What one yes covers: the load paths, `-arg` options and declared axioms, exactly as shown to the user. */
 export type TrustQuestion = Omit<CoqProjectStatus, 'trusted' | 'confirm'>;
@@ -197,4 +198,17 @@ export function describeQuestion(q: TrustQuestion): string {
     `trusted assumptions: ${q.axioms.join(', ') || 'none'}${q.projectFile !== undefined ? ` (declared in ${q.projectFile})` : ''}`,
     ...(q.ignored.length > 0 ? [`ignored: ${q.ignored.join('; ')}`] : []),
   ].join('; ');
+}
+
+/**
+ * A command line's use of a workspace's project (`arbor batch|worker|fidelity --workspace DIR`): the grant the
+ * user gave in the workbench, for the files as they are now; a command line never asks or grants. Rejects
+ * with the reason when DIR has nothing to trust or is not trusted.
+ */
+export async function trustedProjectArgs(root: string, userDir = defaultUserDir()): Promise<ProjectArgs | undefined> {
+  const t = new WorkspaceTrust({ root, userDir });
+  await t.load();
+  if (t.status() === null) throw new Error(`${resolve(root)} has no _CoqProject (nothing to trust)`);
+  if (!t.granted) throw new Error(`the project files of ${resolve(root)} are not trusted (or changed since they were): trust the workspace in the workbench (arbor start or arbor web) first; a command line never grants trust`);
+  return t.projectArgs();
 }
