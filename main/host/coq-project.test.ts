@@ -148,8 +148,9 @@ describe('_CoqProject: one grant; the library from a document, SEARCH, HAMMER, c
     // standard library only (not the project), so a statement over the library is reported with its meaning.
     expect(checked.outcome, JSON.stringify(checked.evidence)).toMatch(/^verified/);
     expect(checked.evidence).toMatchObject({ theorems: ['uses_lib'], closed: 1 });
-    const report = await checkFidelity({ canonical: 'forall n, double n = n + n', candidate: 'forall m, double m = m + m', context: 'Require Import MyLib.Defs.', tiers: ['typecheck', 's0'] }, undefined, trust.projectArgs());
-    expect(report.verdict).toBe('equivalent');
+    const report = await checkFidelity({ canonical: 'forall n, double n = n + n', candidate: 'forall n, double n = n + n', context: 'Require Import MyLib.Defs.', tiers: ['typecheck', 's0'] }, undefined, trust.projectArgs());
+    expect(report.verdict, JSON.stringify(report.trace)).toBe('equivalent');
+    expect(report.trace.find((t) => t.tier === 'typecheck')?.outcome).toBe('passed');
   }, 300_000);
 
   it('a .v file of the project opens as derivations with the trusted load path', async () => {

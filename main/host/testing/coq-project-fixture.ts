@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { runProcess } from '../../process/process-manager.ts';
 const FIXTURE = fileURLToPath(new URL('../../../fixtures/coq-project/', import.meta.url));
 /** Under the repo's .tmp/: files a sandboxed prover reads (the sandbox has no /tmp of the host). */
 const TMP = fileURLToPath(new URL('../../../.tmp/', import.meta.url));
@@ -17,6 +14,10 @@ export async function compiledCoqProject(prefix: string): Promise<string> {
   await mkdir(TMP, { recursive: true });
   const root = await mkdtemp(join(TMP, prefix));
   await cp(FIXTURE, root, { recursive: true });
-  for (const f of ['theories/Defs.v', 'theories/Lemmas.v']) await run('coqc', ['-Q', 'theories', 'MyLib', f], { cwd: root, timeout: 120_000 });
+  for (const f of ['theories/Defs.v', 'theories/Lemmas.v']) {
+    // Sandboxed like every coqc run; it writes the .vo files next to the sources.
+    const r = await runProcess({ program: 'coqc', args: ['-Q', 'theories', 'MyLib', f], cwd: root, timeoutMs: 120_000, sandbox: { writable: [root] } });
+    if (r.exitCode !== 0) throw new Error(`coqc ${f}: ${r.stderr || r.stdout}`);
+  }
   return root;
 }
