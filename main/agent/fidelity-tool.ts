@@ -6,6 +6,7 @@ import { injectionProblem } from '../../shared/fidelity/fidelity-pipeline.ts';
 import { tierIds } from '../../shared/fidelity/fidelity-types.ts';
 import type { FidelityInput, FidelityReport } from '../../shared/fidelity/fidelity-types.ts';
 import { ToolError } from './tool-error.ts';
+import type { ProjectArgs } from '../shell/prover-session.ts';
 
 const statement = z.string().min(1).max(10_000);
 
@@ -25,7 +26,7 @@ export type FidelityToolArgs = z.output<z.ZodObject<typeof fidelityToolShape>>;
  * Runs `checkFidelity` for an agent: the report as readable lines, then as JSON for programs.
  * A statement that could break out of a Coq sentence is a bad argument, not a verdict.
  */
-export async function runFidelityTool(a: FidelityToolArgs, prover?: FidelityProver | null): Promise<string> {
+export async function runFidelityTool(a: FidelityToolArgs, prover?: FidelityProver | null, project?: ProjectArgs): Promise<string> {
   for (const [name, text] of [['canonical', a.canonical], ['candidate', a.candidate]] as const) {
     const problem = (a.backend ?? 'coq') === 'coq' ? injectionProblem(text) : null;
     if (problem) throw new ToolError('bad_argument', `${name}: ${problem}`);
@@ -36,7 +37,7 @@ export async function runFidelityTool(a: FidelityToolArgs, prover?: FidelityProv
     ...(a.tiers ? { tiers: a.tiers } : {}),
     ...(a.timeout !== undefined ? { timeoutMs: Math.max(1, Math.round(a.timeout * 1000)) } : {}),
   };
-  const report: FidelityReport = await checkFidelity(input, prover).catch((e: unknown) => {
+  const report: FidelityReport = await checkFidelity(input, prover, project).catch((e: unknown) => {
     if (e instanceof FidelityInputRefused) throw new ToolError('bad_argument', e.message);
     throw e;
   });

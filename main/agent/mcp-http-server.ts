@@ -9,7 +9,7 @@ import type { AgentSessionOptions } from './agent-session.ts';
 import { inProcessPort } from './in-process-port.ts';
 import { readJsonBody } from './json-body.ts';
 import { createArborMcpServer } from './mcp-server.ts';
-import type { SessionRef } from './mcp-tools.ts';
+import type { SessionRef, ToolOptions } from './mcp-tools.ts';
 import type { SuggestionSource } from './sources/suggestion-source.ts';
 
 export interface McpHttpHandlerOptions {
@@ -22,6 +22,7 @@ export interface McpHttpHandlerOptions {
   /** Accepted `Host` headers (DNS-rebinding defence); undefined when the mounting server checks them itself. */
   allowedHosts?: readonly string[];
   sources?: readonly SuggestionSource[];
+  project?: ToolOptions['project'];
   /** MCP sessions open at once at most (default 32): a new initialize beyond answers 503. */
   maxSessions?: number;
   /** A session no request has used for this long is closed (default 30 minutes). */
@@ -110,7 +111,7 @@ export function createArborMcpHttpHandler(options: McpHttpHandlerOptions): McpHt
           lastUsed.delete(transport.sessionId);
         }
       };
-      const server = createArborMcpServer(options.session, options.sources ? { sources: options.sources } : {});
+      const server = createArborMcpServer(options.session, { ...(options.sources ? { sources: options.sources } : {}), ...(options.project ? { project: options.project } : {}) });
       await server.connect(transport);
       await transport.handleRequest(req, res, b.value);
       // Anything but a successful initialize leaves no session behind.
@@ -140,6 +141,7 @@ export interface ArborMcpHttpServerOptions {
   session?: AgentSession | SessionRef;
   sessionOptions?: Omit<AgentSessionOptions, 'port'>;
   sources?: readonly SuggestionSource[];
+  project?: ToolOptions['project'];
   /** See McpHttpHandlerOptions. */
   maxSessions?: number;
   idleMs?: number;
@@ -167,6 +169,7 @@ export async function createArborMcpHttpServer(options: ArborMcpHttpServerOption
     allowedHosts: hosts,
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.sources ? { sources: options.sources } : {}),
+    ...(options.project ? { project: options.project } : {}),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
     ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
   });

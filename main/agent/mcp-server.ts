@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AgentSession } from './agent-session.ts';
 import { registerArborTools } from './mcp-tools.ts';
-import type { SessionRef } from './mcp-tools.ts';
+import type { SessionRef, ToolOptions } from './mcp-tools.ts';
 import type { SuggestionSource } from './sources/suggestion-source.ts';
 
 export const ARBOR_MCP_VERSION = '0.1.0';
@@ -17,13 +17,14 @@ export interface ArborMcpServerOptions {
   /** Overrides the client's own name (from MCP initialize) as the tag of its suggestions. */
   agentName?: string;
   sources?: readonly SuggestionSource[];
+  project?: ToolOptions['project'];
 }
 
 /** One MCP server (one client connection) on a shared agent session (or whichever one `session()` names per call). */
 export function createArborMcpServer(session: AgentSession | SessionRef, options: ArborMcpServerOptions = {}): McpServer {
   const server = new McpServer({ name: 'arbor', version: ARBOR_MCP_VERSION }, { instructions: INSTRUCTIONS });
   const agentName = (): string => cleanName(options.agentName ?? server.server.getClientVersion()?.name ?? 'agent');
-  registerArborTools(server, typeof session === 'function' ? session : () => session, agentName, options.sources ? { sources: options.sources } : {});
+  registerArborTools(server, typeof session === 'function' ? session : () => session, agentName, { ...(options.sources ? { sources: options.sources } : {}), ...(options.project ? { project: options.project } : {}) });
   return server;
 }
 

@@ -1,3 +1,4 @@
+import type { ProjectArgs } from '../shell/prover-session.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -19,6 +20,8 @@ export type AgentName = () => string;
 export interface ToolOptions {
   /** Suggestion sources `suggest_tactics` can run, by name. */
   sources?: readonly SuggestionSource[];
+  /** The workspace's trusted project (WorkspaceTrust.projectArgs): `check_statement_fidelity`'s coqc runs get its load paths. */
+  project?: () => ProjectArgs | undefined;
 }
 
 /** The tools of seed 003 plus Arbor's (run_command, try_commands, get_script, get_transcript, …). */
@@ -151,7 +154,7 @@ export function registerArborTools(server: McpServer, session: SessionRef, agent
 
   tool('check_statement_fidelity',
     'Checks whether a candidate statement says the same as a canonical one (statement fidelity, not truth): tiers S0/S1 (normalisation), type check, refutation (a Coq-checked counterexample), S3-lite and BEq+ (proofs of both directions). Answers the verdict (equivalent, not_equivalent, ill_typed, unknown), the deciding tier, the normalised forms and the evidence, then the report as JSON.',
-    fidelityToolShape, (a) => runFidelityTool(a));
+    fidelityToolShape, (a) => runFidelityTool(a, undefined, options.project?.()));
 
   const sources = options.sources ?? [];
   if (sources.length > 0) {

@@ -12,9 +12,7 @@ import type { WorkbenchShell } from '../host/workbench-shell.ts';
 import { ChannelOwnership } from '../host/channel-ownership.ts';
 import type { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
-import { projectAssumptionNames } from '../host/workspace-project.ts';
-import { WorkspaceTrust } from '../host/workspace-trust.ts';
-import type { CoqProjectSetup } from '../host/coq-project.ts';
+import { WorkspaceTrust, type TrustQuestion } from '../host/workspace-trust.ts';
 import { openVFile } from '../host/v-file.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
@@ -40,28 +38,20 @@ function trusted(event: IpcMainInvokeEvent): boolean {
 }
 
 /**
- * A project file is a folder's text: the assumptions its prelude declares are trusted only when the user
- * says so here, in a native dialog no web page or attached client can draw or answer.
+ * The workspace's one grant, asked natively (no page can draw or answer it): everything a yes covers is
+ * shown — the folders provers may read, the Coq options, the assumptions proofs may use — and what is ignored.
  */
-async function confirmProjectAxioms(path: string | undefined, prelude: string | undefined): Promise<boolean> {
-  if (path === undefined || prelude === undefined) return false;
-  const names = projectAssumptionNames(prelude);
-  if (names.length === 0) return false;
+async function confirmWorkspace(q: TrustQuestion): Promise<boolean> {
+  const paths = q.loadPaths.filter((l) => l.exists).map((l) => `-${l.kind} ${l.path} ${l.logical}`);
   const r = await dialog.showMessageBox({
-    type: 'warning', buttons: ['Keep them untrusted', 'Trust these assumptions'], defaultId: 0, cancelId: 0,
-    message: `Trust the assumptions declared by ${path}?`,
-    detail: `Proofs that use them will be accepted as if they were proved: ${names.join(', ')}`,
-  });
-  return r.response === 1;
-}
-
-/** A `_CoqProject`'s load paths make its folders readable by the provers: the user says yes here, natively. */
-async function confirmCoqProject(setup: CoqProjectSetup): Promise<boolean> {
-  const paths = setup.status.loadPaths.filter((l) => l.exists).map((l) => `-${l.kind} ${l.path} ${l.logical}`);
-  const r = await dialog.showMessageBox({
-    type: 'question', buttons: ['Not now', 'Trust this project'], defaultId: 0, cancelId: 0,
-    message: `Use the Coq project ${setup.status.path}?`,
-    detail: [`Its provers may then read these folders (read-only): ${paths.join('; ') || 'none'}`, setup.status.args.length > 0 ? `Coq options: ${setup.status.args.join(' ')}` : '', ...setup.status.ignored.map((i) => `Ignored: ${i}`)].filter(Boolean).join('\n'),
+    type: 'warning', buttons: ['Not now', 'Trust this workspace'], defaultId: 0, cancelId: 0,
+    message: `Trust this workspace's project files${q.path !== undefined ? ` (${q.path})` : ''}?`,
+    detail: [
+      `Its provers may read these folders (read-only): ${paths.join('; ') || 'none'}`,
+      `Coq options: ${q.args.join(' ') || 'none'}`,
+      `Assumptions accepted as if proved: ${q.axioms.join(', ') || 'none'}${q.projectFile !== undefined ? ` (declared in ${q.projectFile})` : ''}`,
+      ...q.ignored.map((i) => `Ignored: ${i}`),
+    ].join('\n'),
   });
   return r.response === 1;
 }
@@ -69,14 +59,15 @@ async function confirmCoqProject(setup: CoqProjectSetup): Promise<boolean> {
 async function start(): Promise<void> {
   denyAllPermissions();
   serveRenderer(join(distDir, 'renderer'));
-  workspace = new Workspace({ root: homedir(), readOnlyRoots: [examplesDir], userDir: app.getPath('userData') });
-  const settings = await workspace.settings();
-  // The one composition with the web host's (compose-workbench.ts); only the project's trust dialog is the desktop's own.
-  // The workspace's _CoqProject: asked once per workspace (and again only when the file changes).
-  const trust = new WorkspaceTrust({ root: workspace.root, userDir: app.getPath('userData'), askNative: confirmCoqProject });
+  // The workspace's one grant (_CoqProject's load paths, arbor.project.json's axioms): asked once per
+  // workspace, and again only when either file changes.
+  const trust = new WorkspaceTrust({ root: homedir(), userDir: app.getPath('userData'), askNative: confirmWorkspace });
   await trust.load();
   await trust.askAtStart();
-  const composed = await composeWorkbench(workspace, { project: () => trust.projectArgs() }, confirmProjectAxioms);
+  workspace = new Workspace({ root: homedir(), readOnlyRoots: [examplesDir], userDir: app.getPath('userData'), writeRefusal: (p) => trust.writeRefusal(p) });
+  const settings = await workspace.settings();
+  // The one composition with the web host's (compose-workbench.ts); only the trust dialog is the desktop's own.
+  const composed = await composeWorkbench(workspace, {}, trust);
   workbench = composed.ws;
   const ws = workspace;
   const wb = workbench;

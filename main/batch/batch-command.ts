@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BatchKind } from '../../shared/batch/batch-job.ts';
 import { batchKinds, ERROR_OUTCOME } from '../../shared/batch/batch-job.ts';
@@ -14,6 +15,7 @@ import type { BatchInput, BatchInputOptions } from './batch-input.ts';
 import { BatchInputError, batchIdOf, DEFAULT_TIMEOUT_SECONDS, readBatchInput } from './batch-input.ts';
 import type { Dispatcher, FinishedJob } from './dispatcher.ts';
 import { LocalPool } from './local-pool.ts';
+import type { TrustedProject } from './worker-provers.ts';
 import { ProgressView } from './progress-view.ts';
 import { QueueDispatcher } from './queue-dispatcher.ts';
 import { checkRedis } from './redis-check.ts';
@@ -43,6 +45,8 @@ options:
                        item is an error (default 3)
   --fresh              run every item again (overwrites the report; forgets the queue's finished jobs)
   --keep-days N        queue: finished jobs stay in Redis this long, for re-runs (default 7)
+  --workspace DIR      local workers use DIR's Coq project (load paths), as trusted in the workbench (never
+                       asked here); queue workers choose their own with 'arbor worker --workspace'
   aim:       --preamble FILE   --no-eprover (Arbor's own completion only)
   fidelity:  --tiers ${tierIds.join(',')}   --classical   --backend coq|lean   --context FILE`;
 
@@ -52,7 +56,7 @@ interface Io { out: (s: string) => void; err: (s: string) => void }
 const defaultIo: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
 /** `arbor batch …`: 0 when the batch ran to the end (whatever the outcomes), 130 when cancelled, 2 on bad usage, 1 when it could not run. */
-export async function runBatchCommand(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function runBatchCommand(argv: string[], io: Io = defaultIo, trustedProject?: TrustedProject): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -62,7 +66,7 @@ export async function runBatchCommand(argv: string[], io: Io = defaultIo): Promi
         report: { type: 'string' }, workers: { type: 'string' }, queue: { type: 'string' }, json: { type: 'boolean', default: false },
         timeout: { type: 'string' }, attempts: { type: 'string', default: '3' }, fresh: { type: 'boolean', default: false },
         'keep-days': { type: 'string', default: '7' }, preamble: { type: 'string' }, 'no-eprover': { type: 'boolean', default: false },
-        tiers: { type: 'string' }, classical: { type: 'boolean', default: false }, backend: { type: 'string', default: 'coq' }, context: { type: 'string' },
+        tiers: { type: 'string' }, classical: { type: 'boolean', default: false }, backend: { type: 'string', default: 'coq' }, context: { type: 'string' }, workspace: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -83,6 +87,18 @@ export async function runBatchCommand(argv: string[], io: Io = defaultIo): Promi
     const n = Number(text);
     return Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n)) ? n : new Error(`${what} must be a positive ${integer ? 'integer' : 'number'}`);
   };
+  // Said now, not by each worker: a workspace that is not trusted (or has no project) is a usage error.
+  let workspace: string | undefined;
+  if (values.workspace !== undefined) {
+    if (values.queue !== undefined) return usage("--workspace is for local workers; start queue workers with 'arbor worker --workspace DIR'");
+    if (trustedProject === undefined) return usage('--workspace is not available here');
+    try {
+      await trustedProject(values.workspace);
+    } catch (err) {
+      return usage((err as Error).message);
+    }
+    workspace = resolve(values.workspace);
+  }
   const timeout = positive(values.timeout, '--timeout');
   const workersArg = values.workers === '0' && values.queue ? 0 : positive(values.workers, '--workers', true);
   const attempts = positive(values.attempts, '--attempts', true);
@@ -165,7 +181,7 @@ export async function runBatchCommand(argv: string[], io: Io = defaultIo): Promi
   const localWorkers = typeof workersArg === 'number' ? workersArg : queueUrl ? 0 : availableParallelism();
   const dispatcher: Dispatcher = queueUrl
     ? new QueueDispatcher({ url: queueUrl, attempts: attempts as number, keepSeconds: Math.round((keepDays as number) * 86_400), fresh: values.fresh })
-    : new LocalPool({ workers: localWorkers, attempts: attempts as number });
+    : new LocalPool({ workers: localWorkers, attempts: attempts as number, ...(workspace !== undefined ? { workspace } : {}) });
   if (!values.json) {
     io.err(`batch ${kind} ${input}: ${total} items${bad.length ? ` (${bad.length} bad)` : ''}, ${recorded.size} already done; ${queueUrl ? `queue ${redisLabel(queueUrl)}${localWorkers ? ` with ${localWorkers} local worker(s)` : ''}` : `local pool of ${Math.min(localWorkers, pending.length)} worker(s)`}; report ${reportPath}\n`);
   }

@@ -2,6 +2,7 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { Shell } from '../shell/shell.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { composeBackends } from '../supervisor/compose-backends.ts';
+import type { ProjectArgs } from '../shell/prover-session.ts';
 
 /** Address-space cap of each prover a batch worker starts (as arbor-shell's default). */
 const PROVER_MEMORY_MB = 4096;
@@ -13,11 +14,14 @@ const PROVER_MEMORY_MB = 4096;
 export class CoqShells {
   private readonly shells = new Map<number, Promise<{ shell: Shell; factory: EngineFactory }>>();
 
+  /** The worker's trusted project (`--workspace`): its provers and the SCRIPT check's coqc get its load paths. */
+  constructor(readonly project?: ProjectArgs) {}
+
   async open(timeoutMs: number): Promise<ShellChannel> {
     let entry = this.shells.get(timeoutMs);
     if (!entry) {
       // The one backend composition (supervisor/compose-backends.ts), as arbor-shell and the workbench use it.
-      entry = composeBackends({ backend: 'coq', timeoutMs, poolSize: 1, memoryLimitMb: PROVER_MEMORY_MB }).then(({ factory: composed }) => {
+      entry = composeBackends({ backend: 'coq', timeoutMs, poolSize: 1, memoryLimitMb: PROVER_MEMORY_MB, ...(this.project !== undefined ? { project: () => this.project } : {}) }).then(({ factory: composed }) => {
         const factory = composed as EngineFactory;
         return { shell: new Shell({ createEngine: (channel, prelude) => factory.createEngine(channel, prelude), maxChannels: 64 }), factory };
       });

@@ -29,9 +29,11 @@ class OverLimit extends Error {}
  * unproved goal) is an outcome; an exception means the worker could not do the job, and the caller retries it.
  */
 export class JobRunner {
-  private readonly shells = new CoqShells();
+  private readonly shells: CoqShells;
 
-  constructor(private readonly worker: string, private readonly provers: WorkerProvers) {}
+  constructor(private readonly worker: string, private readonly provers: WorkerProvers) {
+    this.shells = new CoqShells(provers.project);
+  }
 
   async run(job: BatchJob, progress: (p: JobProgress) => void, limitMs = jobLimitMs(job)): Promise<JobOutcome> {
     const started = performance.now();
@@ -58,7 +60,7 @@ export class JobRunner {
 
   private runKind(job: BatchJob, progress: (p: JobProgress) => void): Promise<KindResult> {
     switch (job.kind) {
-      case 'fidelity': return runFidelityJob(job);
+      case 'fidelity': return runFidelityJob(job, this.provers.project);
       case 'aim': return runAimJob(job, this.provers.eprover);
       case 'hammer': return runHammerJob(job, this.shells);
       case 'check': return runCheckJob(job, this.shells, (fraction) => progress({ worker: this.worker, phase: 'running', fraction }));

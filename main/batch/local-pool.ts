@@ -15,6 +15,8 @@ export interface LocalPoolOptions {
   workers: number;
   /** Times a job may be started (a worker dying mid-job, or failing to run it) before it is reported as an error. */
   attempts: number;
+  /** `--workspace DIR`, passed to each worker (which reads DIR's trusted project itself). */
+  workspace?: string;
 }
 
 interface Slot {
@@ -82,7 +84,7 @@ export class LocalPool implements Dispatcher {
 
   private startWorker(): void {
     const name = `local-${++this.started}`;
-    const process = startProcess({ program: globalThis.process.execPath, args: [ARBOR_BIN, 'worker', '--stdio', '--name', name], sandbox: false /* Arbor itself; its provers are sandboxed */ });
+    const process = startProcess({ program: globalThis.process.execPath, args: [ARBOR_BIN, 'worker', '--stdio', '--name', name, ...(this.options.workspace !== undefined ? ['--workspace', this.options.workspace] : [])], sandbox: false /* Arbor itself; its provers are sandboxed */ });
     const slot: Slot = { name, process, ready: false, ending: false, stderr: '' };
     this.slots.add(slot);
     const splitter = new LineSplitter(16 << 20);

@@ -5,7 +5,7 @@ import { batchBackends } from '../../shared/batch/batch-job.ts';
 import { startQueueWorker } from './queue-worker.ts';
 import { queueName, redisConnection, redisLabel } from './redis-queues.ts';
 import { runStdioWorker } from './stdio-worker.ts';
-import { detectWorkerProvers } from './worker-provers.ts';
+import { detectWorkerProvers, type TrustedProject, type WorkerProvers } from './worker-provers.ts';
 
 export const workerUsage = `usage: arbor worker --queue redis://HOST:PORT [options]
 Pulls batch jobs from BullMQ on that Redis and runs them with this machine's provers, until stopped
@@ -18,17 +18,18 @@ options:
   --provers LIST       serve only these: ${batchBackends.join(',')} (default: all that are installed)
   --lock-seconds N     a job's lock; a dead worker's job runs again elsewhere after about twice this (default 30)
   --max-per-minute N   jobs a minute at most on each queue, over all workers (BullMQ's rate limiter)
-  --stdio              serve a local pool on stdin/stdout instead (what 'arbor batch' starts)`;
+  --stdio              serve a local pool on stdin/stdout instead (what 'arbor batch' starts)
+  --workspace DIR      use DIR's Coq project (load paths), as trusted in the workbench; never asked here`;
 
 /** `arbor worker …`: runs until stopped; 0 after a clean stop, 2 on bad usage, 1 when it cannot start. */
-export async function runWorkerCommand(argv: string[]): Promise<number> {
+export async function runWorkerCommand(argv: string[], trustedProject?: TrustedProject): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         queue: { type: 'string' }, stdio: { type: 'boolean', default: false }, name: { type: 'string' }, concurrency: { type: 'string', default: '1' },
-        provers: { type: 'string' }, 'lock-seconds': { type: 'string', default: '30' }, 'max-per-minute': { type: 'string' },
+        provers: { type: 'string' }, workspace: { type: 'string' }, 'lock-seconds': { type: 'string', default: '30' }, 'max-per-minute': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -50,7 +51,17 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     if (missing) return usage(`${missing} is not installed here (${detected.details.join('; ')})`);
     backends = wanted as BatchBackend[];
   }
-  const provers = { ...detected, backends };
+  let project;
+  if (values.workspace !== undefined) {
+    if (trustedProject === undefined) return usage('--workspace is not available here');
+    try {
+      project = await trustedProject(values.workspace);
+    } catch (err) {
+      process.stderr.write(`arbor worker: ${(err as Error).message}\n`);
+      return 2;
+    }
+  }
+  const provers: WorkerProvers = { ...detected, backends, ...(project !== undefined ? { project } : {}) };
   if (values.stdio) {
     await runStdioWorker(name, provers, process.stdin, process.stdout);
     return 0;

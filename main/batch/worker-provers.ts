@@ -1,4 +1,5 @@
 import type { BatchBackend } from '../../shared/batch/batch-job.ts';
+import type { ProjectArgs } from '../shell/prover-session.ts';
 import { detectCoq, detectEq } from '../supervisor/backend-detection.ts';
 
 /** What a worker can run: the queues it listens on, whether E prover is there for AIM, and what it found. */
@@ -7,7 +8,15 @@ export interface WorkerProvers {
   eprover: boolean;
   /** One line per tool, for the worker's start-up line. */
   details: string[];
+  /** `--workspace`: that workspace's trusted project (its stored grant); every coqidetop and coqc run gets its load paths. */
+  project?: ProjectArgs;
 }
+
+/**
+ * `--workspace DIR` of `arbor batch`/`worker`/`fidelity`: DIR's trusted load paths from the grant the user gave in
+ * the workbench (WorkspaceTrust); rejects with the reason when there is none. A command line never grants trust.
+ */
+export type TrustedProject = (dir: string) => Promise<ProjectArgs | undefined>;
 
 /**
  * Detects this machine's provers: `builtin` always (Arbor's own engines), `coq` when coqidetop and coqc are

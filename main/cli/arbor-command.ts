@@ -1,3 +1,5 @@
+import type { ProjectArgs } from '../shell/prover-session.ts';
+
 /** `arbor SUBCOMMAND …`: one entry for Arbor's tools besides `arbor-shell` and `arbor-mcp`. */
 export const ARBOR_USAGE = `Usage: arbor <command> [options]
 
@@ -19,9 +21,10 @@ export async function runArborCommand(argv: string[]): Promise<number> {
     case 'shell': return (await import('./arbor-shell.ts')).runArborShell(rest);
     case 'check': return (await import('./arbor-shell.ts')).runArborShell(['--check', ...rest]);
     case 'mcp': return (await import('./arbor-mcp.ts')).runArborMcp(rest);
-    case 'fidelity': return (await import('../fidelity/fidelity-command.ts')).runFidelityCommand(rest);
-    case 'batch': return (await import('../batch/batch-command.ts')).runBatchCommand(rest);
-    case 'worker': return (await import('../batch/worker-command.ts')).runWorkerCommand(rest);
+    // `--workspace DIR`: the load paths of DIR's project as the user trusted it in the workbench (one place: WorkspaceTrust).
+    case 'fidelity': return (await import('../fidelity/fidelity-command.ts')).runFidelityCommand(rest, undefined, await trustedProject());
+    case 'batch': return (await import('../batch/batch-command.ts')).runBatchCommand(rest, undefined, await trustedProject());
+    case 'worker': return (await import('../batch/worker-command.ts')).runWorkerCommand(rest, await trustedProject());
     case 'advisor': return (await import('./advisor-command.ts')).runAdvisorCommand(rest);
     case undefined:
     case '-h':
@@ -33,3 +36,5 @@ export async function runArborCommand(argv: string[]): Promise<number> {
       return 2;
   }
 }
+
+const trustedProject = async (): Promise<(dir: string) => Promise<ProjectArgs | undefined>> => (await import('../host/workspace-trust.ts')).trustedProjectArgs;

@@ -4,7 +4,7 @@ import { CoqFailure, CoqideTopClient } from '../provers/coq/coqidetop-client.ts'
 import { splitSentences } from '../provers/coq/coq-sentence.ts';
 import { runCoqText } from '../provers/coq/coq-text-runner.ts';
 import { judgeStatement } from '../provers/coq/statement-judge.ts';
-import { DEFAULT_PROVER_MEMORY_MB } from '../shell/prover-session.ts';
+import { DEFAULT_PROVER_MEMORY_MB, type ProjectArgs } from '../shell/prover-session.ts';
 import { coqImports } from './coq-fidelity-prover.ts';
 
 /** Limit for each context sentence's execution while Coq delimits the context. */
@@ -27,9 +27,11 @@ export interface ContextReading {
  */
 export async function coqContextReading(
   context: string,
-  options: { needsZ: boolean; classical: boolean; statements?: { canonical: string; candidate: string } },
+  options: { needsZ: boolean; classical: boolean; statements?: { canonical: string; candidate: string }; project?: ProjectArgs },
 ): Promise<ContextReading> {
-  const clientOptions = { memoryLimitMb: DEFAULT_PROVER_MEMORY_MB };
+  // A trusted project's load paths, as the proof tiers' coqc runs get them (the context may Require its library).
+  const project = options.project;
+  const clientOptions = { memoryLimitMb: DEFAULT_PROVER_MEMORY_MB, ...(project !== undefined ? { extraArgs: [...project.args], sandbox: { readOnly: [...project.readOnly] } } : {}) };
   const client = await CoqideTopClient.start(clientOptions);
   try {
     // The files import CoqHammer where it loads: its grammar is part of the parser state the context is read with.

@@ -2,6 +2,7 @@ import type { DirectionScripts, FidelityProver, ProverTask, StandaloneStatus, Ty
 import { beqPlusBundle, bundleTactic, hammerReconstruction, s3LiteBundle, s3LiteClassicalExtra, standaloneBundle, winningEntry } from './coq-tactic-bundles.ts';
 import type { BundleEntry } from './coq-tactic-bundles.ts';
 import { coqErrorLine, coqErrorMessage, runCoqc } from './run-coqc.ts';
+import type { ProjectArgs } from '../shell/prover-session.ts';
 
 /** Imports of every attempt. ZArith only when something mentions Z: it doubles hammer's premise-selection time. */
 export function coqImports(needsZ: boolean, hammer: boolean): string {
@@ -16,6 +17,8 @@ const taskMentionsZ = (task: ProverTask): boolean => mentionsZ([task.request.can
 
 export interface CoqProverOptions {
   coqc?: string;
+  /** The workspace's trusted project: every coqc run gets its load paths (run-coqc.ts). */
+  project?: ProjectArgs;
   /** Attempts run in parallel (the machine has two cores). */
   parallel?: number;
 }
@@ -26,7 +29,7 @@ export interface CoqProverOptions {
  */
 export function createCoqFidelityProver(opts: CoqProverOptions = {}): FidelityProver {
   const limit = makeLimiter(opts.parallel ?? 2);
-  const run = (src: string, killAfterMs: number) => limit(() => runCoqc(src, { killAfterMs, ...(opts.coqc ? { coqc: opts.coqc } : {}) }));
+  const run = (src: string, killAfterMs: number) => limit(() => runCoqc(src, { killAfterMs, ...(opts.coqc ? { coqc: opts.coqc } : {}), ...(opts.project ? { project: opts.project } : {}) }));
   const secs = (task: ProverTask): number => Math.max(1, Math.ceil(task.request.timeoutMs / 1000));
   const hsecs = (task: ProverTask): number => Math.max(1, Math.ceil(task.request.hammerTimeoutMs / 1000));
   const header = (task: ProverTask): string =>

@@ -9,6 +9,7 @@ import type { FidelityInput, FidelityReport, TierId } from '../../shared/fidelit
 import { checkFidelity, FidelityInputRefused } from './check-fidelity.ts';
 import { createProgressBar } from './progress-bar.ts';
 import { confinedPath, PathOutsideFolder } from './confined-path.ts';
+import type { ProjectArgs } from '../shell/prover-session.ts';
 
 function refusedReport(input: FidelityInput, reason: string): FidelityReport {
   return {
@@ -20,13 +21,14 @@ function refusedReport(input: FidelityInput, reason: string): FidelityReport {
 export const fidelityUsage = `usage: arbor fidelity --canonical "…" --candidate "…" [--context FILE]
        arbor fidelity --cases FILE.tsv|FILE.jsonl
 options: --backend coq|lean   --tiers ${tierIds.join(',')}   --timeout SECONDS (per tactic, default 4)
-         --classical   --report FILE.json   --json (print the report JSON on stdout)`;
+         --classical   --report FILE.json   --json (print the report JSON on stdout)
+         --workspace DIR (use DIR's Coq project load paths, as trusted in the workbench; never asked here)`;
 
 interface Io { out: (s: string) => void; err: (s: string) => void }
 const defaultIo: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
 
 /** `arbor fidelity …`: exit 0 when the check ran (whatever the verdicts), 2 on a usage or input error. */
-export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function runFidelityCommand(argv: string[], io: Io = defaultIo, trustedProject?: (dir: string) => Promise<ProjectArgs | undefined>): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -35,7 +37,7 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
         canonical: { type: 'string' }, candidate: { type: 'string' }, context: { type: 'string' }, cases: { type: 'string' },
         backend: { type: 'string', default: 'coq' }, tiers: { type: 'string' }, timeout: { type: 'string' },
         classical: { type: 'boolean', default: false }, report: { type: 'string' }, json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
+        workspace: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
     }));
@@ -59,6 +61,16 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
     if (!Number.isFinite(s) || s <= 0) { io.err('--timeout must be a positive number of seconds\n'); return 2; }
     timeoutMs = Math.round(s * 1000);
   }
+  let project: ProjectArgs | undefined;
+  if (values.workspace !== undefined) {
+    try {
+      if (trustedProject === undefined) throw new Error('--workspace is not available here');
+      project = await trustedProject(values.workspace);
+    } catch (err) {
+      io.err(`arbor fidelity: ${(err as Error).message}\n`);
+      return 2;
+    }
+  }
   const common = { backend, classical: values.classical, ...(tiers ? { tiers } : {}), ...(timeoutMs ? { timeoutMs } : {}) } as const;
 
   try {
@@ -80,7 +92,7 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
           continue;
         }
         const input: FidelityInput = { id: c.id, canonical: c.canonical, candidate: c.candidate, ...(context ? { context } : {}), ...common };
-        reports.push(await checkFidelity(input).catch((e: unknown) => {
+        reports.push(await checkFidelity(input, undefined, project).catch((e: unknown) => {
           // A refused case (text that could escape its sentence) is reported on its own line; the batch goes on.
           if (!(e instanceof FidelityInputRefused)) throw e;
           return refusedReport(input, e.message);
@@ -100,7 +112,7 @@ export async function runFidelityCommand(argv: string[], io: Io = defaultIo): Pr
     }
     if (!values.canonical || !values.candidate) { io.err(`${fidelityUsage}\n`); return 2; }
     const context = values.context ? await readFile(values.context, 'utf8') : undefined;
-    const report = await checkFidelity({ canonical: values.canonical, candidate: values.candidate, ...(context ? { context } : {}), ...common });
+    const report = await checkFidelity({ canonical: values.canonical, candidate: values.candidate, ...(context ? { context } : {}), ...common }, undefined, project);
     if (values.report) await writeFile(values.report, `${JSON.stringify(report, null, 2)}\n`);
     io.out(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
     return 0;

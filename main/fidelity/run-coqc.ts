@@ -1,4 +1,5 @@
 import { runProcess } from '../process/process-manager.ts';
+import type { ProjectArgs } from '../shell/prover-session.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,11 @@ export interface CoqcOptions {
   /** Wall-clock limit after which the whole process group is killed. */
   killAfterMs: number;
   coqc?: string;
+  /**
+   * The workspace's trusted project (WorkspaceTrust.projectArgs, never a client's text): its load paths on
+   * coqc's command line and its directories readable, read-only, in the sandbox — as every coqidetop gets them.
+   */
+  project?: ProjectArgs;
 }
 
 const HAMMER_BIN = '/usr/libexec/coq-hammer';
@@ -31,12 +37,12 @@ export async function runCoqc(source: string, opts: CoqcOptions): Promise<CoqcRe
     await writeFile(file, source, 'utf8');
     const r = await runProcess({
       program: opts.coqc ?? 'coqc',
-      args: ['-q', 'Attempt.v'],
+      args: ['-q', ...(opts.project?.args ?? []), 'Attempt.v'],
       cwd: dir,
       env: { ...process.env, PATH: `${HAMMER_BIN}:${process.env.PATH ?? ''}` },
       timeoutMs: opts.killAfterMs,
       // Sandboxed; it writes Attempt.vo and friends next to the file.
-      sandbox: { writable: [dir] },
+      sandbox: { writable: [dir], ...(opts.project !== undefined ? { readOnly: [...opts.project.readOnly] } : {}) },
     });
     const output = `${r.stdout}${r.stderr}`;
     return { ok: r.exitCode === 0 && !r.timedOut, output, timedOut: r.timedOut, ms: performance.now() - started };

@@ -14,7 +14,6 @@ import { ProcessUsageSampler } from '../supervisor/process-usage.ts';
 import type { WorkbenchAgent } from './workbench-agent.ts';
 import type { Workspace } from './workspace.ts';
 import { readWorkspaceProject } from './workspace-project.ts';
-import type { ProjectTrustGate } from './project-trust-gate.ts';
 import type { WorkspaceTrust } from './workspace-trust.ts';
 import { DocumentSessions } from './document-sessions.ts';
 import { TreeFeed } from './tree-feed.ts';
@@ -45,9 +44,10 @@ export interface ApiServiceOptions {
    * user's settings file or the environment.
    */
   confirmProgramSetting?: (key: string, value: string) => Promise<boolean>;
-  /** The web workbench's question about the workspace project's assumptions (absent: nothing to ask here). */
-  projectTrust?: ProjectTrustGate;
-  /** The workspace's project trust (`project.coq`, `project.requestTrust`, `project.trust`); without it there is no project. */
+  /**
+   * The workspace's one grant (`project.coq`, `project.requestTrust`, `project.trust`): load paths and declared
+   * axioms; `fidelity.check` runs with its load paths. Without it there is no project.
+   */
   trust?: WorkspaceTrust;
   /** Opens a `.v` file as derivations (the Coq backend's runner, with the trusted project's load paths); without it `vfile.derivations` fails. */
   vFile?: (text: string) => Promise<VFileReport>;
@@ -286,11 +286,6 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       return workspace.updateSettings(p.patch);
     },
     'recent.list': () => workspace.recent(),
-    'project.axiomsStatus': async () => options.projectTrust?.status() ?? { state: 'none', assumptions: [] },
-    'project.trustAxioms': async (p) => {
-      if (!options.projectTrust) throw new Error('nothing to confirm: the workspace project declares no assumptions awaiting an answer here');
-      return options.projectTrust.answer(p.code);
-    },
     'project.read': (p) => readWorkspaceProject(p.dir, (path) => workspace.read(path, { remember: false }).then((r) => r.text)),
     'project.coq': async () => {
       // Read again: a file created or changed since start shows (a changed file is untrusted until asked again).
@@ -322,7 +317,7 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'fidelity.check': (p) => checkFidelity({
       canonical: p.canonical, candidate: p.candidate, backend: p.backend ?? 'coq',
       ...(p.context ? { context: p.context } : {}), ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
-    }),
+    }, undefined, options.trust?.projectArgs()),
   };
 
   return {

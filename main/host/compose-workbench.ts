@@ -9,6 +9,7 @@ import { WorkbenchAgent } from './workbench-agent.ts';
 import { createWorkbenchShell, type WorkbenchShell, type WorkbenchShellOptions } from './workbench-shell.ts';
 import type { Workspace } from './workspace.ts';
 import { readWorkspaceProject, type ProjectInfo } from './workspace-project.ts';
+import type { WorkspaceTrust } from './workspace-trust.ts';
 
 /** What the command that starts a workbench may say (the web's flags; Electron has none). */
 export interface WorkbenchFlags {
@@ -58,15 +59,21 @@ export interface ComposedWorkbench {
 /**
  * The workbench's one composition root below its transports (Electron's IPC, the web host's WebSocket):
  * the shell over the chosen backend, the agents' service with the same HAMMER budget and advisor, and the
- * provers report. `confirmProjectAxioms` is the desktop's native dialog (an answer now) or the web page's gate
- * (an answer read at each judgement); without it nothing is trusted.
+ * provers report. `trust` is the workspace's one grant: new provers read its load paths, and the project
+ * prelude's axioms are trusted while it holds for that prelude (read at each judgement: the web page's yes
+ * may come after start); without it nothing is trusted.
  */
-export async function composeWorkbench(workspace: Workspace, flags: WorkbenchFlags, confirmProjectAxioms?: (path: string | undefined, prelude: string | undefined) => Promise<boolean | (() => boolean)>): Promise<ComposedWorkbench> {
+export async function composeWorkbench(workspace: Workspace, flags: WorkbenchFlags, trust?: WorkspaceTrust): Promise<ComposedWorkbench> {
   const project = await readWorkspaceProject(workspace.root);
-  const trust = confirmProjectAxioms ? await confirmProjectAxioms(project?.path, project?.prelude) : false;
-  const options = workbenchOptions(await workspace.settings(), project, flags, trust);
+  const prelude = project?.prelude;
+  const axioms = trust !== undefined && prelude !== undefined ? () => trust.axiomsTrusted(prelude) : false;
+  const withTrust: WorkbenchFlags = trust !== undefined && flags.project === undefined ? { ...flags, project: () => trust.projectArgs() } : flags;
+  const options = workbenchOptions(await workspace.settings(), project, withTrust, axioms);
   const ws = await createWorkbenchShell(options);
   if (project?.error !== undefined) ws.problems.push(`${project.error} (ignored)`);
-  const agent = new WorkbenchAgent({ shell: ws.shell, workspace, backend: ws.backend, hammerSeconds: ws.hammerSeconds, ...(flags.advisor ? { advisor: flags.advisor } : {}) });
+  const agent = new WorkbenchAgent({
+    shell: ws.shell, workspace, backend: ws.backend, hammerSeconds: ws.hammerSeconds,
+    ...(flags.advisor ? { advisor: flags.advisor } : {}), ...(withTrust.project ? { project: withTrust.project } : {}),
+  });
   return { ws, agent, project, detectProvers: createProversReporter(() => workspace.settings(), ws.backend, project), options };
 }

@@ -11,7 +11,7 @@ export const COQ_PROJECT_FILE = '_CoqProject';
 
 /** A workspace's `_CoqProject` as Arbor would use it once trusted. */
 export interface CoqProjectSetup {
-  status: Omit<CoqProjectStatus, 'trusted' | 'confirm'>;
+  status: Omit<CoqProjectStatus, 'trusted' | 'confirm' | 'axioms' | 'projectFile' | 'path'> & { path: string };
   /** coqidetop's arguments and the directories they name (absolute, real paths). */
   args: ProjectArgs;
   /** What the user trusts: the file's exact text (a changed file asks again). */
@@ -22,15 +22,16 @@ export interface CoqProjectSetup {
 const within = (b: string, a: string): boolean => b === a || b.startsWith(a.endsWith(sep) ? a : a + sep);
 
 /**
- * A load path is bound read-only into every prover's sandbox, so one that holds the workspace (`..`, `/`) or
- * the user's home directory would let a prover read everything there (keys, other projects, Arbor's own
- * grants file): such a directory is refused, whatever name or symlink leads to it. Other folders, siblings of
- * the workspace included, stay allowed (shown to the user when trust is asked).
+ * A load path is bound read-only into every prover's sandbox (and `coqc`'s), so it must stay inside the
+ * workspace the user trusts, whatever name or symlink leads to it: a folder outside it (`..`, `/`, Coq's own
+ * library, a symlink that leaves the workspace) or the user's home directory would let a prover read
+ * everything there (keys, other projects, Arbor's own grants file). Each refusal says why.
  */
-function tooWide(real: string, root: string): string | undefined {
-  if (real !== root && within(root, real)) return 'it holds the workspace itself';
+function refusal(real: string, root: string): string | undefined {
   const home = homedir();
   if (within(home, real)) return 'it is the home directory or holds it';
+  if (real !== root && within(root, real)) return `it holds the workspace itself (${real})`;
+  if (!within(real, root)) return `it is outside the workspace (${real})`;
   return undefined;
 }
 
@@ -59,7 +60,7 @@ export async function readCoqProject(root: string): Promise<CoqProjectSetup | un
     const abs = isAbsolute(lp.dir) ? lp.dir : resolve(root, lp.dir);
     const real = await realpath(abs).catch(() => undefined);
     const isDir = real !== undefined && statSync(real, { throwIfNoEntry: false })?.isDirectory() === true;
-    const wide = isDir ? tooWide(real, realRoot) : undefined;
+    const wide = isDir ? refusal(real, realRoot) : undefined;
     loadPaths.push({ kind: lp.kind, dir: lp.dir, logical: lp.logical, path: real ?? abs, exists: isDir && wide === undefined });
     if (!isDir) {
       ignored.push(`-${lp.kind} ${lp.dir} ${lp.logical}: no such directory`);

@@ -7,11 +7,13 @@ import { startWebWorkbench } from './web-workbench.ts';
 import type { WebWorkbench } from './web-workbench.ts';
 
 /**
- * The project prelude's axioms: the user trusts the list the question shows. That list was read from the
- * file's text with a comment stripper that ignores nesting and strings, while the sessions trusted every
- * assumption Coq itself ran — so `(* (* *) *) Axiom hidden : False.` (a nested comment, then a real axiom)
- * was not in the question but was trusted with its answer, and `GOAL "False"` finished. Now only what the
- * question showed is trusted (real web workbench, real coqidetop).
+ * The project prelude's axioms are trusted by the workspace's one grant (workspace-trust.ts), and the user
+ * trusts the list the question shows. That list was read from the file's text with a comment stripper that
+ * ignores nesting and strings, while the sessions trusted every assumption Coq itself ran — so
+ * `(* (* *) *) Axiom hidden : False.` (a nested comment, then a real axiom) was not in the question but was
+ * trusted with its answer, and `GOAL "False"` finished. Now only what the question showed is trusted (real
+ * web workbench, real coqidetop). A second client holding the web token (an attached agent) sees the
+ * question, never the code, and cannot grant it; the old second question's API is gone.
  */
 const TMP = fileURLToPath(new URL('../../.tmp/', import.meta.url));
 let dir: string;
@@ -61,22 +63,44 @@ async function prove(sock: WebSocket, goal: string, term: string): Promise<strin
   return r.at(-1)?.ERR;
 }
 
-describe('project axioms: only what the question showed is trusted by its answer', () => {
+const codeOf = (): string | undefined => [...logged.join('\n').matchAll(/type this code in the page: (\d{6})/g)].at(-1)?.[1];
+
+describe('project axioms: one grant, only what the question showed is trusted by it', () => {
+  it('an attacker holding the token cannot grant the trust; the old axioms API is gone', async () => {
+    const attacker = await open();
+    for (const m of ['project.axiomsStatus', 'project.trustAxioms']) expect((await call(attacker, m, { code: null })).error, m).toMatch(/unknown method|bad/i);
+    const status = (await call(attacker, 'project.coq', {})).result as { trusted: boolean; axioms: string[]; projectFile?: string };
+    expect(status).toMatchObject({ trusted: false, projectFile: expect.stringContaining('arbor.project.json') });
+    expect(status.axioms).toContain('ax');
+    // Untrusted: a proof that uses the declared axiom is refused.
+    expect(await prove(attacker, '1 = 2', 'ax')).toMatch(/^unsound/);
+    await call(attacker, 'project.requestTrust', {});
+    const code = codeOf();
+    expect(code, logged.join('\n')).toMatch(/^\d{6}$/);
+    // The terminal's line shows everything the yes grants.
+    expect(logged.join('\n')).toMatch(/trusted assumptions: ax\b/);
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await call(attacker, 'project.trust', { code: wrong })).error).toMatch(/wrong code/);
+    expect(((await call(attacker, 'project.coq', {})).result as { trusted: boolean }).trusted).toBe(false);
+    expect(await prove(attacker, '1 = 2', 'ax')).toMatch(/^unsound/);
+    attacker.close();
+  }, 240_000);
+
   it('an axiom the question did not list stays untrusted after the user trusts the listed ones', async () => {
-    const code = /code: ([0-9A-Z]{4}-[0-9A-Z]{4})$/.exec(logged.join('\n'))?.[1];
-    expect(code, logged.join('\n')).toBeDefined();
     const page = await open();
-    const status = (await call(page, 'project.axiomsStatus', {})).result as { assumptions: string[] };
-    expect((await call(page, 'project.trustAxioms', { code })).result).toMatchObject({ state: 'granted' });
+    await call(page, 'project.requestTrust', {});
+    const code = codeOf();
+    const status = (await call(page, 'project.coq', {})).result as { axioms: string[] };
+    expect((await call(page, 'project.trust', { code })).result).toMatchObject({ trusted: true });
     // The listed one is trusted now.
-    expect(status.assumptions).toContain('ax');
+    expect(status.axioms).toContain('ax');
     expect(await prove(page, '1 = 2', 'ax')).toBe('');
     // Each other axiom is trusted only if the question listed it.
     // `twice` is listed once but declared twice (the imported one says False): neither is trusted.
     expect(await prove(page, 'False', 'twice')).toMatch(/^unsound/);
     for (const hidden of ['hidden', 'hidden2']) {
       const err = await prove(page, 'False', hidden);
-      if (!status.assumptions.includes(hidden)) expect(err, hidden).toMatch(/^unsound/);
+      if (!status.axioms.includes(hidden)) expect(err, hidden).toMatch(/^unsound/);
     }
     page.close();
   }, 240_000);

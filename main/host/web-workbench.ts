@@ -7,8 +7,6 @@ import { startWebHost } from './web-host.ts';
 import { appInfo } from './workbench-shell.ts';
 import { composeWorkbench } from './compose-workbench.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
-import { projectAssumptionNames } from './workspace-project.ts';
-import { ProjectTrustGate } from './project-trust-gate.ts';
 import { WorkspaceTrust } from './workspace-trust.ts';
 import { openVFile } from './v-file.ts';
 
@@ -42,28 +40,22 @@ export interface WebWorkbench {
 /** Everything `npm run web` runs: shell, workspace, API service and web host, wired together. */
 export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<WebWorkbench> {
   if (options.build !== false) await ensureRendererBuilt(options.log);
-  const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir() });
-  // The workspace's _CoqProject: its load paths are used once the user trusted it (in-page, with a code
-  // printed here on the host's terminal), never because a client asked.
-  const trust = new WorkspaceTrust({ root: workspace.root, userDir: options.userDir ?? defaultUserDir(), printCode: options.log ?? ((line) => process.stdout.write(`${line}\n`)) });
+  // The workspace's one grant (_CoqProject's load paths, arbor.project.json's axioms): used once the user
+  // trusted it in the page with a code printed here on the host's terminal, never because a client asked.
+  const trust = new WorkspaceTrust({ root: options.workspace, userDir: options.userDir ?? defaultUserDir(), printCode: options.log ?? ((line) => process.stdout.write(`${line}\n`)) });
   await trust.load();
-  // Project assumptions are trusted only after the user's answer in the page, with a code printed only here.
-  let projectTrust = new ProjectTrustGate(undefined, [], () => undefined);
+  const workspace = new Workspace({ root: options.workspace, readOnlyRoots: [EXAMPLES_DIR], userDir: options.userDir ?? defaultUserDir(), writeRefusal: (p) => trust.writeRefusal(p) });
   // The one composition with Electron's (compose-workbench.ts): backend, limits, HAMMER options, agents.
   const { ws, agent, detectProvers } = await composeWorkbench(workspace, {
     ...(options.backend !== undefined ? { backend: options.backend } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.advisor ? { advisor: options.advisor } : {}),
     ...(options.createEngine ? { createEngine: options.createEngine } : {}),
-    project: () => trust.projectArgs(),
-  }, async (path, prelude) => {
-    projectTrust = new ProjectTrustGate(path, prelude !== undefined ? projectAssumptionNames(prelude) : [], options.log ?? ((line) => process.stdout.write(`${line}\n`)));
-    return () => projectTrust.granted;
-  });
+  }, trust);
   const mcp = await agent.startMcp();
   const timeoutMs = ws.hammerSeconds * 1000;
   const service = createApiService({
-    shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), projectTrust, trust,
+    shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), trust,
     ...(ws.backend === 'coq' ? { vFile: (text: string) => openVFile(text, timeoutMs, trust) } : {}),
   });
   const host = await startWebHost({

@@ -14,7 +14,7 @@ import type { SuggestionSource } from '../agent/sources/suggestion-source.ts';
 import { ToolError } from '../agent/tool-error.ts';
 import type { ReplayPlan } from '../agent/script-tracker.ts';
 import type { AdvisorSettings } from '../provers/eq/hammer.ts';
-import type { BackendId } from '../shell/prover-session.ts';
+import type { BackendId, ProjectArgs } from '../shell/prover-session.ts';
 import type { Shell } from '../shell/shell.ts';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { Workspace } from './workspace.ts';
@@ -28,6 +28,8 @@ export interface WorkbenchAgentOptions {
   backend?: BackendId;
   /** An external AIMLEAP advisor (`--advisor HOST:PORT`) for the eq-advisor's estimates and middle terms. */
   advisor?: AdvisorSettings;
+  /** The workspace's trusted project: the MCP fidelity tool's coqc runs get its load paths. */
+  project?: () => ProjectArgs | undefined;
   /** Replaces the built-in sources (tests). */
   sources?: readonly SuggestionSource[];
   /** Checks a suggested goal against the reference statement (tests replace it). */
@@ -169,6 +171,7 @@ export class WorkbenchAgent {
     this.mcpToken = randomBytes(24).toString('hex');
     this.mcp = await createArborMcpHttpServer({
       shell: this.options.shell, token: this.mcpToken, port, session: () => this.current(), sources: this.sources,
+      ...(this.options.project ? { project: this.options.project } : {}),
     });
     return { url: this.mcp.url, token: this.mcpToken };
   }

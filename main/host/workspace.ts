@@ -22,6 +22,8 @@ export interface WorkspaceOptions {
   readOnlyRoots?: string[];
   /** Per-user state: recovery files, settings, recent files. */
   userDir: string;
+  /** Why a file (its real path) may not be written, beyond the project files' names: workspace trust's files (WorkspaceTrust.writeRefusal). */
+  writeRefusal?: (realPath: string) => Promise<string | undefined>;
 }
 
 const MAX_FILE = 16 << 20;
@@ -76,6 +78,8 @@ export class Workspace {
     // A project file chooses the backend, its prelude and (Coq) load paths: what the user trusts, never
     // something a client of the API (a web page, an attached agent) may create or change.
     if (isProjectFileName(basename(full))) throw new Error(`not allowed: ${basename(full)} is a project file; edit it outside Arbor`);
+    const refused = await this.options.writeRefusal?.(full);
+    if (refused !== undefined) throw new Error(`not allowed: ${refused}; edit it outside Arbor`);
     // Write to a fresh sibling temp file, then rename: a crash never leaves half a proof file. `wx`
     // (O_CREAT|O_EXCL) never follows a planted symlink, and the random name cannot be guessed in advance.
     const temp = join(dirname(full), `.${basename(full)}.${randomBytes(6).toString('hex')}.arbor-tmp`);

@@ -7,7 +7,6 @@ import { ChannelsPanel } from '../panels/channels-panel.tsx';
 import { FidelityPanel } from '../panels/fidelity-panel.tsx';
 import { FileDialog } from '../panels/file-dialog.tsx';
 import { CloseDialog } from '../panels/close-dialog.tsx';
-import { ProjectTrustDialog } from '../panels/project-trust-dialog.tsx';
 import { GoalsPanel } from '../panels/goals-panel.tsx';
 import { Inspector } from '../panels/inspector.tsx';
 import { MessagesPanel } from '../panels/messages-panel.tsx';
@@ -231,7 +230,6 @@ export function App() {
       </Group>
       <FileDialog />
       <CloseDialog />
-      <ProjectTrustDialog />
       <Help />
     </div>
   );

@@ -4,9 +4,11 @@ import { useArbor } from '../store/store.ts';
 import { selectProjectStatus } from '../store/vfile-slice.ts';
 
 /**
- * The workspace's `_CoqProject`, until trusted: its load paths are not used, and this says so. Trusting
- * is the user's: the desktop app asks in a native dialog; the web workbench asks here, and the yes needs the
- * code the host printed on its terminal (a page or agent holding the token cannot trust by calling the API).
+ * The workspace's project files, until trusted: the `_CoqProject`'s load paths are not used and the
+ * assumptions `arbor.project.json` declares are not accepted, and this says so. One grant covers both, and
+ * the question shows all of it. Trusting is the user's: the desktop app asks in a native dialog; the web
+ * workbench asks here, and the yes needs the code the host printed on its terminal (a page or agent holding
+ * the token cannot trust by calling the API).
  */
 export function ProjectTrustBanner() {
   const status = useArbor(selectProjectStatus);
@@ -15,13 +17,19 @@ export function ProjectTrustBanner() {
   const [error, setError] = useState<string | null>(null);
   if (!status) return null;
   const names = status.loadPaths.filter((l) => l.exists).map((l) => l.logical).join(', ') || 'none';
+  const axioms = status.axioms.join(', ');
+  const granted = [
+    ...status.loadPaths.filter((l) => l.exists).map((l) => `-${l.kind} ${l.path} ${l.logical} (read-only)`),
+    ...(status.args.length > 0 ? [`Coq options: ${status.args.join(' ')}`] : []),
+    ...(status.axioms.length > 0 ? [`assumptions accepted as if proved: ${axioms}${status.projectFile ? ` (${status.projectFile})` : ''}`] : []),
+  ];
   if (status.trusted) {
-    return <div className="project-banner trusted" data-testid="project-trusted" title={status.loadPaths.map((l) => `-${l.kind} ${l.path} ${l.logical}`).join('\n')}>Coq project: {names} (trusted; provers started from now on use it){status.dune ? ` · ${status.dune}` : ''}</div>;
+    return <div className="project-banner trusted" data-testid="project-trusted" title={granted.join('\n')}>Workspace trusted: load paths {names}{axioms ? `; assumptions ${axioms}` : ''} (provers started from now on use them){status.dune ? ` · ${status.dune}` : ''}</div>;
   }
   const set = (s: Awaited<ReturnType<typeof api.coqProject>>): void => useArbor.getState().setProjectStatus(s);
   return (
     <div className="project-banner" data-testid="project-untrusted">
-      <span>This workspace's <code>_CoqProject</code> ({names}) is not trusted: its load paths are not used.</span>
+      <span>This workspace is not trusted: {status.path ? <>its <code>_CoqProject</code>'s load paths ({names}) are not used</> : null}{status.path && axioms ? '; ' : ''}{axioms ? <>the assumptions its <code>arbor.project.json</code> declares ({axioms}) are not accepted</> : null}.</span>
       {status.ignored.length > 0 && <span className="muted" title={status.ignored.join('\n')}> {status.ignored.length} option(s) ignored.</span>}
       {!asking && (
         <button
@@ -52,7 +60,8 @@ export function ProjectTrustBanner() {
             }
           }}
         >
-          <label>Its provers may then read {status.loadPaths.filter((l) => l.exists).map((l) => l.path).join(', ')}. Type the code printed in the terminal where Arbor runs:{' '}
+          <ul className="trust-grants" data-testid="project-grants">{granted.map((g) => <li key={g}>{g}</li>)}</ul>
+          <label>Type the code printed in the terminal where Arbor runs:{' '}
             <input value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" maxLength={6} size={8} data-testid="project-code" autoFocus />
           </label>
           <button type="submit" data-testid="project-code-ok">Trust this project</button>

@@ -56,8 +56,6 @@ export const updateSettings = (patch: Record<string, string | number | boolean>)
 export const recentFiles = () => call('recent.list', {});
 export const detectProvers = () => call('provers.detect', {});
 export const readProject = (dir: string) => call('project.read', { dir });
-export const projectTrustStatus = () => call('project.axiomsStatus', {});
-export const answerProjectTrust = (code: string | null) => call('project.trustAxioms', { code });
 export const coqProject = () => call('project.coq', {});
 export const requestProjectTrust = () => call('project.requestTrust', {});
 export const trustProject = (code: string) => call('project.trust', { code });

@@ -13,7 +13,6 @@ import type { DocumentState } from '../checking/document-check.ts';
 import type { DocumentPatch } from '../checking/document-patch.ts';
 import type { ApiMethodName } from './api-methods.ts';
 import type { ProjectInfo, ProversReport } from '../settings/provers-report.ts';
-import type { ProjectTrustStatus } from './project-trust.ts';
 import type { CoqProjectStatus } from '../project/coq-project-status.ts';
 
 /**
@@ -134,14 +133,10 @@ export const apiParamSchemas = {
   'provers.detect': z.object({}).strict(),
   /** The `arbor.project.json` of a folder the workbench may read (null: none there). */
   'project.read': z.object({ dir: filePath }).strict(),
-  /** Whether the workspace project's assumptions await the user's answer in the page (web). */
-  'project.axiomsStatus': z.object({}).strict(),
   /**
-   * The page's confirmation: `code` is what the user typed (the one-time code Arbor printed on its terminal,
-   * never sent through this API), null to keep the assumptions untrusted.
+   * What the workspace asks the user to trust — its `_CoqProject`'s load paths and options, the assumptions
+   * its `arbor.project.json` declares (null: nothing) — and whether it is trusted: one grant for both.
    */
-  'project.trustAxioms': z.object({ code: z.string().max(64).nullable() }).strict(),
-  /** The workspace's `_CoqProject` (null: none) and whether it is trusted. */
   'project.coq': z.object({}).strict(),
   /**
    * The user pressed "Trust…": the desktop app asks in a native dialog; the web host prints a one-time code
@@ -259,8 +254,6 @@ export interface ApiResults {
   'recent.list': string[];
   'provers.detect': ProversReport;
   'project.read': ProjectInfo | null;
-  'project.axiomsStatus': ProjectTrustStatus;
-  'project.trustAxioms': ProjectTrustStatus;
   'project.coq': CoqProjectStatus | null;
   'project.requestTrust': CoqProjectStatus | null;
   'project.trust': CoqProjectStatus | null;

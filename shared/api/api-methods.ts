@@ -32,8 +32,6 @@ export const API_METHODS = [
   'recent.list',
   'provers.detect',
   'project.read',
-  'project.axiomsStatus',
-  'project.trustAxioms',
   'project.coq',
   'project.requestTrust',
   'project.trust',

@@ -12,7 +12,8 @@ const COQC_LIMIT_MS = 300_000;
  * `Print Assumptions` for every theorem: `verified` only when coqc accepts it and every finished statement
  * means what its text says in a clean environment (`verified-different-meaning`, with each STATEMENT, otherwise); `failed` at the first request
  * the shell refused (its line and ERR); `unfinished` when the document leaves a proof open; `rejected` when
- * coqc refuses a script the shell produced (which would be Arbor's bug, so it is reported as such).
+ * coqc refuses a script the shell produced (which would be Arbor's bug, so it is reported as such). With the
+ * worker's trusted project (`--workspace`) the shell's provers and coqc both get its load paths.
  */
 export async function runCheckJob(job: Extract<BatchJob, { kind: 'check' }>, shells: CoqShells, progress: (fraction: number) => void): Promise<KindResult> {
   const lines = job.document.split(/\r?\n/);
@@ -42,7 +43,7 @@ export async function runCheckJob(job: Extract<BatchJob, { kind: 'check' }>, she
   }
   if (/\bAdmitted\./.test(script)) return { outcome: 'unfinished', evidence: { requests, message: 'the document ends with a proof still open', script } };
   const theorems = [...script.matchAll(/^(?:Theorem|Lemma) (\S+) :/gm)].map((m) => m[1] as string);
-  const r = await runCoqc(`${script}\n${theorems.map((t) => `Print Assumptions ${t}.`).join('\n')}\n`, { killAfterMs: COQC_LIMIT_MS });
+  const r = await runCoqc(`${script}\n${theorems.map((t) => `Print Assumptions ${t}.`).join('\n')}\n`, { killAfterMs: COQC_LIMIT_MS, ...(shells.project !== undefined ? { project: shells.project } : {}) });
   if (!r.ok) return { outcome: 'rejected', evidence: { requests, message: r.timedOut ? `coqc ran out of time (${COQC_LIMIT_MS / 1000} s)` : coqErrorMessage(r.output), script } };
   const closed = r.output.match(/Closed under the global context/g)?.length ?? 0;
   return {

@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShellProcess } from '../../cli/shell-process.ts';
 import { runConverted, type ItemOutcome } from './conformance-run.ts';
 import { vToDocument } from './v-to-document.ts';
+import { runCoqc } from '../../fidelity/run-coqc.ts';
 
-const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const STDLIB = '/usr/lib/ocaml/coq/theories';
 
@@ -84,7 +82,9 @@ describe('conformance: public Coq developments as Arbor documents (real arbor-sh
         await shell.request(`${ch} RELEASE_CHANNEL`, ch);
         const v = join(dir, short.replace(/[^A-Za-z0-9_]/g, '_').replace(/_v$/, '.v'));
         await writeFile(v, script);
-        const coqc = await run('coqc', ['-q', v], { cwd: dir, timeout: 300_000 }).then(() => 'accepted', (e: { stderr?: string }) => `refused: ${e.stderr ?? ''}`);
+        // Through the one coqc runner: sandboxed, as every coqc run of Arbor's (and with a trusted project's load paths when there is one).
+        const compiled = await runCoqc(script, { killAfterMs: 300_000 });
+        const coqc = compiled.ok ? 'accepted' : `refused: ${compiled.output}`;
         report.push({ source, file: short, outcomes, coqc });
         // Every theorem of the file is an item (none lost by the conversion), and coqc accepts Arbor's script.
         const theorems = (await readFile(path, 'utf8')).match(/^\s*(Theorem|Lemma|Goal|Example|Fact|Remark|Corollary|Proposition)\b/gm)?.length ?? 0;
