@@ -21,7 +21,7 @@ import { answerQuery } from './coq-query.ts';
 import { constructorsOf, declaredBy } from './coq-declarations.ts';
 import { crushTactic, obtainTactic, ruleTactic, unfoldTactic, type StepTip } from './coq-proof-steps.ts';
 import { theoremMeaning } from './theorem-meaning.ts';
-import { CoqPreludes, NOTATION_GUARD_OFF, NOTATION_GUARD_ON } from './coq-preludes.ts';
+import { CoqPreludes } from './coq-preludes.ts';
 import { searchPremises } from './premise-search.ts';
 import { HammerPipeline } from './hammer/hammer-pipeline.ts';
 import type { HammerPort } from './hammer/hammer-port.ts';
@@ -306,14 +306,11 @@ export class CoqSession implements ProverSession {
       await this.reopen(kept).catch(() => undefined);
       throw new ProverError('refused', e.message);
     };
-    // Notations are read when a sentence is added: the warning setting must have run before the client's sentences are.
-    const on = await this.attempt([NOTATION_GUARD_ON], this.timeoutMs).catch(failed);
-    if (!on.ok) await failed(on.error);
+    // No notation guard: a redefined notation is allowed (as coqc allows it); what a statement then means is
+    // judged by Coq's elaboration at END (statement-judge.ts, docs/notation-overrides.md).
     let blocks = this.openBlocks();
     const ran = await runCoqText(this.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b) => { blocks = b; } } }).catch(failed);
     for (const sentence of ran) this.log.push({ sentence: sentence.text, stateId: sentence.stateId });
-    const off = await this.attempt([NOTATION_GUARD_OFF], this.timeoutMs).catch(failed);
-    if (!off.ok) await failed(off.error);
     this.items.push({ kind: 'define', start, end: this.log.length, blocks });
     const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
     const declared = await declaredBy(this.client, ran.map((r) => r.pp));
@@ -492,8 +489,7 @@ export class CoqSession implements ProverSession {
       // Each global's closure walked once per session (closed-constants.ts); candidates resolved by `Locate Term`.
       const verdict = await this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
       if (!verdict.ok) throw new ProverError('unsound', verdict.reason);
-      // Arbor's own guard sentences around a client's declarations change nothing a term means.
-      const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
+      const declared = this.declarationSentences();
       const statement = await theoremMeaning(this.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
       proof.end = this.log.length;
       const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
