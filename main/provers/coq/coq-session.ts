@@ -284,7 +284,7 @@ export class CoqSession implements ProverSession {
   }
 
   /**
-   * DEFINE: the client's declarations, under the same notation guard as a client's prelude. Coq delimits
+   * DEFINE: the client's declarations, judged like a client's prelude. Coq delimits
    * each sentence, the vernacular policy judges Coq's reading of it, and only then it runs
    * (coq-text-runner.ts); the script keeps exactly the text Coq ran.
    */
