@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
+import { CoqShells } from '../../batch/coq-shells.ts';
+import { runHammerJob } from '../../batch/jobs/hammer-job.ts';
 
 /**
  * What dropping the notation guard opens (docs/notation-overrides.md): a DEFINE may now redefine a notation
@@ -106,5 +108,19 @@ describe('notation overrides are allowed and shown by the statement judge', () =
     expect(finished(end), errs(rs)).toBe(true);
     expect(end?.STATEMENT?.elaborated).toMatch(/Top\.and Q P/);
     expect(end?.STATEMENT?.differences.join('\n')).toMatch(/`and` is the document's own `Top\.and`, not `Coq\.Init\.Logic\.and`/);
+  }, 180_000);
+});
+
+describe('arbor batch hammer after an override the old guard refused', () => {
+  const shells = new CoqShells();
+  afterAll(() => shells.dispose());
+
+  it('`+` redefined as multiplication in nat_scope itself: proved-different-meaning, never proved', async () => {
+    const context = '#[local] Set Warnings "-notation-overridden". Notation "x + y" := (Nat.mul x y) : nat_scope.';
+    const r = await runHammerJob({ kind: 'hammer', id: 'nat-mul', statement: 'forall n : nat, n + 1 = n', context, seconds: 10 }, shells);
+    expect(r.outcome, JSON.stringify(r.evidence)).toBe('proved-different-meaning');
+    const statement = (r.evidence as { statement?: { elaborated: string; differences: string[] } }).statement;
+    expect(statement?.elaborated).toMatch(/Nat\.mul n/);
+    expect(statement?.differences.join('\n')).toMatch(/clean reading has `Coq\.Init\.Nat\.add/);
   }, 180_000);
 });
