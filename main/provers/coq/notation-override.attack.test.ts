@@ -32,6 +32,13 @@ describe('notation overrides are allowed and shown by the statement judge', () =
       finishes: true,
     },
     {
+      // The right-hand side is read before the override: `x <> y` there is the library's `~ (x = y)`.
+      name: '`x = y` redefined as `x <> y` in type_scope: `0 = 1` by discriminate',
+      requests: [`DEFINE ${q('Notation "x = y" := (x <> y) : type_scope.')}`, `GOAL ${q('0 = 1')}`, 'APPLY discriminate', 'END'],
+      elaborated: /^Coq\.Init\.Logic\.not \(Coq\.Init\.Logic\.eq Coq\.Init\.Datatypes\.nat /,
+      finishes: true,
+    },
+    {
       // Unscoped, `x = y` does not override type_scope's (Coq keeps the library's meaning): the proof of True fails.
       name: 'unscoped `Notation "x = y" := True` before GOAL "forall n, n = n + 1"',
       requests: [`DEFINE ${q('Notation "x = y" := True.')}`, `GOAL ${q('forall n, n = n + 1')}`, 'APPLY (intros; exact I)', 'END'],
