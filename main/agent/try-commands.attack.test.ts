@@ -36,4 +36,20 @@ describe('try_commands labels only what closes the session\'s own goal', () => {
       await session.close();
     }
   }, 180_000);
+
+  it('after a DEFINE that overrides False in type_scope (allowed since the notation guard went), exact I is never plainly closes_goal', async () => {
+    const [defined] = await Promise.all(shell.submitLine('DEFINE "Notation \\"\'False\'\\" := True : type_scope."'));
+    expect(defined?.ERR).toBe('');
+    await Promise.all(shell.submitLine('GOAL "False"'));
+    const session = new AgentSession({ port: inProcessPort(shell), channel: 0, toolTimeoutMs: 60_000 });
+    try {
+      const [r] = await session.tryCommands([['APPLY (exact I)']]);
+      // Either the copy does not have the override (the step fails) or the label says what False means here.
+      expect(r?.label, JSON.stringify(r)).not.toBe('closes_goal');
+      if (r?.label === 'closes_goal_different_meaning') expect(JSON.stringify(r.statement)).toMatch(/clean reading has `Coq\.Init\.Logic\.False`/);
+      else expect(r?.label).toBe('invalid');
+    } finally {
+      await session.close();
+    }
+  }, 180_000);
 });

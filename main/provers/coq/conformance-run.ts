@@ -1,4 +1,5 @@
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import { itemLines, type ConvertedItem } from './v-to-document.ts';
 
 /** What became of one item of a converted `.v` file in Arbor. */
@@ -9,6 +10,8 @@ export interface ItemOutcome {
   /** proved by its reference proof; declared; skipped (changes nothing); refused (with Arbor's or Coq's reason). */
   result: 'proved' | 'declared' | 'skipped' | 'refused';
   reason?: string;
+  /** What the finished statement means, when that differs from its clean reading (the END's STATEMENT). */
+  statement?: StatementMeaning;
 }
 
 const PROVED_LEAF = /^no goal: the current goal is proved/;
@@ -37,14 +40,15 @@ export async function runConverted(items: readonly ConvertedItem[], request: (li
       out.push({ ...base, result: 'declared' });
       continue;
     }
-    const failure = await proofSteps(rest, request);
-    out.push(failure === undefined ? { ...base, result: 'proved' } : { ...base, result: 'refused', reason: failure });
+    const done = await proofSteps(rest, request);
+    if (typeof done === 'string') out.push({ ...base, result: 'refused', reason: done });
+    else out.push({ ...base, result: 'proved', ...(done.STATEMENT ? { statement: done.STATEMENT } : {}) });
   }
   return out;
 }
 
-/** The APPLY lines then END until the proof is finished; why it was not, or undefined. */
-async function proofSteps(lines: string[], request: (line: string) => Promise<ShellResponse>): Promise<string | undefined> {
+/** The APPLY lines then END until the proof is finished: the finishing END's response, or why it did not finish. */
+async function proofSteps(lines: string[], request: (line: string) => Promise<ShellResponse>): Promise<string | ShellResponse> {
   const applies = lines.filter((l) => l !== 'END');
   for (const line of applies) {
     let r = await request(line);
@@ -59,7 +63,7 @@ async function proofSteps(lines: string[], request: (line: string) => Promise<Sh
     const end = await request('END');
     if (end.ERR !== '') return `END: ${end.ERR}`;
     if (end.HAMMER_REPORT !== undefined) return 'END: the reference proof left a goal open (Arbor had to HAMMER it)';
-    if (end.SCRIPT !== undefined) return undefined;
+    if (end.SCRIPT !== undefined) return end;
   }
   return 'END: the proof did not finish';
 }

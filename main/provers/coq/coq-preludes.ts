@@ -10,14 +10,10 @@ import { toProverError } from './coq-errors.ts';
 /** Limit for a query: it runs no tactic. */
 const ROUND_TRIP_MS = 5000;
 
-/** Around a client's declarations: Coq then refuses a notation that redefines one in use (`Notation "x = y" := True`). */
-export const NOTATION_GUARD_ON = 'Set Warnings "+notation-overridden".';
-export const NOTATION_GUARD_OFF = 'Set Warnings "notation-overridden".';
-
 /**
  * What a Coq session runs before its document: Arbor's prelude (and CoqHammer's plugin), the user's own
- * prelude (trusted), then the project's and a client's (judged sentence by sentence under the notation
- * guard). Coq delimits them at the first boot; a restart replays exactly the sentences that ran then.
+ * prelude (trusted), then the project's and a client's (judged sentence by sentence; a notation they
+ * redefine is shown in the meaning of each statement that uses it, docs/notation-overrides.md). Coq delimits them at the first boot; a restart replays exactly the sentences that ran then.
  */
 export class CoqPreludes {
   /** Basenames of assumptions the user's own prelude declares (see assumptions.ts)… */
@@ -95,10 +91,6 @@ export class CoqPreludes {
       { text: this.preludeTexts.untrusted, purpose: 'prelude' as const },
     ].filter((p) => p.text.trim() !== '');
     if (first ? judged.length > 0 : this.untrustedSentences.length > 0) {
-      // A client's notation must not redefine one in use (`Notation "x = y" := True` would make `1 = 2`
-      // trivial): Coq's own check refuses redefinitions while the client's text runs. As for DEFINE, the
-      // guard runs before the client's sentences are added (notations are read then).
-      await run('prelude', () => addAll([NOTATION_GUARD_ON]));
       await run('prelude', async () => {
         if (first) {
           const sentences: string[] = [];
@@ -123,15 +115,13 @@ export class CoqPreludes {
           this.untrustedSentences = sentences;
         } else await addAll(this.untrustedSentences);
       });
-      await run('prelude', () => addAll([NOTATION_GUARD_OFF]));
     }
     this.preludesRead = true;
   }
 
-  /** The preludes' sentences as a document shows them (a client's inside the notation guard). */
+  /** The preludes' sentences as a document shows them. */
   documentSentences(): string[] {
-    const untrusted = this.untrustedSentences.length === 0 ? [] : [NOTATION_GUARD_ON, ...this.untrustedSentences, NOTATION_GUARD_OFF];
-    return [...this.channelSentences, ...untrusted];
+    return [...this.channelSentences, ...this.untrustedSentences];
   }
 
   /**

@@ -25,7 +25,7 @@ import { answerQuery } from './coq-query.ts';
 import { constructorsOf, declaredBy } from './coq-declarations.ts';
 import { crushTactic, obtainTactic, ruleTactic, unfoldTactic, type StepTip } from './coq-proof-steps.ts';
 import { theoremMeaning } from './theorem-meaning.ts';
-import { CoqPreludes, NOTATION_GUARD_OFF, NOTATION_GUARD_ON } from './coq-preludes.ts';
+import { CoqPreludes } from './coq-preludes.ts';
 import { searchPremises } from './premise-search.ts';
 import { HammerPipeline } from './hammer/hammer-pipeline.ts';
 import type { HammerPort } from './hammer/hammer-port.ts';
@@ -290,7 +290,7 @@ export class CoqSession implements ProverSession {
     this.printer.newProof();
     this.items.push({ kind: 'proof', start: this.log.length, name: theorem, goal: g });
     // Its END's statement judge compares with the clean environment's reading: read it while the proof is written.
-    cleanEnvironment.prefetch(g, this.clientOptions, librarySentences(this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF)));
+    cleanEnvironment.prefetch(g, this.clientOptions, librarySentences(this.declarationSentences()));
     return this.transaction(async () => {
       await this.run(`Theorem ${theorem} : (${g}).`, this.timeoutMs);
       return { script: [] };
@@ -298,7 +298,7 @@ export class CoqSession implements ProverSession {
   }
 
   /**
-   * DEFINE: the client's declarations, under the same notation guard as a client's prelude. Coq delimits
+   * DEFINE: the client's declarations, judged like a client's prelude. Coq delimits
    * each sentence, the vernacular policy judges Coq's reading of it, and only then it runs
    * (coq-text-runner.ts); the script keeps exactly the text Coq ran.
    */
@@ -320,14 +320,11 @@ export class CoqSession implements ProverSession {
       await this.reopen(kept).catch(() => undefined);
       throw new ProverError('refused', e.message);
     };
-    // Notations are read when a sentence is added: the warning setting must have run before the client's sentences are.
-    const on = await this.attempt([NOTATION_GUARD_ON], this.timeoutMs).catch(failed);
-    if (!on.ok) await failed(on.error);
+    // No notation guard: a redefined notation is allowed (as coqc allows it); what a statement then means is
+    // judged by Coq's elaboration at END (statement-judge.ts, docs/notation-overrides.md).
     let blocks = this.openBlocks();
     const ran = await runCoqText(this.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b) => { blocks = b; } } }).catch(failed);
     for (const sentence of ran) this.log.push({ sentence: sentence.text, stateId: sentence.stateId });
-    const off = await this.attempt([NOTATION_GUARD_OFF], this.timeoutMs).catch(failed);
-    if (!off.ok) await failed(off.error);
     this.items.push({ kind: 'define', start, end: this.log.length, blocks });
     const checkpoint = this.checkpointAt(this.log.at(-1) as LogEntry);
     const declared = await declaredBy(this.client, ran.map((r) => r.pp));
@@ -509,8 +506,7 @@ export class CoqSession implements ProverSession {
       // The statement's meaning is read beside it (queries at the Qed's own state, and the clean environment,
       // never the tip); both are awaited before anything else moves the tip.
       const judged = this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
-      // Arbor's own guard sentences around a client's declarations change nothing a term means.
-      const declared = this.declarationSentences().filter((d) => d !== NOTATION_GUARD_ON && d !== NOTATION_GUARD_OFF);
+      const declared = this.declarationSentences();
       const meaning = theoremMeaning(this.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
       const [verdictOf, statementOf] = await Promise.allSettled([judged, meaning]);
       if (verdictOf.status === 'rejected') throw verdictOf.reason;

@@ -51,6 +51,12 @@ const OPTIONS = new Set([
   'Elimination Schemes', 'Nonrecursive Elimination Schemes', 'Case Analysis Schemes', 'Boolean Equality Schemes',
   'Decidable Equality Schemes', 'Rewriting Schemes', 'Keyed Unification', 'Regular Subst Tactic', 'Program Mode',
 ]);
+/**
+ * `Set Warnings` may only silence notation-overridden: the override's effect on a statement is shown by the
+ * statement judge, so that message is redundant; other warnings (or `-all`) would hide what only they say,
+ * and turning one into an error could break Arbor's own sentences.
+ */
+const SILENCED_WARNINGS = /^"\s*-notation-overridden\s*"$/;
 /** Second words that make an allowed head do something else (`Declare ML Module`, `Existing` is fine…). */
 const FORBIDDEN_SECOND: Record<string, RegExp> = {
   Declare: /^(Scope|Reduction|Custom|Equivalent)$/,
@@ -223,6 +229,9 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
   if (!DECLARATIONS.has(first)) return `sentence not allowed: ${first || sentence.slice(0, 20)}`;
   const forbiddenSecond = FORBIDDEN_SECOND[first];
   if (forbiddenSecond && !forbiddenSecond.test(second)) return `sentence not allowed: ${first} ${second}`.trimEnd();
+  // Silencing a warning (`Set Warnings "-notation-overridden"`, as teaching texts that rebind `/\` do) changes
+  // only messages: what a redefined notation makes a statement mean is shown by the statement judge.
+  if (first === 'Set' && second === 'Warnings') return SILENCED_WARNINGS.test(head.words.slice(2).join(' ')) ? undefined : `option not allowed: ${head.words.slice(1).join(' ')}`;
   if (first === 'Set' || first === 'Unset') {
     const option = head.words.slice(1).filter((w) => /^[A-Z][A-Za-z]*$/.test(w)).join(' ');
     if (!OPTIONS.has(option)) return `option not allowed: ${head.words.slice(1).join(' ') || '(none)'}`;
