@@ -109,19 +109,22 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
     // and of the theorems resting on them, left out of later conversions' DEFINE.
     const admitted = new Map<string, AdmittedConstant>();
     const leftOut: [number, number][] = [];
+    let anyAdmitted = false;
     for (const t of theoremsOf(sentences)) {
       const steps = derivationSteps(recordedSteps(sentences, t));
       const state = states[t.endIndex];
       const finished = t.ending === 'Qed' || t.ending === 'Defined';
-      const restsOn = finished && state !== undefined && t.name !== undefined ? await admittedReliance(client, t.name, state, admitted) : [];
+      const restsOn = finished && state !== undefined && t.name !== undefined && anyAdmitted ? await admittedReliance(client, t.name, state, admitted) : [];
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
-        ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, line: a.line })) } : {}),
+        ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, ...(a.line !== undefined ? { line: a.line } : {}) })) } : {}),
         converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut),
       });
       if (restsOn.length > 0) leftOut.push([t.index, t.endIndex]);
       if (t.ending === 'Admitted') {
+        // Named or not (an anonymous Goal, a Program obligation): from here on every theorem is asked.
+        anyAdmitted = true;
         leftOut.push([t.index, t.endIndex]);
         const kernelName = t.name !== undefined && state !== undefined ? await kernelNameAt(client, t.name, state) : undefined;
         if (kernelName !== undefined && t.name !== undefined) admitted.set(kernelName, { kernelName, name: t.name, line: t.line });
@@ -135,7 +138,7 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
 
 const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({
   ok: false,
-  reason: `it rests on ${on.map((a) => `${a.name} (line ${a.line})`).join(', ')}, admitted, not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
+  reason: `it rests on ${on.map((a) => (a.line !== undefined ? `${a.name} (line ${a.line})` : a.name)).join(', ')}, admitted, not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
 });
 
 /**

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { vFileDerivations, type VFileReport } from './v-file-derivations.ts';
+
+/**
+ * Attacks (by someone who did not build it) on "rests on admitted …" in `.v` files opened as derivations,
+ * with real coqidetop: every way a file can make an admitted constant that the later theorem then uses must
+ * mark that theorem, and it must never convert.
+ */
+describe('admitted reliance in .v files (attack, real coqidetop)', () => {
+  const run = (text: string): Promise<VFileReport> => vFileDerivations(text, { timeoutMs: 60_000 });
+  const last = (r: VFileReport, name: string) => [...r.theorems].reverse().find((t) => t.name === name);
+
+  const cases: [string, string][] = [
+    ['an anonymous Goal, admitted, used by its Unnamed_thm', 'Goal False. Proof. admit. Admitted.\nLemma x : False. Proof. exact Unnamed_thm. Qed.'],
+    ['the second lemma of a mutual Admitted', 'Lemma a (n : nat) : False with b (n : nat) : False. Proof. admit. admit. Admitted.\nLemma x : False. Proof. exact (b 0). Qed.'],
+    ['an admitted lemma inside a functor, used through an application', 'Module Type T. End T.\nModule F (X : T). Lemma a : False. Proof. admit. Admitted. End F.\nModule I. End I.\nModule G := F I.\nLemma x : False. Proof. exact G.a. Qed.'],
+    ['an admitted lemma used through a module alias', 'Module M. Lemma a : False. Proof. admit. Admitted. End M.\nModule N := M.\nLemma x : False. Proof. exact N.a. Qed.'],
+    ['an admitted Program obligation', 'From Coq Require Import Program.\nProgram Definition p : {n : nat | n = 1} := 0.\nNext Obligation. admit. Admitted.\nLemma x : proj1_sig p = 1. Proof. exact (proj2_sig p). Qed.'],
+    ['an admitted Definition (opened by Definition, not Lemma)', 'Definition a : False. Proof. admit. Admitted.\nLemma x : False. Proof. exact a. Qed.'],
+    ['an admitted Instance', 'Class C := c : False.\nInstance i : C. Proof. admit. Admitted.\nLemma x : False. Proof. exact c. Qed.'],
+  ];
+  it('Include of a module with an admitted lemma stops the run at the Include (refused, never run)', { timeout: 300_000 }, async () => {
+    const r = await run('Module M. Lemma a : False. Proof. admit. Admitted. End M.\nModule K. Include M. End K.\nLemma x : False. Proof. exact K.a. Qed.');
+    expect(r.stopped).toMatchObject({ line: 2, message: expect.stringMatching(/not allowed: Include/) });
+    expect(r.theorems.map((t) => t.name)).toEqual(['a']);
+  });
+
+  for (const [what, text] of cases) {
+    it(`${what}: the later theorem is marked and never converts`, { timeout: 300_000 }, async () => {
+      const r = await run(text);
+      expect(r.stopped, what).toBeUndefined();
+      const x = last(r, 'x');
+      expect(x?.ending, what).toBe('Qed');
+      expect(x?.restsOn?.length ?? 0, what).toBeGreaterThan(0);
+      expect(x?.converted.ok, what).toBe(false);
+    });
+  }
+});
