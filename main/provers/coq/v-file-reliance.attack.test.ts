@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { vFileDerivations, type VFileReport } from './v-file-derivations.ts';
 
@@ -35,4 +36,24 @@ describe('admitted reliance in .v files (attack, real coqidetop)', () => {
       expect(x?.converted.ok, what).toBe(false);
     });
   }
+});
+
+/** An unlucky user opening public `.v` files: a clear stop with a line and a reason, never a hang. */
+describe('public .v files and runaway sentences (attack, real coqidetop)', () => {
+  it('a stdlib file with its own Axiom stops at that line with the reason; a Register stops likewise', { timeout: 300_000 }, async () => {
+    const classical = await vFileDerivations(readFileSync('/usr/lib/ocaml/coq/theories/Logic/Classical_Prop.v', 'utf8'), { timeoutMs: 30_000 });
+    expect(classical.stopped).toMatchObject({ line: 22, message: expect.stringMatching(/Axiom \(assumptions are not allowed here\)/) });
+    const bool = await vFileDerivations(readFileSync('/usr/lib/ocaml/coq/theories/Bool/Bool.v', 'utf8'), { timeoutMs: 30_000 });
+    expect(bool.stopped).toMatchObject({ line: 138, message: expect.stringMatching(/not allowed: Register/) });
+    // What ran before the stop is still shown and converts.
+    expect(bool.theorems.length).toBeGreaterThan(5);
+    expect(bool.theorems.every((t) => t.converted.ok)).toBe(true);
+  });
+
+  it('a tactic that never ends stops the run at its line when the per-sentence limit passes; the file after it never runs', { timeout: 300_000 }, async () => {
+    const r = await vFileDerivations('Ltac spin := idtac; spin.\nLemma ok : True. Proof. exact I. Qed.\nLemma loop : True. Proof.\nspin. Qed.\nLemma after : True. Proof. exact I. Qed.\n', { timeoutMs: 5_000 });
+    expect(r.stopped?.line).toBe(4);
+    expect(r.stopped?.message).toMatch(/time|limit/i);
+    expect(r.theorems.map((t) => t.name)).toEqual(['ok', 'loop']);
+  });
 });
