@@ -1,6 +1,6 @@
 import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
 import type { DocumentCheck } from '../../shared/checking/document-check.ts';
-import { goalNameOf } from '../../shared/protocol/goal-name.ts';
+import { lastGoalOf } from '../../shared/protocol/goal-name.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import { isFinishedView } from '../../shared/proof-tree/tree-view-queries.ts';
@@ -15,17 +15,17 @@ export type Problem =
   | { kind: 'error'; line: number; message: string; hammer?: HammerReport }
   | { kind: 'proved'; line: number; name: string };
 
-const GOAL_LINE = /^\s*(?:[0-9]+\s+)?GOAL\b/;
-
 export function problemsOf(check: DocumentCheck, tree: (step: number) => TreeView | null | undefined, hammer?: { error: string; report: HammerReport }): Problem[] {
   const out: Problem[] = [];
-  let goal: CheckedLine | undefined;
+  let goal: { line: CheckedLine; name?: string } | undefined;
   for (const e of check.entries) {
-    if (GOAL_LINE.test(e.text)) goal = e;
+    // Any GOAL request of the line (after a `;` too) starts the item; its last one is the proof left open.
+    const started = lastGoalOf(e.text);
+    if (started) goal = { line: e, ...started };
     if (!goal || e.stepAfter === e.stepBefore) continue;
     const after = tree(e.stepAfter);
     if (after && isFinishedView(after)) {
-      const name = goalNameOf(goal.text) ?? `the GOAL of line ${goal.line}`;
+      const name = goal.name ?? `the GOAL of line ${goal.line.line}`;
       out.push({ kind: 'proved', line: e.line, name });
       goal = undefined;
     }
