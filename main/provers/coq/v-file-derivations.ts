@@ -160,6 +160,12 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
     return { ok: false, reason: `Coq could not print its statement: ${(e as Error).message}` };
   }
   if (statement === undefined) return { ok: false, reason: 'Coq printed its statement in an unexpected form' };
+  // A Qed proof may hold a tactic a document refuses (`first [exact I | admit]`: the admit never ran): the
+  // converted item would stop at that line, so it is refused here, with the document policy's reason.
+  for (const tac of t.tactics) {
+    const refusal = new SentencePolicy('define').judge(`${tac.tactic}.`, true);
+    if (refusal !== undefined) return { ok: false, reason: `line ${tac.line}: ${refusal.replace(/^parse error: declaration /, '')} — an Arbor document refuses it` };
+  }
   const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
   const kept = sentences.slice(0, t.index).filter((_, i) => !leftOut.some(([from, to]) => i >= from && i <= to));

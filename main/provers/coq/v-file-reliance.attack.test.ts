@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { vFileDerivations, type VFileReport } from './v-file-derivations.ts';
+import { SentencePolicy } from './vernacular-policy.ts';
 
 /**
  * Attacks (by someone who did not build it) on "rests on admitted …" in `.v` files opened as derivations,
@@ -24,6 +25,29 @@ describe('admitted reliance in .v files (attack, real coqidetop)', () => {
     const r = await run('Module M. Lemma a : False. Proof. admit. Admitted. End M.\nModule K. Include M. End K.\nLemma x : False. Proof. exact K.a. Qed.');
     expect(r.stopped).toMatchObject({ line: 2, message: expect.stringMatching(/not allowed: Include/) });
     expect(r.theorems.map((t) => t.name)).toEqual(['a']);
+  });
+
+  it('a Qed proof holding admit in a branch that never ran is shown proved by Coq but not converted (a document refuses it)', { timeout: 300_000 }, async () => {
+    const r = await run('Lemma w : True. Proof. first [exact I | admit]. Qed.\nLemma v : True. Proof. exact I. Qed.');
+    expect(r.stopped).toBeUndefined();
+    expect(last(r, 'w')?.ending).toBe('Qed');
+    expect(last(r, 'w')?.converted).toMatchObject({ ok: false, reason: expect.stringMatching(/line 1: .*gives up a goal/) });
+    expect(last(r, 'v')?.converted.ok).toBe(true);
+  });
+
+  it('Fail around effects is judged by what it wraps in every purpose; a Fail whose command succeeds stops with Coq\'s answer', { timeout: 300_000 }, async () => {
+    for (const purpose of ['prelude', 'define', 'read-only'] as const) {
+      for (const s of ['Fail Fail Redirect "x" Print nat.', 'Fail Load "x".', 'Fail Require "x".', 'Fail Set Hammer PredictPath "x".', 'Fail Timeout 1 Redirect "x" Print nat.', 'Fail Succeed Redirect "x" Print nat.', 'Fail  #[local] Set Hammer PredictPath "x".', 'Fail Declare ML Module "x".', 'Fail Add LoadPath "/" as R.', 'Fail\nRedirect "x" Print nat.', 'Fail Axiom c : False.']) {
+        expect(new SentencePolicy(purpose).judge(s, false), `${purpose}: ${s}`).toMatch(/^parse error/);
+      }
+      expect(new SentencePolicy(purpose).judge('Fail Fail Add LoadPath "/" as R.', true), purpose).toMatch(/inside a proof/);
+    }
+    expect(new SentencePolicy('define').judge('Fail Fail Fail admit.', true)).toMatch(/gives up a goal/);
+    for (const text of ['Lemma l : 1 = 1. Proof. reflexivity. Fail Qed. Qed.', 'Lemma m : False. Proof. admit. Fail Admitted. Admitted.', 'Fail Lemma p : True.', 'Fail Notation "x +++ y" := (x + y) (at level 50).']) {
+      const r = await run(`${text}\nLemma z : True. Proof. exact I. Qed.`);
+      expect(r.stopped, text).toMatchObject({ line: 1, message: expect.stringMatching(/has not failed/) });
+      expect(r.theorems.some((t) => t.converted.ok || t.ending === 'Qed'), text).toBe(false);
+    }
   });
 
   for (const [what, text] of cases) {
