@@ -57,9 +57,26 @@ const toGoal = (g: RawGoal): VGoal => ({
   context: g.hyps.flatMap((h) => splitHyp(h).map((e): ContextEntry => ({ kind: guessKind(e.name, e.type), name: e.name, text: e.body !== undefined ? `${e.body} : ${e.type}` : e.type }))),
 });
 
+/** Characters coqidetop's XML cannot carry (tabs, line ends and form feeds, common in old sources, pass). */
+function firstControlCharacter(text: string): { at: number; code: string } | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const n = text.charCodeAt(i);
+    if ((n < 32 && n !== 9 && n !== 10 && n !== 13 && n !== 12) || n === 127 || (n >= 0x80 && n < 0xa0)) return { at: i, code: n.toString(16).toUpperCase().padStart(4, '0') };
+  }
+  return undefined;
+}
+
 /** Runs `text` (a `.v` file) and reports every theorem's derivation and conversion. */
-export async function vFileDerivations(text: string, options: VFileOptions): Promise<VFileReport> {
+export async function vFileDerivations(given: string, options: VFileOptions): Promise<VFileReport> {
   const started = performance.now();
+  // A UTF-8 byte-order mark (Windows editors write one) is no Coq token, yet coqc skips it: a blank here
+  // (same offsets, same lines).
+  const text = given.replace(/^\uFEFF/, ' ');
+  const control = firstControlCharacter(text);
+  if (control !== undefined) {
+    // coqidetop's XML cannot carry it (Coq echoes strings back in its answers): said at its line, nothing run.
+    return { theorems: [], sentences: 0, stopped: { line: lineCounter(text)(control.at), message: `the file contains the control character U+${control.code} (line ${lineCounter(text)(control.at)}), which coqidetop's XML cannot carry: nothing was run` }, ms: Math.round(performance.now() - started), project: options.project !== undefined };
+  }
   const project = options.project;
   const client = await CoqideTopClient.start({
     ...(options.client ?? {}),
@@ -87,7 +104,8 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
         throw e;
       }
       if (s === undefined) break;
-      const line = lineAt(s.start + (s.text.length - s.text.trimStart().length));
+      // The sentence's own first line: after the comments (and attributes) before it, not the first of those.
+      const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
       const refusal = policy.judge(s.pp, inProof);
       if (refusal !== undefined) {
         stopped = { line, message: refusal };

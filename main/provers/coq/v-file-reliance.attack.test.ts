@@ -74,6 +74,17 @@ describe('public .v files and runaway sentences (attack, real coqidetop)', () =>
     expect(bool.theorems.every((t) => t.converted.ok)).toBe(true);
   });
 
+  it('lines are the sentences\' own, after comments before them; a BOM is a blank; a control character stops the run at its line', { timeout: 300_000 }, async () => {
+    const commented = await vFileDerivations('(* a form feed \f here *)\nLemma z : True. Proof. exact I. Qed.\n(* one\n   two *) Lemma y : True.\nProof. exact I. Qed.\n', { timeoutMs: 30_000 });
+    expect(commented.stopped).toBeUndefined();
+    expect(commented.theorems.map((t) => [t.name, t.line, t.endLine])).toEqual([['z', 2, 2], ['y', 4, 5]]);
+    const bom = await vFileDerivations('\uFEFFLemma z : True. Proof. exact I. Qed.\n', { timeoutMs: 30_000 });
+    expect(bom.stopped).toBeUndefined();
+    expect(bom.theorems.map((t) => t.name)).toEqual(['z']);
+    const control = await vFileDerivations('Lemma z : True. Proof. exact I. Qed.\nRequire Import String.\nDefinition s := "\u0001"%string.\n', { timeoutMs: 30_000 });
+    expect(control.stopped).toMatchObject({ line: 3, message: expect.stringMatching(/control character U\+0001/) });
+  });
+
   it('a tactic that never ends stops the run at its line when the per-sentence limit passes; the file after it never runs', { timeout: 300_000 }, async () => {
     const r = await vFileDerivations('Ltac spin := idtac; spin.\nLemma ok : True. Proof. exact I. Qed.\nLemma loop : True. Proof.\nspin. Qed.\nLemma after : True. Proof. exact I. Qed.\n', { timeoutMs: 5_000 });
     expect(r.stopped?.line).toBe(4);
