@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ShellProcess } from '../../cli/shell-process.ts';
 import { vFileDerivations, type VFileReport } from './v-file-derivations.ts';
 import { SentencePolicy } from './vernacular-policy.ts';
 
@@ -47,6 +48,23 @@ describe('admitted reliance in .v files (attack, real coqidetop)', () => {
       const r = await run(`${text}\nLemma z : True. Proof. exact I. Qed.`);
       expect(r.stopped, text).toMatchObject({ line: 1, message: expect.stringMatching(/has not failed/) });
       expect(r.theorems.some((t) => t.converted.ok || t.ending === 'Qed'), text).toBe(false);
+    }
+  });
+
+  it('the theorem that converts runs to END in a real shell; its DEFINE and SCRIPT carry no admitted proof', { timeout: 300_000 }, async () => {
+    const r = await run('Fail Definition d : nat := true.\nGoal False. Proof. admit. Admitted.\nLemma x : False. Proof. exact Unnamed_thm. Qed.\nLemma ok : 2 = 2. Proof. reflexivity. Qed.');
+    const ok = last(r, 'ok')?.converted;
+    expect(ok?.ok).toBe(true);
+    const lines = ok?.ok ? ok.lines : [];
+    expect(lines.some((l) => /admit|Admitted|Unnamed_thm/.test(l))).toBe(false);
+    const shell = new ShellProcess(['--timeout', '20']);
+    try {
+      const rs = await shell.onFreshChannel(lines);
+      expect(rs.map((x) => x.ERR)).toEqual(lines.map(() => ''));
+      expect(rs.at(-1)?.ASSUMPTIONS).toEqual([]);
+      expect(String(rs.at(-1)?.SCRIPT ?? '')).not.toMatch(/admit|Admitted/);
+    } finally {
+      expect(await shell.end()).toBe(0);
     }
   });
 
