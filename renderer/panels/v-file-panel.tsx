@@ -39,7 +39,7 @@ export function VFilePanel() {
               <li key={`${th.line}`} className={i === v.theorem ? 'active' : ''}>
                 <button type="button" onClick={() => { s().selectVFileTheorem(i); s().setTreeSource('vfile'); }} data-testid="vfile-theorem" title={th.opener}>
                   {th.name ?? 'Goal'} <span className="muted">l. {th.line}–{th.endLine} · {th.steps.length - 1} steps · {th.ending}</span>
-                  {th.restsOn && <span className="error" data-testid="vfile-rests-on"> · rests on admitted {th.restsOn.map((r) => `${r.name} (l. ${r.line})`).join(', ')}</span>}
+                  {th.restsOn && <span className="error" data-testid="vfile-rests-on"> · rests on admitted {th.restsOn.map((r) => (r.line !== undefined ? `${r.name} (l. ${r.line})` : r.name)).join(', ')}</span>}
                 </button>
                 <button
                   type="button" data-testid="vfile-convert" disabled={!th.converted.ok}

@@ -1,6 +1,6 @@
 import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
 import type { DocumentCheck } from '../../shared/checking/document-check.ts';
-import { goalNameOf } from '../../shared/protocol/goal-name.ts';
+import { lastGoalOf } from '../../shared/protocol/goal-name.ts';
 import type { HammerReport } from '../../shared/protocol/hammer-report.ts';
 import type { SectionPremise } from '../../shared/protocol/section-premises.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
@@ -17,20 +17,20 @@ export type Problem =
   /** `premises`: proved inside an open section, under its hypotheses (a conditional result, said so in words). */
   | { kind: 'proved'; line: number; name: string; premises?: SectionPremise[] };
 
-const GOAL_LINE = /^\s*(?:[0-9]+\s+)?GOAL\b/;
-
 export function problemsOf(
   check: DocumentCheck, tree: (step: number) => TreeView | null | undefined, hammer?: { error: string; report: HammerReport },
   premises?: Record<number, SectionPremise[]>,
 ): Problem[] {
   const out: Problem[] = [];
-  let goal: CheckedLine | undefined;
+  let goal: { line: CheckedLine; name?: string } | undefined;
   for (const e of check.entries) {
-    if (GOAL_LINE.test(e.text)) goal = e;
+    // Any GOAL request of the line (after a `;` too) starts the item; its last one is the proof left open.
+    const started = lastGoalOf(e.text);
+    if (started) goal = { line: e, ...started };
     if (!goal || e.stepAfter === e.stepBefore) continue;
     const after = tree(e.stepAfter);
     if (after && isFinishedView(after)) {
-      const name = goalNameOf(goal.text) ?? `the GOAL of line ${goal.line}`;
+      const name = goal.name ?? `the GOAL of line ${goal.line.line}`;
       const under = premises?.[e.stepAfter];
       out.push({ kind: 'proved', line: e.line, name, ...(under?.length ? { premises: under } : {}) });
       goal = undefined;

@@ -223,8 +223,11 @@ export interface VFileTheoremReport {
   ending: VEnding;
   /** The derivation after each step (the step-through): step 0 is the goal alone. */
   steps: VFileStep[];
-  /** Admitted proofs of the file this theorem rests on (Coq's `Print Assumptions` names them), with their lines. */
-  restsOn?: { name: string; line: number }[];
+  /**
+   * Admitted proofs of the file this theorem rests on (Coq's `Print Assumptions` names them), with their lines
+   * when known (an anonymous `Goal`'s, a Program obligation's or a functor instance's constant has no line of its own).
+   */
+  restsOn?: { name: string; line?: number }[];
   /** The theorem as an Arbor document (the declarations before it as one DEFINE, then the item), or why not. */
   converted: { ok: true; lines: string[] } | { ok: false; reason: string };
 }

@@ -9,7 +9,8 @@ const QUERY_MS = 30_000;
 export interface AdmittedConstant {
   kernelName: string;
   name: string;
-  line: number;
+  /** Undefined when Coq made the constant without a theorem line of its own (`Unnamed_thm`, an obligation, a functor instance). */
+  line?: number;
 }
 
 /** The kernel name of the constant `name` at state `state` (Coq's `Locate Term`: kinds and paths only), or undefined. */
@@ -25,13 +26,28 @@ export async function kernelNameAt(client: CoqideTopClient, name: string, state:
  * a string in a type can neither hide nor fake a reliance.
  */
 export async function admittedReliance(client: CoqideTopClient, name: string, state: number, admitted: ReadonlyMap<string, AdmittedConstant>): Promise<AdmittedConstant[]> {
-  if (admitted.size === 0 || !isQualid(name)) return [];
+  if (!isQualid(name)) return [];
   const printed = parsePrintAssumptions(notices(await client.query(`Print Assumptions ${name}.`, state, QUERY_MS)));
   const out = new Map<string, AdmittedConstant>();
   for (const a of printed.axioms) {
     const full = await kernelNameAt(client, a.name, state);
-    const hit = full === undefined ? undefined : admitted.get(full);
+    if (full === undefined) continue;
+    const hit = admitted.get(full) ?? ownAxiom(full, a.name, admitted);
     if (hit !== undefined) out.set(hit.kernelName, hit);
   }
   return [...out.values()];
+}
+
+/**
+ * An axiom of the file's own library (`Top`, coqidetop's) that no named `Admitted` gave: the read-only policy
+ * refuses every command that declares an assumption outside sections and module types, so Coq made it from an
+ * admitted proof it named itself — an anonymous `Goal`'s `Unnamed_thm`, a Program obligation, the other half of
+ * a mutual proof, or a functor's admitted lemma copied by an application (`G.a` for `F.a`). Matching by kernel
+ * names alone missed those. The line is the admitted lemma's whose name ends the same way, when there is one.
+ */
+function ownAxiom(kernelName: string, printed: string, admitted: ReadonlyMap<string, AdmittedConstant>): AdmittedConstant | undefined {
+  if (!kernelName.startsWith('Top.')) return undefined;
+  const last = kernelName.split('.').at(-1);
+  const like = [...admitted.values()].find((c) => c.kernelName.split('.').at(-1) === last);
+  return { kernelName, name: printed, ...(like?.line !== undefined ? { line: like.line } : {}) };
 }

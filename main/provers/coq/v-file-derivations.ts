@@ -57,9 +57,26 @@ const toGoal = (g: RawGoal): VGoal => ({
   context: g.hyps.flatMap((h) => splitHyp(h).map((e): ContextEntry => ({ kind: guessKind(e.name, e.type), name: e.name, text: e.body !== undefined ? `${e.body} : ${e.type}` : e.type }))),
 });
 
+/** Characters coqidetop's XML cannot carry (tabs, line ends and form feeds, common in old sources, pass). */
+function firstControlCharacter(text: string): { at: number; code: string } | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const n = text.charCodeAt(i);
+    if ((n < 32 && n !== 9 && n !== 10 && n !== 13 && n !== 12) || n === 127 || (n >= 0x80 && n < 0xa0)) return { at: i, code: n.toString(16).toUpperCase().padStart(4, '0') };
+  }
+  return undefined;
+}
+
 /** Runs `text` (a `.v` file) and reports every theorem's derivation and conversion. */
-export async function vFileDerivations(text: string, options: VFileOptions): Promise<VFileReport> {
+export async function vFileDerivations(given: string, options: VFileOptions): Promise<VFileReport> {
   const started = performance.now();
+  // A UTF-8 byte-order mark (Windows editors write one) is no Coq token, yet coqc skips it: a blank here
+  // (same offsets, same lines).
+  const text = given.replace(/^\uFEFF/, ' ');
+  const control = firstControlCharacter(text);
+  if (control !== undefined) {
+    // coqidetop's XML cannot carry it (Coq echoes strings back in its answers): said at its line, nothing run.
+    return { theorems: [], sentences: 0, stopped: { line: lineCounter(text)(control.at), message: `the file contains the control character U+${control.code} (line ${lineCounter(text)(control.at)}), which coqidetop's XML cannot carry: nothing was run` }, ms: Math.round(performance.now() - started), project: options.project !== undefined };
+  }
   const project = options.project;
   const client = await CoqideTopClient.start({
     ...(options.client ?? {}),
@@ -87,7 +104,8 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
         throw e;
       }
       if (s === undefined) break;
-      const line = lineAt(s.start + (s.text.length - s.text.trimStart().length));
+      // The sentence's own first line: after the comments (and attributes) before it, not the first of those.
+      const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
       const refusal = policy.judge(s.pp, inProof);
       if (refusal !== undefined) {
         stopped = { line, message: refusal };
@@ -109,19 +127,22 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
     // and of the theorems resting on them, left out of later conversions' DEFINE.
     const admitted = new Map<string, AdmittedConstant>();
     const leftOut: [number, number][] = [];
+    let anyAdmitted = false;
     for (const t of theoremsOf(sentences)) {
       const steps = derivationSteps(recordedSteps(sentences, t));
       const state = states[t.endIndex];
       const finished = t.ending === 'Qed' || t.ending === 'Defined';
-      const restsOn = finished && state !== undefined && t.name !== undefined ? await admittedReliance(client, t.name, state, admitted) : [];
+      const restsOn = finished && state !== undefined && t.name !== undefined && anyAdmitted ? await admittedReliance(client, t.name, state, admitted) : [];
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
-        ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, line: a.line })) } : {}),
+        ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, ...(a.line !== undefined ? { line: a.line } : {}) })) } : {}),
         converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut),
       });
       if (restsOn.length > 0) leftOut.push([t.index, t.endIndex]);
       if (t.ending === 'Admitted') {
+        // Named or not (an anonymous Goal, a Program obligation): from here on every theorem is asked.
+        anyAdmitted = true;
         leftOut.push([t.index, t.endIndex]);
         const kernelName = t.name !== undefined && state !== undefined ? await kernelNameAt(client, t.name, state) : undefined;
         if (kernelName !== undefined && t.name !== undefined) admitted.set(kernelName, { kernelName, name: t.name, line: t.line });
@@ -135,7 +156,7 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
 
 const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({
   ok: false,
-  reason: `it rests on ${on.map((a) => `${a.name} (line ${a.line})`).join(', ')}, admitted, not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
+  reason: `it rests on ${on.map((a) => (a.line !== undefined ? `${a.name} (line ${a.line})` : a.name)).join(', ')}, admitted, not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
 });
 
 /**
@@ -157,6 +178,12 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
     return { ok: false, reason: `Coq could not print its statement: ${(e as Error).message}` };
   }
   if (statement === undefined) return { ok: false, reason: 'Coq printed its statement in an unexpected form' };
+  // A Qed proof may hold a tactic a document refuses (`first [exact I | admit]`: the admit never ran): the
+  // converted item would stop at that line, so it is refused here, with the document policy's reason.
+  for (const tac of t.tactics) {
+    const refusal = new SentencePolicy('define').judge(`${tac.tactic}.`, true);
+    if (refusal !== undefined) return { ok: false, reason: `line ${tac.line}: ${refusal.replace(/^parse error: declaration /, '')} — an Arbor document refuses it` };
+  }
   const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
   const kept = sentences.slice(0, t.index).filter((_, i) => !leftOut.some(([from, to]) => i >= from && i <= to));
