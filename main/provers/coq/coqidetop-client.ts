@@ -226,6 +226,7 @@ export class CoqideTopClient {
       this.proc.stdin.write(xmls.join(''));
       const settled = await Promise.allSettled(answers);
       clearTimeout(timer);
+      if (interrupted) await this.absorbInterrupt();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) {
         const e = failed.reason as Error;
@@ -236,6 +237,23 @@ export class CoqideTopClient {
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * After a SIGINT: coqidetop keeps an interrupt that arrived between two calls and fails the *next* call
+   * with "User interrupt" (whatever it is: an Edit_at that restores the tip, a later Add). A harmless call
+   * takes it now, so no later call answers for it. An interrupt the running call already took leaves
+   * nothing: the call then just answers. Still under the batch's lock.
+   */
+  private async absorbInterrupt(): Promise<void> {
+    if (this.deadReason !== undefined) return;
+    const answer = new Promise<CallResult>((resolve, reject) => {
+      this.pending.push({ messages: [], resolve, reject });
+    });
+    const killer = setTimeout(() => this.proc.kill(), this.grace);
+    this.proc.stdin.write(aboutCall());
+    await answer.catch(() => undefined);
+    clearTimeout(killer);
   }
 
   /**
