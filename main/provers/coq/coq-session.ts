@@ -6,7 +6,7 @@ import type { QueryAnswer } from '../../../shared/protocol/query-answer.ts';
 import { precheckUntrusted } from './vernacular-policy.ts';
 import { runCoqText, TextRefused } from './coq-text-runner.ts';
 import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-session.ts';
-import { CoqCrash, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
+import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
 import type { Attempt, CoqCheckpoint, LogEntry, LogItem } from './coq-log.ts';
 import { fragmentProblem, isIdent } from './coq-sentence.ts';
@@ -60,6 +60,8 @@ export class CoqSession implements ProverSession {
   private shelved = 0;
   /** After `restore` the goals are re-read only when a step needs them (keeps REVERT at one round trip). */
   private stale = false;
+  /** coqidetop was killed at a HAMMER's deadline: restart it (replaying the log) at the next request. */
+  private restartDue = false;
   /** Goals as Arbor shows them (kinds of entries per proof, print modes). */
   private readonly printer: GoalPrinter;
   /** HAMMER's stages, run on this session through its port. */
@@ -183,13 +185,31 @@ export class CoqSession implements ProverSession {
     if (this.client.alive) {
       try {
         this.truncate(len);
-        await this.client.editAt(this.stateAt(len), ROUND_TRIP_MS);
+        await this.editAtPastInterrupt(this.stateAt(len));
         return;
       } catch (e) {
         if (this.client.alive && !(e instanceof CoqTimeout)) throw e;
       }
     }
+    if (this.hardDeadline !== undefined) {
+      // Killed at a HAMMER's deadline (a tactic deaf to SIGINT): replaying the document would take the answer past
+      // the user's budget, so the answer goes now and the next request restarts coqidetop (ensureAlive).
+      this.truncate(len);
+      this.restartDue = true;
+      return;
+    }
     await this.restart(len);
+  }
+
+  /** The restart a HAMMER's deadline put off (see rewind), before anything else uses coqidetop. */
+  private async ensureAlive(): Promise<void> {
+    if (!this.restartDue) return;
+    this.restartDue = false;
+    try {
+      await this.restart(this.log.length);
+    } catch (e) {
+      throw toProverError(e);
+    }
   }
 
   /**
@@ -223,8 +243,22 @@ export class CoqSession implements ProverSession {
     } catch (error) {
       this.log.length = len;
       if (error instanceof CoqCrash || (error instanceof CoqTimeout && error.killed) || !this.client.alive) throw error;
-      await this.client.editAt(before, ROUND_TRIP_MS);
+      await this.editAtPastInterrupt(before);
       return { ok: false, error };
+    }
+  }
+
+  /**
+   * Edit_at, once more if a late SIGINT interrupted it: a deadline's interrupt that reaches coqidetop as its
+   * call ends stays pending and stops the next call — an Edit_at whose failure left the log and coqidetop's tip
+   * apart (`Stm.add called for a different state`, `Stm.Vcs_aux.Expired`).
+   */
+  private async editAtPastInterrupt(id: number): Promise<void> {
+    try {
+      await this.client.editAt(id, ROUND_TRIP_MS);
+    } catch (e) {
+      if (!(e instanceof CoqFailure) || !/User interrupt/i.test(e.message)) throw e;
+      await this.client.editAt(id, ROUND_TRIP_MS);
     }
   }
 
@@ -269,6 +303,7 @@ export class CoqSession implements ProverSession {
   }
 
   async start(goal: string, name = 'arbor_goal'): Promise<StepOutcome> {
+    await this.ensureAlive();
     // Refused text changes nothing (`refused`); otherwise GOAL discards an unfinished proof, even when
     // Coq then rejects the new goal. Finished proofs stay.
     const [g, theorem] = refusing(() => [guard('goal', goal), guardName(name)]);
@@ -289,6 +324,7 @@ export class CoqSession implements ProverSession {
    * (coq-text-runner.ts); the script keeps exactly the text Coq ran.
    */
   async define(text: string): Promise<DefineOutcome> {
+    await this.ensureAlive();
     // Refused text changes nothing; otherwise, like GOAL, a declaration discards an unfinished proof.
     const pre = precheckUntrusted(text, 'define');
     if (pre !== undefined) throw new ProverError('refused', pre);
@@ -335,10 +371,12 @@ export class CoqSession implements ProverSession {
 
   /** SEARCH, CHECK, ABOUT, PRINT, LOCATE at the current state (inside a proof, its hypotheses are in scope). */
   async query(q: QueryCommand): Promise<QueryAnswer> {
+    await this.ensureAlive();
     return answerQuery(this.client, q, this.timeoutMs);
   }
 
   async step(step: ProofStep): Promise<StepOutcome> {
+    await this.ensureAlive();
     if (!this.openProof()) throw new ProverError('prover', 'no goal');
     if (this.stale) await this.goals();
     if (this.current[0]?.givenUp) {
@@ -478,6 +516,7 @@ export class CoqSession implements ProverSession {
    * the session as it was before and throws (`fail` for a refused Qed, `unsound` for assumptions).
    */
   async finish(): Promise<FinishedProof> {
+    await this.ensureAlive();
     const proof = this.openProof();
     if (!proof) throw new ProverError('prover', 'no goal');
     const len = this.log.length;
@@ -519,6 +558,7 @@ export class CoqSession implements ProverSession {
   }
 
   async restore(checkpoint: Checkpoint): Promise<void> {
+    await this.ensureAlive();
     const token = (checkpoint as CoqCheckpoint | undefined)?.token;
     const at = this.log.findIndex((e) => e.token === token);
     if (at < 0) throw new ProverError('prover', 'unknown checkpoint');
@@ -538,6 +578,7 @@ export class CoqSession implements ProverSession {
   }
 
   async goals(): Promise<OpenGoal[]> {
+    await this.ensureAlive();
     try {
       const r = await this.client.goals();
       this.current = r.goals ?? [];
