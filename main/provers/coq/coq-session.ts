@@ -30,6 +30,8 @@ export { toProverError } from './coq-errors.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 const GRACE_MS = 2000;
+/** Inside a HAMMER, how long before the deadline a running call is interrupted (the client kills it 1.5 s after). */
+const INTERRUPT_LEAD_MS = 700;
 /** Limit for calls that only parse or move the tip (Add, Edit_at): they never run tactics. */
 const ROUND_TRIP_MS = 5000;
 
@@ -221,8 +223,11 @@ export class CoqSession implements ProverSession {
     const before = this.client.tip;
     // Inside a HAMMER the user's budget is a wall-clock limit: a call is interrupted at the deadline
     // (SIGINT to coqidetop's group: its ATPs too) and none starts after it.
-    const hardLeft = this.hardDeadline === undefined ? Infinity : this.hardDeadline - Date.now();
-    if (hardLeft <= 0) throw new ProverError('timeout', 'timeout');
+    const untilDeadline = this.hardDeadline === undefined ? Infinity : this.hardDeadline - Date.now();
+    if (untilDeadline <= 0) throw new ProverError('timeout', 'timeout');
+    // The interrupt goes a little before the deadline: a call deaf to SIGINT is killed after the client's grace,
+    // and that too must fall within the second the user's budget allows for stopping.
+    const hardLeft = Math.max(1, untilDeadline - INTERRUPT_LEAD_MS);
     const limitMs = Math.min(wantedMs, hardLeft);
     try {
       let r: { goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] };
@@ -234,7 +239,7 @@ export class CoqSession implements ProverSession {
         r = a;
       } else {
         for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence, ROUND_TRIP_MS) });
-        r = await this.client.goals(Math.min(limitMs + GRACE_MS, Math.max(1, (this.hardDeadline ?? Infinity) - Date.now())));
+        r = await this.client.goals(Math.min(limitMs + GRACE_MS, Math.max(1, (this.hardDeadline ?? Infinity) - Date.now() - INTERRUPT_LEAD_MS)));
       }
       this.current = r.goals ?? [];
       this.shelved = r.shelved;
@@ -444,7 +449,12 @@ export class CoqSession implements ProverSession {
           this.shelved = saved.shelved;
         };
       },
-      query: async (sentence) => (await this.client.query(sentence, this.client.tip, ROUND_TRIP_MS)).map((m) => m.text).join('\n'),
+      query: async (sentence) => {
+        // Cut at the deadline like every call of a HAMMER (a `Check` of a huge subterm is not free).
+        const left = Math.min(ROUND_TRIP_MS, (this.hardDeadline ?? Infinity) - Date.now() - INTERRUPT_LEAD_MS);
+        if (left < 500) throw new ProverError('timeout', 'timeout');
+        return (await this.client.query(sentence, this.client.tip, left)).map((m) => m.text).join('\n');
+      },
       premises: (deadline) => {
         const own = this.openProof()?.name;
         return searchPremises({

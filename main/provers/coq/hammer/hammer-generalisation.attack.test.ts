@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../../cli/shell-process.ts';
 import { runCoqc } from '../../../fidelity/run-coqc.ts';
+import { refutationPlan } from './instance-refutation.ts';
 import { subtermConjectures } from './subterm-generalisation.ts';
 
 /**
@@ -25,6 +26,14 @@ describe('subterm generalisation: the fresh variable never captures a global nam
     expect(cs.length).toBeGreaterThan(0);
     for (const c of cs) expect(c.statement).not.toMatch(/^forall \(x :/);
     expect(cs.map((c) => c.statement)).toContain('forall (x0 : list nat) (a : nat), x (sn x0 a) = a :: (x x0)');
+  });
+});
+
+describe('refutation of a goal without variables (pure)', () => {
+  it('1 = 2 has one instance: itself', () => {
+    const plan = refutationPlan([], '1 = 2', new Map());
+    expect(plan?.statement).toMatch(/1 = 2/);
+    expect(plan?.instances).toEqual(['the statement itself (it has no variables)']);
   });
 });
 
@@ -147,6 +156,8 @@ describe('HAMMER\'s new stages under attack (real arbor-shell, coqidetop)', () =
       const r = await hammer(ch, 3);
       // A clear message: it says it failed or ran out of time, in words, not a stack or an empty string.
       expect(r.ERR).toMatch(/^(fail|timeout)\S*\s*\S.{10,}/s);
+      // A closed false equation is refuted outright (it has no variables to instantiate).
+      if (g === '1 = 2') expect(r.ERR).toMatch(/the goal is false/);
       await on(ch, 'END', /.+/);
     }
     // After an induction undone mid-proof: HAMMER sees the goal as it is now.
