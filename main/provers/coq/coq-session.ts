@@ -6,7 +6,7 @@ import type { QueryAnswer } from '../../../shared/protocol/query-answer.ts';
 import { precheckUntrusted } from './vernacular-policy.ts';
 import { runCoqText, TextRefused } from './coq-text-runner.ts';
 import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-session.ts';
-import { CoqCrash, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
+import { CoqCrash, CoqFailure, CoqTimeout, CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import type { CoqMessage, RawGoal } from './xml-protocol.ts';
 import type { Attempt, CoqCheckpoint, LogEntry, LogItem } from './coq-log.ts';
 import { fragmentProblem, isIdent } from './coq-sentence.ts';
@@ -34,6 +34,8 @@ export { toProverError } from './coq-errors.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 const GRACE_MS = 2000;
+/** Inside a HAMMER, how long before the deadline a running call is interrupted (the client kills it 1.5 s after). */
+const INTERRUPT_LEAD_MS = 700;
 /** Limit for calls that only parse or move the tip (Add, Edit_at): they never run tactics. */
 const ROUND_TRIP_MS = 5000;
 
@@ -64,6 +66,8 @@ export class CoqSession implements ProverSession {
   private shelved = 0;
   /** After `restore` the goals are re-read only when a step needs them (keeps REVERT at one round trip). */
   private stale = false;
+  /** coqidetop was killed at a HAMMER's deadline: restart it (replaying the log) at the next request. */
+  private restartDue = false;
   /** Goals as Arbor shows them (kinds of entries per proof, print modes). */
   private readonly printer: GoalPrinter;
   /** HAMMER's stages, run on this session through its port. */
@@ -195,13 +199,31 @@ export class CoqSession implements ProverSession {
     if (this.client.alive) {
       try {
         this.truncate(len);
-        await this.client.editAt(this.stateAt(len), ROUND_TRIP_MS);
+        await this.editAtPastInterrupt(this.stateAt(len));
         return;
       } catch (e) {
         if (this.client.alive && !(e instanceof CoqTimeout)) throw e;
       }
     }
+    if (this.hardDeadline !== undefined) {
+      // Killed at a HAMMER's deadline (a tactic deaf to SIGINT): replaying the document would take the answer past
+      // the user's budget, so the answer goes now and the next request restarts coqidetop (ensureAlive).
+      this.truncate(len);
+      this.restartDue = true;
+      return;
+    }
     await this.restart(len);
+  }
+
+  /** The restart a HAMMER's deadline put off (see rewind), before anything else uses coqidetop. */
+  private async ensureAlive(): Promise<void> {
+    if (!this.restartDue) return;
+    this.restartDue = false;
+    try {
+      await this.restart(this.log.length);
+    } catch (e) {
+      throw toProverError(e);
+    }
   }
 
   /**
@@ -213,8 +235,11 @@ export class CoqSession implements ProverSession {
     const before = this.client.tip;
     // Inside a HAMMER the user's budget is a wall-clock limit: a call is interrupted at the deadline
     // (SIGINT to coqidetop's group: its ATPs too) and none starts after it.
-    const hardLeft = this.hardDeadline === undefined ? Infinity : this.hardDeadline - Date.now();
-    if (hardLeft <= 0) throw new ProverError('timeout', 'timeout');
+    const untilDeadline = this.hardDeadline === undefined ? Infinity : this.hardDeadline - Date.now();
+    if (untilDeadline <= 0) throw new ProverError('timeout', 'timeout');
+    // The interrupt goes a little before the deadline: a call deaf to SIGINT is killed after the client's grace,
+    // and that too must fall within the second the user's budget allows for stopping.
+    const hardLeft = Math.max(1, untilDeadline - INTERRUPT_LEAD_MS);
     const limitMs = Math.min(wantedMs, hardLeft);
     try {
       let r: { goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] };
@@ -226,7 +251,7 @@ export class CoqSession implements ProverSession {
         r = a;
       } else {
         for (const sentence of sentences) this.log.push({ sentence, stateId: await this.client.add(sentence, ROUND_TRIP_MS) });
-        r = await this.client.goals(Math.min(limitMs + GRACE_MS, Math.max(1, (this.hardDeadline ?? Infinity) - Date.now())));
+        r = await this.client.goals(Math.min(limitMs + GRACE_MS, Math.max(1, (this.hardDeadline ?? Infinity) - Date.now() - INTERRUPT_LEAD_MS)));
       }
       this.current = r.goals ?? [];
       this.shelved = r.shelved;
@@ -235,8 +260,22 @@ export class CoqSession implements ProverSession {
     } catch (error) {
       this.log.length = len;
       if (error instanceof CoqCrash || (error instanceof CoqTimeout && error.killed) || !this.client.alive) throw error;
-      await this.client.editAt(before, ROUND_TRIP_MS);
+      await this.editAtPastInterrupt(before);
       return { ok: false, error };
+    }
+  }
+
+  /**
+   * Edit_at, once more if a late SIGINT interrupted it: a deadline's interrupt that reaches coqidetop as its
+   * call ends stays pending and stops the next call — an Edit_at whose failure left the log and coqidetop's tip
+   * apart (`Stm.add called for a different state`, `Stm.Vcs_aux.Expired`).
+   */
+  private async editAtPastInterrupt(id: number): Promise<void> {
+    try {
+      await this.client.editAt(id, ROUND_TRIP_MS);
+    } catch (e) {
+      if (!(e instanceof CoqFailure) || !/User interrupt/i.test(e.message)) throw e;
+      await this.client.editAt(id, ROUND_TRIP_MS);
     }
   }
 
@@ -281,6 +320,7 @@ export class CoqSession implements ProverSession {
   }
 
   async start(goal: string, name = 'arbor_goal'): Promise<StepOutcome> {
+    await this.ensureAlive();
     // Refused text changes nothing (`refused`); otherwise GOAL discards an unfinished proof, even when
     // Coq then rejects the new goal. Finished proofs stay.
     const [g, theorem] = refusing(() => [guard('goal', goal), guardName(name)]);
@@ -303,6 +343,7 @@ export class CoqSession implements ProverSession {
    * (coq-text-runner.ts); the script keeps exactly the text Coq ran.
    */
   async define(text: string): Promise<DefineOutcome> {
+    await this.ensureAlive();
     // Refused text changes nothing; otherwise, like GOAL, a declaration discards an unfinished proof.
     const pre = precheckUntrusted(text, 'define');
     if (pre !== undefined) throw new ProverError('refused', pre);
@@ -346,10 +387,12 @@ export class CoqSession implements ProverSession {
 
   /** SEARCH, CHECK, ABOUT, PRINT, LOCATE at the current state (inside a proof, its hypotheses are in scope). */
   async query(q: QueryCommand): Promise<QueryAnswer> {
+    await this.ensureAlive();
     return answerQuery(this.client, q, this.timeoutMs);
   }
 
   async step(step: ProofStep): Promise<StepOutcome> {
+    await this.ensureAlive();
     if (!this.openProof()) throw new ProverError('prover', 'no goal');
     if (this.stale) await this.goals();
     if (this.current[0]?.givenUp) {
@@ -417,7 +460,12 @@ export class CoqSession implements ProverSession {
           this.shelved = saved.shelved;
         };
       },
-      query: async (sentence) => (await this.client.query(sentence, this.client.tip, ROUND_TRIP_MS)).map((m) => m.text).join('\n'),
+      query: async (sentence) => {
+        // Cut at the deadline like every call of a HAMMER (a `Check` of a huge subterm is not free).
+        const left = Math.min(ROUND_TRIP_MS, (this.hardDeadline ?? Infinity) - Date.now() - INTERRUPT_LEAD_MS);
+        if (left < 500) throw new ProverError('timeout', 'timeout');
+        return (await this.client.query(sentence, this.client.tip, left)).map((m) => m.text).join('\n');
+      },
       premises: (deadline) => {
         const own = this.openProof()?.name;
         return searchPremises({
@@ -491,6 +539,7 @@ export class CoqSession implements ProverSession {
    * the session as it was before and throws (`fail` for a refused Qed, `unsound` for assumptions).
    */
   async finish(): Promise<FinishedProof> {
+    await this.ensureAlive();
     const proof = this.openProof();
     if (!proof) throw new ProverError('prover', 'no goal');
     const len = this.log.length;
@@ -540,6 +589,7 @@ export class CoqSession implements ProverSession {
   }
 
   async restore(checkpoint: Checkpoint): Promise<void> {
+    await this.ensureAlive();
     const token = (checkpoint as CoqCheckpoint | undefined)?.token;
     const at = this.log.findIndex((e) => e.token === token);
     if (at < 0) throw new ProverError('prover', 'unknown checkpoint');
@@ -559,6 +609,7 @@ export class CoqSession implements ProverSession {
   }
 
   async goals(): Promise<OpenGoal[]> {
+    await this.ensureAlive();
     try {
       const r = await this.client.goals();
       this.current = r.goals ?? [];

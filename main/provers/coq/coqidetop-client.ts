@@ -1,4 +1,5 @@
 import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
+import { descendants, listProcesses } from '../../process/process-tree.ts';
 import type { SandboxOptions } from '../../process/sandbox.ts';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -197,6 +198,35 @@ export class CoqideTopClient {
     }
   }
 
+  /**
+   * SIGINT to coqidetop alone; what it forked (CoqHammer's ATPs and its forked copies of coqidetop) is killed.
+   * A forked copy that gets SIGINT unwinds into coqidetop's own loop, answers on the shared stdout and reads
+   * the next calls: its stray answers and the calls it took left the log and Coq's tip apart (`Stm.add called
+   * for a different state`, `Stm.Vcs_aux.Expired`).
+   */
+  private interrupt(): void {
+    const all = listProcesses();
+    const isTop = (p: { name: string }): boolean => /^coqidetop/.test(p.name);
+    const group = all.filter((q) => q.pgid === this.proc.pid);
+    const main = group.find((q) => isTop(q) && !group.some((r) => r.pid === q.ppid && isTop(r)));
+    if (main === undefined) {
+      this.proc.signal('SIGINT');
+      return;
+    }
+    for (const d of descendants(main.pid, all)) {
+      try {
+        process.kill(d.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    try {
+      process.kill(main.pid, 'SIGINT');
+    } catch {
+      // Already gone: the pending answers fail with the exit.
+    }
+  }
+
   /** Send one call; past `timeoutMs`, interrupt (SIGINT), then kill when that does not help. */
   async call(xml: string, timeoutMs = this.defaultTimeout): Promise<CallResult> {
     const [r] = await this.batch([xml], timeoutMs);
@@ -214,7 +244,7 @@ export class CoqideTopClient {
       let interrupted = false;
       let timer: NodeJS.Timeout | undefined = setTimeout(() => {
         interrupted = true;
-        this.proc.signal('SIGINT'); // CoqIDE's interrupt: the running call answers "User interrupt."
+        this.interrupt(); // CoqIDE's interrupt: the running call answers "User interrupt."
         timer = setTimeout(() => this.proc.kill(), this.grace);
       }, timeoutMs);
       const answers = xmls.map(

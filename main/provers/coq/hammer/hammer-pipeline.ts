@@ -129,7 +129,8 @@ export class HammerPipeline {
     while (this.current.length > others) {
       if (left() <= 0) throw new ProverError('timeout', 'timeout', report());
       const tac = await this.closeFirst(left, messages, stages);
-      if (tac === undefined) throw new ProverError(left() <= 0 ? 'timeout' : 'fail', left() <= 0 ? 'timeout' : 'fail', report());
+      // Every stage tried before the deadline: say so in words (HAMMER_REPORT has each stage), not a bare `fail`.
+      if (tac === undefined) throw new ProverError(left() <= 0 ? 'timeout' : 'fail', left() <= 0 ? 'timeout' : 'no stage proved the goal (HAMMER_REPORT lists what each tried); it may be false, or need a lemma or an induction by hand', report());
       script.push(`${tac}.`);
     }
     return { script, messages, report: { ...report(), closedWith: script.join(' ') } };

@@ -198,8 +198,8 @@ const readable = (v: string): string =>
  * no small values (a function, an abstract type) or there is nothing to instantiate.
  */
 export function refutationPlan(context: readonly ClosureEntry[], goal: string, inductives: ReadonlyMap<string, readonly ConstructorShape[]>): RefutationPlan | undefined {
+  // No variables (`1 = 2`, `False`): the one instance is the statement itself, computed.
   const vars = context.filter((e) => e.kind === 'var');
-  if (vars.length === 0) return undefined;
   // A type variable is instantiated at nat: later types that mention it are read with nat.
   const typeVars = new Set(vars.filter((v) => /^(Type|Set)\b/.test(strip(v.text))).map((v) => v.name));
   const subst = (t: string): string => [...typeVars].reduce((s, a) => s.replace(nameOccurrence(a, 'gu'), '$1nat'), t);
@@ -216,6 +216,6 @@ export function refutationPlan(context: readonly ClosureEntry[], goal: string, i
     // The marker names the branch: `first` tries them in order, so the last marker printed is the one that held.
     return `(${steps}; vm_compute in ${REFUTE_HYP}; idtac "${INSTANCE_MARK}${index++}"; ${contradiction})`;
   });
-  const instances = assignments.map((vals) => vars.map((v, i) => `${v.name} = ${readable(vals[i] as string)}`).join(', '));
+  const instances = assignments.map((vals) => vars.map((v, i) => `${v.name} = ${readable(vals[i] as string)}`).join(', ') || 'the statement itself (it has no variables)');
   return { statement: closure(context, goal), tactic: `intro ${REFUTE_HYP}; first [${branches.join(' | ')}]`, instances };
 }

@@ -89,7 +89,8 @@ export function fertilised(g: StuckGoal): string[] {
  */
 export function subtermConjectures(g: StuckGoal, typeOf: ReadonlyMap<string, string>, taken: ReadonlySet<string>, base: string, limit = 6): Conjecture[] {
   const vars = g.context.filter((e) => e.kind === 'var');
-  const names = new Set([...taken, ...g.context.map((e) => e.name)]);
+  // The goal's own words too: a global the goal mentions (a function named `x`) must not be captured by a binder.
+  const names = new Set([...taken, ...g.context.map((e) => e.name), ...[g.goal, ...g.context.map((e) => e.text)].flatMap((t) => t.match(/[\p{L}_][\p{L}\p{N}_']*/gu) ?? [])]);
   const fresh = (b: string): string => {
     if (!names.has(b)) return b;
     for (let i = 0; ; i++) if (!names.has(`${b}${i}`)) return `${b}${i}`;
