@@ -202,11 +202,15 @@ export function createApiService(options: ApiServiceOptions): ApiService {
   const forkAccess = new ForkAccess({ shell, scratch, documentChannel: (client, uri) => documents.get(client, uri)?.channel, hostChannel: () => lookUpChannelNumber });
 
   const handlers: { [M in ApiMethod]: (p: Params<M>, caller?: ApiCaller) => Promise<ApiResults[M]> } = {
-    'shell.submit': (p) => submitAsClient(p.line, 'agent:attached'),
+    'shell.submit': (p, caller) => {
+      forkAccess.checkChannels(ForkAccess.channelsOf(p.line), caller);
+      return submitAsClient(p.line, 'agent:attached');
+    },
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
     'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, { ...(p.item !== undefined ? { item: p.item } : {}), ...(p.step !== undefined ? { step: p.step } : {}) })),
-    'shell.release': async (p) => {
+    'shell.release': async (p, caller) => {
+      forkAccess.checkChannels([p.channel], caller);
       await shell.cancel(p.channel);
       return null;
     },

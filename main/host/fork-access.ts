@@ -1,5 +1,7 @@
 import type { ForkTryOutcome } from '../../shared/protocol/fork-try.ts';
 import { FORK_TRY_LIMITS } from '../../shared/protocol/fork-try.ts';
+import { parseRequest } from '../../shared/protocol/parse-request.ts';
+import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import { runForkTry } from '../shell/fork-try.ts';
 import type { Shell } from '../shell/shell.ts';
 import { ForkUnavailable, forksOf } from '../shell/state-forks.ts';
@@ -67,6 +69,23 @@ export class ForkAccess {
       if (e instanceof ForkUnavailable) throw new Error(e.message, { cause: e });
       throw e;
     }
+  }
+
+  /**
+   * `shell.submit`/`shell.release` from a client: no request may address another client's scratch channel
+   * (its NEW_CHANNEL, its forks) — else any client could CANCEL, RELEASE, REVERT or DEFINE an axiom on
+   * another's. Checked for the whole line before anything runs. A local caller (no `caller`) is trusted.
+   */
+  checkChannels(channels: readonly number[], caller?: ApiCaller): void {
+    if (!caller) return;
+    for (const channel of channels) {
+      if (this.options.scratch.has(channel) && !caller.owns(channel)) throw new Error(`channel ${channel} belongs to another client: address a document's channel or one of your own`);
+    }
+  }
+
+  /** The channels a `shell.submit` line addresses (a request without an id addresses channel 0). */
+  static channelsOf(line: string): number[] {
+    return splitRequests(line).map((r) => parseRequest(r.text).channel);
   }
 
   /** The channel a call names, once the caller may fork it. */
