@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { ForkTryOutcome } from '../../shared/protocol/fork-try.ts';
-import { FORK_TRY_LIMITS } from '../../shared/protocol/fork-try.ts';
 import { Shell } from '../shell/shell.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
