@@ -33,7 +33,7 @@ const commands = commandsOf(text.filter((t) => !t.includes('\r')));
 /** What a typed command may hold before the wire form (text from a CRLF file included). */
 const anyCommands = commandsOf(text);
 
-const oneLine = (c: ShellCommand): ShellCommand => JSON.parse(JSON.stringify(c).replace(/(\\r|\\n)+/g, ' ')) as ShellCommand;
+const oneLine = (c: ShellCommand): ShellCommand => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/[\r\n]+/g, ' ') : v])) as ShellCommand;
 
 describe('formatCommand ∘ parseRequest round-trips (fast-check)', () => {
   it('the plain form reads back as the same command', () => {
