@@ -140,7 +140,9 @@ describe('attached clients cannot reach the user\'s session or each other\'s cha
     expect(userState()).toEqual(before);
   }, 120_000);
 
-  it('shell.submit and shell.release cannot drive, poison or end another client\'s channel', async () => {
+  // shell.release stays open to every client: the channels panel (in the web host a client like any other,
+  // with the same token) releases an agent's runaway channel with it. Ending a channel is all it can do.
+  it('shell.submit cannot drive, poison or end another client\'s channel', async () => {
     const theirs = await openScratch(other, '2 = 2');
     const adopted = (await call(other, 'fork.adopt', { channel: USER })).result as { channel: number };
     for (const channel of [theirs, adopted.channel]) {
@@ -150,13 +152,32 @@ describe('attached clients cannot reach the user\'s session or each other\'s cha
         const refused = r.error ?? (r.result as { ERR: string }[] | undefined)?.map((x) => x.ERR).join(' | ');
         expect(refused, line).toMatch(/belongs to another client/);
       }
-      expect((await call(attacker, 'shell.release', { channel })).error, `release ${channel}`).toMatch(/belongs to another client/);
       expect(shell.channelStatus(channel)?.step, `channel ${channel} still there, unmoved`).toBe(before);
     }
     // Its owner still may.
     const [own] = (await call(other, 'shell.submit', { line: `${theirs} APPLY reflexivity` })).result as { ERR: string }[];
     expect(own?.ERR).toBe('');
     expect((await call(other, 'shell.release', { channel: adopted.channel })).error).toBeUndefined();
+  }, 120_000);
+
+  it('an attached client cannot end or re-prelude the user\'s document\'s channel (shell.submit, shell.release)', async () => {
+    await service.call('document.sync', { client: 'editor', uri: 'doc', version: 1, text: 'GOAL "forall n : nat, n + 0 = n"\nAPPLY intros n' });
+    const state = await service.call('document.run', { client: 'editor', uri: 'doc', action: { kind: 'through', line: 2 } }) as { channel?: number };
+    const ch = state.channel as number;
+    expect(ch).toBeTypeOf('number');
+    const step = shell.channelStatus(ch)?.step;
+    expect(step).toBe(2);
+    for (const line of [`${ch} CANCEL`, `${ch} RELEASE_CHANNEL`, `${ch} PRELUDE "Axiom cheat : False."`]) {
+      const r = await call(attacker, 'shell.submit', { line });
+      const answer = r.error ?? (r.result as { ERR: string }[] | undefined)?.map((x) => x.ERR).join(' | ');
+      expect(answer, line).toMatch(/is a document's channel/);
+    }
+    expect((await call(attacker, 'shell.release', { channel: ch })).error).toMatch(/is a document's channel/);
+    expect(shell.channelStatus(ch)?.step).toBe(step);
+    // Proof commands still go into the document, as an attached agent's do.
+    const [r] = (await call(attacker, 'shell.submit', { line: `${ch} STATE` })).result as { ERR: string }[];
+    expect(r?.ERR).toBe('');
+    await service.call('document.close', { client: 'editor', uri: 'doc' });
   }, 120_000);
 
   it('a socket closed mid-try: the try ends, the user\'s channel is unmoved and answers, no prover is left behind', async () => {
