@@ -199,14 +199,18 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     return agent;
   };
 
-  const forkAccess = new ForkAccess({ shell, scratch, documentChannel: (client, uri) => documents.get(client, uri)?.channel, hostChannel: () => lookUpChannelNumber });
+  const forkAccess = new ForkAccess({ shell, scratch, documentChannel: (client, uri) => documents.get(client, uri)?.channel, hostChannel: () => lookUpChannelNumber, isDocumentChannel: (c) => documents.isDocumentChannel(c) });
 
   const handlers: { [M in ApiMethod]: (p: Params<M>, caller?: ApiCaller) => Promise<ApiResults[M]> } = {
-    'shell.submit': (p) => submitAsClient(p.line, 'agent:attached'),
+    'shell.submit': (p, caller) => {
+      forkAccess.checkSubmit(p.line, caller);
+      return submitAsClient(p.line, 'agent:attached');
+    },
     'shell.channels': () => Promise.resolve(channels()),
     'shell.tree': (p) => Promise.resolve(trees.snapshot(p.channel, p.step)),
     'proof.derivation': (p) => Promise.resolve(derivations.derivation(p.channel, { ...(p.item !== undefined ? { item: p.item } : {}), ...(p.step !== undefined ? { step: p.step } : {}) })),
-    'shell.release': async (p) => {
+    'shell.release': async (p, caller) => {
+      forkAccess.checkRelease(p.channel, caller);
       await shell.cancel(p.channel);
       return null;
     },

@@ -317,6 +317,11 @@ export class DocumentSessions {
    * The script of the document whose channel is `channel`: what agents' `get_script` and scratch copies
    * read, so the document is the one place its script lives. Undefined for a channel no document owns.
    */
+  /** Whether `channel` is an open document's own (clients reach it through the document, not around it). */
+  isDocumentChannel(channel: number): boolean {
+    return [...this.docs.values()].some((d) => d.channel === channel && !d.closed);
+  }
+
   scriptOf(channel: number): ReplayPlan | undefined {
     const doc = [...this.docs.values()].find((d) => d.channel === channel && !d.closed);
     return doc ? this.scriptOfDoc(doc, this.checkedEnd(doc)) : undefined;

@@ -1,5 +1,8 @@
 import type { ForkTryOutcome } from '../../shared/protocol/fork-try.ts';
 import { FORK_TRY_LIMITS } from '../../shared/protocol/fork-try.ts';
+import { commandSpec } from '../../shared/protocol/commands.ts';
+import { parseRequest } from '../../shared/protocol/parse-request.ts';
+import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import { runForkTry } from '../shell/fork-try.ts';
 import type { Shell } from '../shell/shell.ts';
 import { ForkUnavailable, forksOf } from '../shell/state-forks.ts';
@@ -24,6 +27,8 @@ export interface ForkAccessOptions {
   documentChannel(client: string, uri: string): number | undefined;
   /** The host's own channel (look-ups), which no client forks. */
   hostChannel(): number | undefined;
+  /** Whether a channel is an open document's: clients may not end it or change its prelude around the document. */
+  isDocumentChannel?(channel: number): boolean;
 }
 
 /**
@@ -67,6 +72,38 @@ export class ForkAccess {
       if (e instanceof ForkUnavailable) throw new Error(e.message, { cause: e });
       throw e;
     }
+  }
+
+  /**
+   * `shell.submit` from a client, for the whole line before anything runs: no request may address another
+   * client's scratch channel (its NEW_CHANNEL, its forks) — else any client could drive it, REVERT it,
+   * DEFINE an axiom on it or CANCEL it — and none may end a document's channel or change its PRELUDE
+   * (the document's proof commands go into the document; it is restarted or closed with `document.*`).
+   * A local caller (no `caller`) is trusted.
+   */
+  checkSubmit(line: string, caller?: ApiCaller): void {
+    if (!caller) return;
+    for (const request of splitRequests(line)) {
+      const parsed = parseRequest(request.text);
+      this.checkChannel(parsed.channel, caller);
+      if ('command' in parsed && (commandSpec(parsed.command.name).endsChannel === true || parsed.command.name === 'PRELUDE')) this.checkNotDocument(parsed.channel);
+    }
+  }
+
+  /**
+   * `shell.release` from a client: any channel but a document's. Not only its own: the channels panel (a
+   * client too) is the user's way to stop a runaway agent's prover.
+   */
+  checkRelease(channel: number, caller?: ApiCaller): void {
+    if (caller) this.checkNotDocument(channel);
+  }
+
+  private checkChannel(channel: number, caller: ApiCaller): void {
+    if (this.options.scratch.has(channel) && !caller.owns(channel)) throw new Error(`channel ${channel} belongs to another client: address a document's channel or one of your own`);
+  }
+
+  private checkNotDocument(channel: number): void {
+    if (this.options.isDocumentChannel?.(channel)) throw new Error(`channel ${channel} is a document's channel: restart or close the document instead (document.restartProver, document.close)`);
   }
 
   /** The channel a call names, once the caller may fork it. */

@@ -184,12 +184,21 @@ export class Shell {
 
   /**
    * Runs `work` on channel `id`'s engine in the channel's turn (after the requests sent before, before those
-   * sent after), without a request or an event: a fork that borrows the channel's own prover (state-forks.ts).
+   * sent after), without a request or a response event: a fork that borrows the channel's own prover
+   * (state-forks.ts). One `channels` event at the end: a snapshot taken meanwhile showed the channel busy,
+   * and no response follows to say it is not (a renderer's busy indicator would stay on until the next one).
    */
   exclusive<T>(id: number, work: (engine: ChannelEngine) => Promise<T>): Promise<T> {
     const c = this.channels.get(id);
     if (!c || c.released) return Promise.reject(new Error('bad channel'));
-    const run = c.tail.then(() => work(c.engine), () => work(c.engine));
+    const turn = async (): Promise<T> => {
+      try {
+        return await work(c.engine);
+      } finally {
+        this.emit({ kind: 'channels', channels: this.channelIds() });
+      }
+    };
+    const run = c.tail.then(turn, turn);
     c.tail = run.catch(() => undefined);
     return run;
   }

@@ -8,7 +8,7 @@ import { takesNoArguments } from './commands.ts';
 export interface FormatOptions {
   /**
    * For a process that parses requests itself, one request per line (the external backend): line breaks
-   * in PRELUDE and DEFINE text become blanks, and CRUSH's rules are separated by blanks, as seed 000
+   * in any text (PRELUDE, DEFINE, GOAL, HAVE, a tactic…) become blanks, and CRUSH's rules are separated by blanks, as seed 000
    * writes them. Without it, the text is kept exactly and rules are separated by commas (Arbor's own
    * parser reads both).
    */
@@ -21,9 +21,14 @@ export interface FormatOptions {
  * and, with `wire`, what the external backend sends its process.
  */
 export function formatCommand(c: ShellCommand, options: FormatOptions = {}): string {
+  const request = formatRequest(c, options);
+  // Requests are lines: a process reading them one per line must not see a line break anywhere (a GOAL's,
+  // a HAVE's or a tactic's text as much as a DEFINE's), nor a lone CR, which the parser refuses.
+  return options.wire ? request.replace(/[\r\n]+/g, ' ') : request;
+}
+
+function formatRequest(c: ShellCommand, options: FormatOptions): string {
   if (takesNoArguments(c.name)) return c.name;
-  // Requests are lines: a process reading them one per line must not see a line break inside a quote.
-  const text = (t: string): string => (options.wire ? t.replace(/[\r\n]+/g, ' ') : t);
   switch (c.name) {
     case 'GOAL': return c.theoremName === undefined ? `GOAL ${quote(c.expr)}` : `GOAL ${c.theoremName} ${quote(c.expr)}`;
     case 'HAVE': return c.hypName === undefined ? `HAVE ${quote(c.expr)}` : `HAVE ${c.hypName} ${quote(c.expr)}`;
@@ -40,8 +45,8 @@ export function formatCommand(c: ShellCommand, options: FormatOptions = {}): str
     case 'LET': return `LET ${c.abbrev} = ${quote(c.term)}`;
     case 'PRINT_MODE': return `PRINT_MODE ${c.mode}`;
     case 'REVERT': return `REVERT ${c.step}`;
-    case 'PRELUDE': return c.environment === undefined ? `PRELUDE ${quote(text(c.text))}` : `PRELUDE ${c.environment}${c.text === '' ? '' : ` ${quote(text(c.text))}`}`;
-    case 'DEFINE': return c.proofLocal ? `DEFINE ${c.text}` : `DEFINE ${quote(text(c.text))}`;
+    case 'PRELUDE': return c.environment === undefined ? `PRELUDE ${quote(c.text)}` : `PRELUDE ${c.environment}${c.text === '' ? '' : ` ${quote(c.text)}`}`;
+    case 'DEFINE': return c.proofLocal ? `DEFINE ${c.text}` : `DEFINE ${quote(c.text)}`;
     default:
       if (QUERY_NAMES.has(c.name)) return formatQuery(c as QueryCommand);
       // Minilang's commands keep their arguments in Minilang's own syntax.
