@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
+import { responseSummary } from '../../shared/transcript/response-summary.ts';
 import { selectLiveTranscript, selectLoadedTranscript } from '../store/transcript-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectTreeSource } from '../store/ui-slice.ts';
@@ -12,7 +13,7 @@ function Row({ e, active, onClick }: { e: TranscriptEntry; active?: boolean; onC
   const r = e.response;
   return (
     <li className={`tx response${r.ERR ? ' error' : ''}${active ? ' active' : ''}`} onClick={onClick}>
-      ◂ {r.CHANNEL} {r.ERR ? `ERR ${r.ERR}` : r.STEP !== undefined ? `step ${r.STEP}` : 'ok'}
+      ◂ {r.CHANNEL} {responseSummary(r)}
     </li>
   );
 }
