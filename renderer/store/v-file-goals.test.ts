@@ -46,4 +46,10 @@ describe('goals in .v mode', () => {
     expect(vFileStepAtLine([report], 7)).toEqual({ theorem: 0, step: null });
     expect(vFileStepAtLine([report], 9)).toBeUndefined();
   });
+  it('never calls an Admitted proof complete when admit left no goals (atk-wb)', () => {
+    const last = vFileGoalsAt(report, null);
+    expect(last.kind === 'checked' && last.notProved).toMatch(/Admitted.*not proved/);
+    // A proof that ends with Qed says nothing more.
+    expect(vFileGoalsAt({ ...report, ending: 'Qed' }, null)).not.toHaveProperty('notProved');
+  });
 });
