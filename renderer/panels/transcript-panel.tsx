@@ -48,7 +48,8 @@ export function TranscriptPanel() {
         />
         {loaded && (
           <>
-            <span className="muted">{loaded.name}: {loaded.cursor + 1}/{loaded.entries.length}</span>
+            <span className="muted tx-name" title={loaded.name}>{loaded.name}</span>
+            <span className="muted tx-count">{loaded.cursor + 1}/{loaded.entries.length}</span>
             <button type="button" onClick={() => s().setTranscriptCursor(loaded.cursor - 1)} data-testid="tx-prev">◀</button>
             <button type="button" onClick={() => s().setTranscriptCursor(loaded.cursor + 1)} data-testid="tx-next">▶</button>
             <input type="range" min={0} max={Math.max(0, loaded.entries.length - 1)} value={loaded.cursor} onChange={(e) => s().setTranscriptCursor(Number(e.target.value))} />

@@ -87,7 +87,8 @@ export async function vFileDerivations(text: string, options: VFileOptions): Pro
         throw e;
       }
       if (s === undefined) break;
-      const line = lineAt(s.start + (s.text.length - s.text.trimStart().length));
+      // The line of the sentence's code, not of a comment before it (a click there shows the step above).
+      const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
       const refusal = policy.judge(s.pp, inProof);
       if (refusal !== undefined) {
         stopped = { line, message: refusal };
