@@ -100,6 +100,10 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench leftovers under attack (real Coq, Chr
     expect(lines.find((l) => l.includes('anything_at_all'))).toMatch(/◐.*proved, assuming the section's hypothesis H : False and its variable n : nat/);
     expect(lines.find((l) => l.includes('honest'))).toMatch(/✓.*honest.*: proved$/);
     await page.click('[data-testid="view-derivation"]');
+    // The outline never marks the conditional proof with a plain ✓.
+    const items = await page.locator('[data-testid="derivation-item-option"]').allTextContents();
+    expect(items.find((t) => t.includes('anything_at_all'))).toMatch(/◐ proved under section hypotheses/);
+    expect(items.find((t) => t.includes('honest'))).toMatch(/honest ✓/);
     await page.click('[data-testid="tree-fit"]');
     await shot('toolbar-1024x640');
     expect(await cutControls(page)).toEqual([]);
