@@ -149,4 +149,41 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench leftovers under attack (real Coq, Chr
     await expect.poll(() => page.locator('[data-testid="goals-panel"]').getAttribute('data-line')).toBe('5');
     expect(await page.locator('[data-testid="cursor-after-goal"]').textContent()).toBe('B');
   }, 300_000);
+
+  it('several tabs: a transcript shown while its document tab is closed, then Back to live and typing in another tab', async (ctx) => {
+    if (!useCoq) ctx.skip();
+    const two = join(workspace, 'two.arbor');
+    await writeFile(two, 'GOAL two "2 = 2"\n    APPLY reflexivity\n    END\n');
+    await page.goto(`${workbench.url}&open=${encodeURIComponent(two)}`);
+    await page.waitForSelector('.monaco-editor .view-line');
+    await page.click('[data-testid="new"], button:has-text("New")');
+    await expect.poll(() => page.locator('[data-testid="doc-tab"]').count()).toBeGreaterThanOrEqual(2);
+    const errorsBefore = await page.locator('.message.error, [data-level="error"]').count();
+    await page.click('[data-testid="tab-transcript"]');
+    await page.setInputFiles('[data-testid="transcript-file"]', join(import.meta.dirname, '../fixtures/transcripts/agent-failures.jsonl'));
+    await expect.poll(() => page.locator('[data-testid="source-banner"]').count()).toBe(1);
+    // Another tab: the transcript is still what the tree shows, and it still says so.
+    await page.locator('[data-testid="doc-tab"][data-uri^="untitled:"] button').first().click();
+    expect(await page.locator('[data-testid="source-banner"]').count()).toBe(1);
+    // Close that tab (it is clean, so nothing asks): the banner stays true, Back to live works.
+    await page.locator('[data-testid="doc-tab"][data-uri^="untitled:"] button.close').click();
+    await expect.poll(() => page.locator('[data-testid="doc-tab"][data-uri^="untitled:"]').count()).toBe(0);
+    await shot('tab-closed-under-transcript');
+    await page.click('[data-testid="back-to-live"]');
+    await expect.poll(() => page.locator('[data-testid="source-banner"]').count()).toBe(0);
+    // Typing in the remaining document while the transcript is shown again: kept, and the tree is live.
+    await page.locator(`[data-testid="doc-tab"][data-uri$="two.arbor"] button`).first().click();
+    await page.locator('[data-testid="tx-next"]').click();
+    await page.click('[data-testid="tab-transcript"]');
+    await page.locator('[data-testid="transcript-panel-show"], button:has-text("Show transcript tree")').first().click();
+    await expect.poll(() => page.locator('[data-testid="source-banner"]').count()).toBe(1);
+    await page.locator('.monaco-editor .view-line', { hasText: 'APPLY reflexivity' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' (* kept *)');
+    await expect.poll(() => page.locator('[data-testid="source-banner"]').count()).toBe(0);
+    await page.keyboard.press('Control+S');
+    await expect.poll(() => readFile(two, 'utf8')).toContain('APPLY reflexivity (* kept *)');
+    await shot('two-tabs-live');
+    expect(await page.locator('.message.error, [data-level="error"]').count()).toBe(errorsBefore);
+  }, 300_000);
 });
