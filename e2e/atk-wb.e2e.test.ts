@@ -186,4 +186,25 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench leftovers under attack (real Coq, Chr
     await shot('two-tabs-live');
     expect(await page.locator('.message.error, [data-level="error"]').count()).toBe(errorsBefore);
   }, 300_000);
+
+  it('.v mode on a public file with comments: a click inside a comment shows the step above it, never the one below', async (ctx) => {
+    if (!useCoq) ctx.skip();
+    const file = join(workspace, 'lesson4_proof_techniques.v');
+    await copyFile(join(import.meta.dirname, '../fixtures/public/stepchowfun-proofs/lesson4_proof_techniques.v'), file);
+    await page.goto(`${workbench.url}&open=${encodeURIComponent(file)}`);
+    await expect.poll(() => page.locator('[data-testid="vfile-theorem"]').count(), { timeout: 240_000 }).toBeGreaterThan(3);
+    // The file states this goal twice (lines 125 and 179): the second.
+    const at = () => page.locator('[data-testid="goals-panel"]').getAttribute('data-line');
+    // An aborted proof whose last line is a comment: the comment (128) shows the goals after `intros.` (127).
+    await page.locator('[data-testid="vfile-theorem"]', { hasText: 'l. 125–' }).click();
+    await page.locator('[data-testid="vfile-line"][data-line="128"]').click();
+    await expect.poll(at).toBe('127');
+    expect(await page.locator('[data-testid="cursor-after-goal"]').textContent()).toBe('n + 0 = n');
+    // A tactic with a trailing comment (line 62), after a comment above the theorem (57).
+    await page.locator('[data-testid="vfile-theorem"]', { hasText: 'l. 59–' }).click();
+    await page.locator('[data-testid="vfile-line"][data-line="62"]').click();
+    await expect.poll(at).toBe('62');
+    expect(await page.locator('[data-testid="cursor-before-goal"]').textContent()).toBe('n1 = n2');
+    await shot('vfile-public-bullets');
+  }, 400_000);
 });
