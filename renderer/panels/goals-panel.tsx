@@ -49,7 +49,7 @@ function Context({ g, fresh }: { g: GoalInContext; fresh?: ReadonlySet<string> }
 }
 
 /** One proof state: its open goals, the first (the current one) with its context. */
-function State({ tree, label, previous, testid }: { tree: TreeView | null | undefined; label: string; previous?: TreeView | null | undefined; testid: string }) {
+function State({ tree, label, previous, testid, notProved }: { tree: TreeView | null | undefined; label: string; previous?: TreeView | null | undefined; testid: string; notProved?: string | undefined }) {
   const goals = useMemo(() => (tree ? openGoals(tree) : []), [tree]);
   const fresh = useMemo(() => {
     // Hypotheses the line made: marked, as coq-lsp marks a goal's changes.
@@ -61,6 +61,7 @@ function State({ tree, label, previous, testid }: { tree: TreeView | null | unde
   let body: React.ReactNode;
   if (tree === undefined) body = <p className="muted">asking the host for this step…</p>;
   else if (tree === null) body = <p className="muted">no proof in progress</p>;
+  else if (notProved && openGoals(tree).length === 0) body = <p className="muted" data-testid={`${testid}-not-proved`}>{notProved}</p>;
   else if (isFinishedView(tree)) body = <p className="proved-note" data-testid={`${testid}-done`}>no goals: the proof is complete</p>;
   else if (goals.length === 0) body = <p className="proved-note" data-testid={`${testid}-done`}>no open goals: the goal is proved (END or NEXT takes it off)</p>;
   else {
@@ -122,13 +123,13 @@ export function GoalsPanel() {
       );
       break;
     case 'between':
-      content = <State tree={g.after} label={`Goals (after line ${g.entry.line})`} testid="cursor-after" />;
+      content = <State tree={g.after} label={`Goals (after line ${g.entry.line})`} testid="cursor-after" notProved={g.notProved} />;
       break;
     case 'checked':
       content = (
         <>
           <State tree={g.before} label="Before" testid="cursor-before" />
-          <State tree={g.after} previous={g.before} label="After" testid="cursor-after" />
+          <State tree={g.after} previous={g.before} label="After" testid="cursor-after" notProved={g.notProved} />
         </>
       );
       break;

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { TranscriptEntry } from '../../shared/transcript/parse-transcript.ts';
+import { responseSummary } from '../../shared/transcript/response-summary.ts';
 import { selectLiveTranscript, selectLoadedTranscript } from '../store/transcript-slice.ts';
 import { useArbor } from '../store/store.ts';
 import { selectTreeSource } from '../store/ui-slice.ts';
@@ -12,7 +13,7 @@ function Row({ e, active, onClick }: { e: TranscriptEntry; active?: boolean; onC
   const r = e.response;
   return (
     <li className={`tx response${r.ERR ? ' error' : ''}${active ? ' active' : ''}`} onClick={onClick}>
-      ◂ {r.CHANNEL} {r.ERR ? `ERR ${r.ERR}` : r.STEP !== undefined ? `step ${r.STEP}` : 'ok'}
+      ◂ {r.CHANNEL} {responseSummary(r)}
     </li>
   );
 }
@@ -47,7 +48,8 @@ export function TranscriptPanel() {
         />
         {loaded && (
           <>
-            <span className="muted">{loaded.name}: {loaded.cursor + 1}/{loaded.entries.length}</span>
+            <span className="muted tx-name" title={loaded.name}>{loaded.name}</span>
+            <span className="muted tx-count">{loaded.cursor + 1}/{loaded.entries.length}</span>
             <button type="button" onClick={() => s().setTranscriptCursor(loaded.cursor - 1)} data-testid="tx-prev">◀</button>
             <button type="button" onClick={() => s().setTranscriptCursor(loaded.cursor + 1)} data-testid="tx-next">▶</button>
             <input type="range" min={0} max={Math.max(0, loaded.entries.length - 1)} value={loaded.cursor} onChange={(e) => s().setTranscriptCursor(Number(e.target.value))} />

@@ -12,9 +12,9 @@ import type { ArborState } from './store.ts';
 export type GoalsAtCursor =
   | { kind: 'none' }
   /** A checked command line: the states at its steps (`undefined`: not here yet, asked of the host). */
-  | { kind: 'checked'; line: number; entry: CheckedLine; before: TreeView | null | undefined; after: TreeView | null | undefined }
+  | { kind: 'checked'; line: number; entry: CheckedLine; before: TreeView | null | undefined; after: TreeView | null | undefined; notProved?: string }
   /** A blank or comment line inside the checked region: the state after the command line above it. */
-  | { kind: 'between'; line: number; entry: CheckedLine; after: TreeView | null | undefined }
+  | { kind: 'between'; line: number; entry: CheckedLine; after: TreeView | null | undefined; notProved?: string }
   /** The line that failed: the state it ran on, and the error. */
   | { kind: 'failed'; line: number; before: TreeView | null | undefined; error: string }
   /** Below the checked region: the state the next line will run on (after the last checked line). */

@@ -18,8 +18,12 @@ export function vFileGoalsAt(t: VFileTheoremReport, step: number | null): GoalsA
   const here = t.steps[at]!;
   const entry = { line: here.line || t.line, text: at === 0 ? t.opener : here.command, stepBefore: 0, stepAfter: 0 };
   const after = derivationOpenGoals(here.tree);
-  if (at === 0) return { kind: 'between', line: entry.line, entry, after };
-  return { kind: 'checked', line: entry.line, entry, before: derivationOpenGoals(t.steps[at - 1]!.tree), after };
+  // `admit` leaves no goals, yet the proof is not done: an empty state must not read as "complete".
+  const notProved = t.ending === 'Qed' || t.ending === 'Defined' ? undefined
+    : `no open goals here, but the proof ends with ${t.ending === 'open' ? 'no Qed' : t.ending}: it is not proved`;
+  const extra = notProved ? { notProved } : {};
+  if (at === 0) return { kind: 'between', line: entry.line, entry, after, ...extra };
+  return { kind: 'checked', line: entry.line, entry, before: derivationOpenGoals(t.steps[at - 1]!.tree), after, ...extra };
 }
 
 let memo: { t: VFileTheoremReport; step: number | null; value: GoalsAtCursor } | undefined;

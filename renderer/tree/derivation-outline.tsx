@@ -39,9 +39,12 @@ export function DerivationOutline() {
   const reply = useArbor(replyOf);
   const chosen = useArbor((s) => s.proof.derivationItem);
   const live = useArbor((s) => s.ui.treeSource === 'live');
+  // Proofs finished under a section's hypotheses (END's PREMISES, by step): ◐, never a plain ✓.
+  const premises = useArbor((s) => { const c = selectActiveChannel(s); return c === undefined ? undefined : s.problems.premises?.[c]; });
+  const conditional = (it: DocumentItem): boolean => Object.entries(premises ?? {}).some(([step, p]) => p.length > 0 && Number(step) >= it.firstStep && Number(step) <= it.lastStep);
   // A loaded transcript or .v file is on display: the document's items are not what the tree shows.
   if (!live || !reply || !('items' in reply) || reply.items.length === 0) return null;
-  const label = (it: DocumentItem): string => `${it.index + 1}. ${it.kind === 'proof' ? `${it.name ?? 'goal'}${it.finished ? ' ✓' : ''}` : `DEFINE ${short(it.text, 32)}`} · steps ${it.firstStep}–${it.lastStep}`;
+  const label = (it: DocumentItem): string => `${it.index + 1}. ${it.kind === 'proof' ? `${it.name ?? 'goal'}${it.finished ? (conditional(it) ? ' ◐ proved under section hypotheses' : ' ✓') : ''}` : `DEFINE ${short(it.text, 32)}`} · steps ${it.firstStep}–${it.lastStep}`;
   const shown = chosen === null ? `Follow the proof (${reply.items[reply.item]?.name ?? `item ${reply.item + 1}`})` : label(reply.items[chosen] as DocumentItem);
   return (
     <select

@@ -46,7 +46,7 @@ function SourceBanner() {
   if (source === 'live' || name === undefined) return null;
   return (
     <div className="source-banner" data-testid="source-banner" role="status">
-      <span>Showing {source === 'transcript' ? 'the transcript' : 'the .v file'} <strong>{name}</strong>, not the document{source === 'transcript' ? ' (read-only replay)' : ''}.</span>
+      <span title={name}>Showing {source === 'transcript' ? 'the transcript' : 'the .v file'} <strong>{name}</strong>, not the document{source === 'transcript' ? ' (read-only replay)' : ''}.</span>
       <button type="button" data-testid="back-to-live" title="Show the document's live proof (running or editing the document does this too)" onClick={() => { stopPlaying(); useArbor.getState().setTreeSource('live'); }}>Back to live</button>
     </div>
   );

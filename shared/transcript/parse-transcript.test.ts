@@ -34,4 +34,20 @@ describe('transcripts', () => {
     expect(t.entries[0]?.kind === 'response' && t.entries[0].response.HAMMER_REPORT).toEqual(report);
   });
 
+  it('keeps a conditional END\'s premises and its words (a proof under `Hypothesis H : False` never replays as plainly proved)', () => {
+    const premises = [{ kind: 'hypothesis', name: 'H', statement: 'False' }];
+    const words = "proved, assuming the section's hypothesis H : False";
+    const text = [
+      JSON.stringify({ time: 1, response: { CHANNEL: 0, RESPONSE: null, ERR: '', STEP: 3, SCRIPT: 'destruct H.', PREMISES: premises, CONDITIONAL: words } }),
+      // A premise of a kind this reader does not know is kept as words only, never dropped silently.
+      JSON.stringify({ time: 2, response: { CHANNEL: 0, RESPONSE: null, ERR: '', STEP: 4, PREMISES: [{ kind: 'future', name: 'x', statement: 'T' }], CONDITIONAL: 'proved, assuming x' } }),
+    ].join('\n');
+    const t = parseTranscript(text);
+    expect(t.problems).toEqual([]);
+    const rs = t.entries.map((e) => (e.kind === 'response' ? e.response : undefined));
+    expect(rs[0]?.PREMISES).toEqual(premises);
+    expect(rs[0]?.CONDITIONAL).toBe(words);
+    expect(rs[1]?.CONDITIONAL).toBe('proved, assuming x');
+  });
+
 });

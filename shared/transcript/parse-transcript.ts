@@ -4,7 +4,7 @@ import { HAMMER_OUTCOMES, HAMMER_STAGES } from '../protocol/hammer-report.ts';
 
 /**
  * A `--transcript` JSON-lines file (written by `arbor-shell`): `{"time","channel","request"}` and
- * `{"time","response":{CHANNEL,RESPONSE,ERR,STEP?,SCRIPT?}}` lines. Parsed leniently: a bad line is
+ * `{"time","response":{CHANNEL,RESPONSE,ERR,STEP?,SCRIPT?,PREMISES?,CONDITIONAL?,…}}` lines. Parsed leniently: a bad line is
  * reported and skipped, so a truncated file still steps through.
  */
 export type TranscriptEntry =
@@ -17,6 +17,10 @@ const responseLine = z.object({
   response: z.object({
     CHANNEL: z.number(), RESPONSE: z.unknown(), ERR: z.string(), STEP: z.number().optional(), SCRIPT: z.string().optional(),
     ASSUMPTIONS: z.array(z.string()).optional(),
+    // A proof under a section's hypotheses (section-premises.ts): kept, so a replay never shows it as plainly
+    // proved. A premise list this reader cannot read is dropped; its words (CONDITIONAL) still say it.
+    PREMISES: z.array(z.object({ kind: z.enum(['hypothesis', 'variable']), name: z.string(), statement: z.string() })).optional().catch(undefined),
+    CONDITIONAL: z.string().optional().catch(undefined),
     // A report this reader does not know (a newer stage) is dropped, never the response with it.
     HAMMER_REPORT: z.object({
       closedWith: z.string().optional(),
@@ -56,6 +60,8 @@ export function parseTranscript(text: string): ParsedTranscript {
       if (r.STEP !== undefined) response.STEP = r.STEP;
       if (r.SCRIPT !== undefined) response.SCRIPT = r.SCRIPT;
       if (r.ASSUMPTIONS !== undefined) response.ASSUMPTIONS = r.ASSUMPTIONS;
+      if (r.PREMISES !== undefined) response.PREMISES = r.PREMISES;
+      if (r.CONDITIONAL !== undefined) response.CONDITIONAL = r.CONDITIONAL;
       if (r.HAMMER_REPORT !== undefined) {
         const { closedWith, stages, ms, discovered } = r.HAMMER_REPORT;
         response.HAMMER_REPORT = {

@@ -106,8 +106,13 @@ function wrapText(text: string, width: number, maxLines: number): string[] {
 /** A compact box's chips: every entry but the title's, each whole up to the box's width. */
 function titledChips(view: TreeView, title: NodeTitle): { chars: number; text: string }[] {
   const out: { chars: number; text: string }[] = [];
-  for (const v of view.ctxt.vars) if (v.name !== title.hyp) out.push({ chars: v.name.length + 3 + v.type.length, text: `${v.name} : ${v.type}` });
-  for (const h of view.ctxt.hyps) if (h.name !== title.hyp && !title.same?.includes(h.name)) out.push({ chars: h.name.length + 3 + h.expr.length, text: `${h.name} : ${h.expr}` });
+  // Coq prints a long type over several lines: a chip's row is one line of text (canvas and SVG ignore newlines).
+  const chip = (name: string, text: string): { chars: number; text: string } => {
+    const t = `${name} : ${text.replace(/\s+/g, ' ').trim()}`;
+    return { chars: t.length, text: t };
+  };
+  for (const v of view.ctxt.vars) if (v.name !== title.hyp) out.push(chip(v.name, v.type));
+  for (const h of view.ctxt.hyps) if (h.name !== title.hyp && !title.same?.includes(h.name)) out.push(chip(h.name, h.expr));
   return out;
 }
 

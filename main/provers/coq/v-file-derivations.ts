@@ -104,7 +104,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         throw e;
       }
       if (s === undefined) break;
-      // The sentence's own first line: after the comments (and attributes) before it, not the first of those.
+      // The sentence's own first line: after the comments before it, not the first of those.
       const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
       const refusal = policy.judge(s.pp, inProof);
       if (refusal !== undefined) {
