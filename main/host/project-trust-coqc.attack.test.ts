@@ -54,6 +54,10 @@ describe('a _CoqProject cannot bind anything outside the workspace, and says why
     // document's `Require Import Coq.Reals.Reals.` loaded the project's file (its `+` as Nat.mul) while the clean
     // reading loaded the library's: `zero_word + 2 + 2 = zero_word` finished as plainly proved.
     ['an empty prefix with -Q', '-Q theories ""', /empty prefix/],
+    // `-Q theories Hammer` with theories/Tactics.vo: Arbor's own prelude (`From Hammer Require Import Tactics`)
+    // loaded the project's file, whose notations then held in every document with no declaration to show them.
+    ['the Hammer prefix', '-Q theories Hammer', /installed library/],
+    ['a prefix under Ltac2', '-R theories Ltac2.Init', /installed library/],
     ['a missing folder', '-Q nowhere Lib', /no such directory/],
   ] as const) {
     it(`refused: ${name}`, async () => {
