@@ -52,6 +52,16 @@ describe('the judge never accepts a changed reading as "only new words"', () => 
         'END',
       ],
     },
+    {
+      // A canonical structure declared by attribute: `op _ 2 3` is `Nat.mul 2 3`, and nothing said so.
+      name: '`#[canonical] Definition` picking what `op` means',
+      requests: [
+        `DEFINE ${q('Structure S := { carrier : Type; op : carrier -> carrier -> carrier }. #[canonical] Definition natS := {| carrier := nat; op := Nat.mul |}.')}`,
+        `GOAL ${q('op _ 2 3 = 6')}`,
+        'APPLY reflexivity',
+        'END',
+      ],
+    },
   ];
   for (const c of cases) {
     it(`STATEMENT shown: ${c.name}`, async () => {

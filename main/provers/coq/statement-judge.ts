@@ -45,7 +45,9 @@ function onlyNewWords(own: readonly string[], referring: ReadonlySet<string>, er
   const head = (sentence: string): string => sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^((Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+)+/, '');
   // `where "n + m" := (mymul n m)` after an Inductive or Fixpoint declares a notation as much as `Notation` does
   // (`Definition d := 1. Fixpoint mymul … where "n + m" := (mymul n m).` made `d + d = d` pass as meaning what it says).
-  return !declarations.map(withoutComments).some((d) => READS_DIFFERENTLY.test(head(d)) || /:>/.test(d) || /(^|[^\p{L}\p{N}_'])where($|[^\p{L}\p{N}_'])/u.test(d));
+  // `#[canonical] Definition d := {| … |}.` declares a canonical structure as much as `Canonical` does.
+  const canonical = (d: string): boolean => /^\s*(#\[[^\]]*\]\s*)*#\[[^\]]*\bcanonical\b/.test(d);
+  return !declarations.map(withoutComments).some((d) => READS_DIFFERENTLY.test(head(d)) || canonical(d) || /:>/.test(d) || /(^|[^\p{L}\p{N}_'])where($|[^\p{L}\p{N}_'])/u.test(d));
 }
 
 /**
