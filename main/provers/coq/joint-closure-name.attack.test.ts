@@ -35,4 +35,16 @@ describe('a document that owns the judge\'s throw-away name', () => {
       expect(refusedOrListed, JSON.stringify(rs.map((r) => [r.ERR, r.ASSUMPTIONS]))).toBe(true);
     }, 180_000);
   }
+
+  it('HAMMER\'s tactics redefined as no-ops (lia, sauto, hauto) never make 0 = 1 proved', async () => {
+    const rs: ShellResponse[] = await shell.onFreshChannel([
+      `DEFINE ${q('Ltac lia := idtac. Ltac sauto := idtac. Ltac hauto := idtac.')}`,
+      `GOAL ${q('0 = 1')}`,
+      'HAMMER',
+      'END',
+    ]);
+    expect(rs[0]?.ERR, 'the redefinitions are accepted').toBe('');
+    const end = rs.at(-1);
+    expect(end?.ERR, JSON.stringify(rs.map((r) => r.ERR))).not.toBe('');
+  }, 300_000);
 });
