@@ -50,6 +50,14 @@ describe('a _CoqProject cannot bind anything outside the workspace, and says why
     ['the Coq prefix', '-Q theories Coq', /the prefix Coq is the standard library/],
     ['a prefix under Coq', '-R theories Coq.Init', /the prefix Coq is the standard library/],
     ['an empty prefix with -R', '-R theories ""', /empty prefix/],
+    // -Q is recursive in Coq 8.16 too: with `-Q theories ""`, theories/Coq/Reals/Reals.vo is `Coq.Reals.Reals`, and a
+    // document's `Require Import Coq.Reals.Reals.` loaded the project's file (its `+` as Nat.mul) while the clean
+    // reading loaded the library's: `zero_word + 2 + 2 = zero_word` finished as plainly proved.
+    ['an empty prefix with -Q', '-Q theories ""', /empty prefix/],
+    // `-Q theories Hammer` with theories/Tactics.vo: Arbor's own prelude (`From Hammer Require Import Tactics`)
+    // loaded the project's file, whose notations then held in every document with no declaration to show them.
+    ['the Hammer prefix', '-Q theories Hammer', /installed library/],
+    ['a prefix under Ltac2', '-R theories Ltac2.Init', /installed library/],
     ['a missing folder', '-Q nowhere Lib', /no such directory/],
   ] as const) {
     it(`refused: ${name}`, async () => {

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { DirEntry, RecoveryEntry, Settings } from '../../shared/api/api-contract.ts';
 import { PROJECT_FILE_NAME } from '../../shared/project/project-file.ts';
+import { defaultCacheFile } from '../provers/coq/closed-library-cache.ts';
 
 /** Files that configure a workspace's provers (compared case-insensitively: some file systems are). */
 const PROJECT_FILES = new Set([PROJECT_FILE_NAME.toLowerCase(), '_coqproject']);
@@ -78,6 +79,11 @@ export class Workspace {
     // A project file chooses the backend, its prelude and (Coq) load paths: what the user trusts, never
     // something a client of the API (a web page, an attached agent) may create or change.
     if (isProjectFileName(basename(full))) throw new Error(`not allowed: ${basename(full)} is a project file; edit it outside Arbor`);
+    // The user's own state — trust grants, settings, recovery (the user dir) and the closed-constants cache —
+    // lies inside the workspace when it is the home directory (the desktop app's, or `arbor web` run from `~`):
+    // a client writing it would forge a grant (its fingerprint hashes files the client can read) or a cache entry.
+    const state = await Promise.all([this.options.userDir, dirname(defaultCacheFile())].map((d) => realpath(d).catch(() => resolve(d))));
+    if (state.some((d) => full === d || full.startsWith(d.endsWith(sep) ? d : d + sep))) throw new Error(`not allowed: ${full} is Arbor's own state (trust grants, settings, caches); edit it outside Arbor`);
     const refused = await this.options.writeRefusal?.(full);
     if (refused !== undefined) throw new Error(`not allowed: ${refused}; edit it outside Arbor`);
     // Write to a fresh sibling temp file, then rename: a crash never leaves half a proof file. `wx`

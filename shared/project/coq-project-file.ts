@@ -83,12 +83,21 @@ const LOGICAL = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
 /**
  * Logical prefixes a project may not bind: Coq's own library is `Coq.…`, and assumptions are trusted by
  * kernel name (`Coq.Logic.Classical_Prop.classic`), so a project's `Axiom classic : False.` compiled under
- * `-Q dir Coq` would be trusted as the library's excluded middle. `-R dir ""` reaches `Coq.…` too through a
- * subdirectory named `Coq`, so an empty prefix is taken only with `-Q` (which is not recursive).
+ * `-Q dir Coq` would be trusted as the library's excluded middle. An empty prefix reaches `Coq.…` too through
+ * a subdirectory named `Coq`, with `-R` and with `-Q` alike (both are recursive: `-Q theories ""` makes
+ * theories/Coq/Reals/Reals.vo `Coq.Reals.Reals`, which a document's `Require` then loads instead of the library's).
  */
+/**
+ * Roots of the libraries installed beside Coq that Arbor loads or reads as the library's: `Hammer` (Arbor's own
+ * prelude runs `From Hammer Require Import Tactics`; `-Q theories Hammer` made it load the project's
+ * theories/Tactics.vo, notations and all) and `Ltac2` (user-contrib). A project under one of them shadows it.
+ */
+const INSTALLED_ROOTS = ['Hammer', 'Ltac2'];
+
 const reservedLogical = (kind: 'Q' | 'R', logical: string): string | undefined =>
   logical === 'Coq' || logical.startsWith('Coq.') ? 'the prefix Coq is the standard library (trusted by name)'
-    : kind === 'R' && logical === '' ? 'an empty prefix with -R would let a subdirectory named Coq pass as the standard library'
+    : INSTALLED_ROOTS.some((r) => logical === r || logical.startsWith(`${r}.`)) ? `the prefix ${logical.split('.')[0] ?? ''} is an installed library's (Arbor loads it as such)`
+    : logical === '' ? `an empty prefix with -${kind} would let a subdirectory named Coq pass as the standard library`
       : undefined;
 
 /**

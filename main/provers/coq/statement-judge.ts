@@ -1,6 +1,7 @@
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import type { ClientOptions, CoqideTopClient } from './coqidetop-client.ts';
 import { isQualid } from './assumptions.ts';
+import { commentEnd } from './coq-sentence.ts';
 import { compareReadings } from './statement-meaning.ts';
 import { cleanEnvironment, cleanReading, librarySentences, readTerm } from './statement-reading.ts';
 
@@ -14,13 +15,39 @@ const READS_DIFFERENTLY = /^(Notation|Infix|Reserved|Open|Close|Bind|Delimit|Dec
  * argument, instance or import (beyond the library sentences the clean environment ran too), no name of its
  * shadows a library one and none looks like another (non-ASCII).
  */
-function onlyNewWords(own: readonly string[], referring: ReadonlySet<string>, error: string, declarations: readonly string[]): boolean {
+/**
+ * The sentence with every comment replaced by a blank (strings outside comments kept whole): Coq reads
+ * `(* helper *) Notation "x + y" := …` and `#[local] (* x *) Notation …` as notations, so the head test must too.
+ */
+const withoutComments = (sentence: string): string => {
+  let out = '';
+  let i = 0;
+  while (i < sentence.length) {
+    if (sentence.startsWith('(*', i)) {
+      i = commentEnd(sentence, i);
+      out += ' ';
+    } else if (sentence[i] === '"') {
+      const close = sentence.indexOf('"', i + 1);
+      const end = close < 0 ? sentence.length : close + 1;
+      out += sentence.slice(i, end);
+      i = end;
+    } else out += sentence[i++];
+  }
+  return out;
+};
+
+function onlyNewWords(own: readonly string[], referring: ReadonlySet<string>, error: string, declarations: readonly string[], text: string): boolean {
   if (!/was not found in the current environment/.test(error) || own.length === 0) return false;
+  // `ltac:(…)` in the statement runs a tactic (the document may have redefined it) to make part of the term:
+  // what the text says is then whatever that tactic built, never "only new words".
+  if (/(^|[^\p{L}\p{N}_'])ltac\s*:/u.test(text)) return false;
   if (own.some((shown) => referring.has(shown) || [...shown].some((c) => c.charCodeAt(0) > 127))) return false;
   const head = (sentence: string): string => sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^((Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+)+/, '');
   // `where "n + m" := (mymul n m)` after an Inductive or Fixpoint declares a notation as much as `Notation` does
   // (`Definition d := 1. Fixpoint mymul … where "n + m" := (mymul n m).` made `d + d = d` pass as meaning what it says).
-  return !declarations.some((d) => READS_DIFFERENTLY.test(head(d)) || /:>/.test(d) || /(^|[^\p{L}\p{N}_'])where($|[^\p{L}\p{N}_'])/u.test(d));
+  // `#[canonical] Definition d := {| … |}.` declares a canonical structure as much as `Canonical` does.
+  const canonical = (d: string): boolean => /^\s*(#\[[^\]]*\]\s*)*#\[[^\]]*\bcanonical\b/.test(d);
+  return !declarations.map(withoutComments).some((d) => READS_DIFFERENTLY.test(head(d)) || canonical(d) || /:>/.test(d) || /(^|[^\p{L}\p{N}_'])where($|[^\p{L}\p{N}_'])/u.test(d));
 }
 
 /**
@@ -49,7 +76,7 @@ export async function judgeStatement(
     const referring = await cleanEnvironment.referring(own, options, library).catch(() => undefined);
     const ranThere = new Set(clean.library);
     const declared = declarations.filter((d) => !ranThere.has(d.trim().replace(/\s+/g, ' ')));
-    if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared)) return undefined;
+    if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared, text)) return undefined;
     return compareReadings(doc, full ? { ...clean, full } : clean);
   }
   return compareReadings(doc, clean);
