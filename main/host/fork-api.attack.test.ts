@@ -1,73 +1,29 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import type { ForkTryOutcome } from '../../shared/protocol/fork-try.ts';
 import { FORK_TRY_LIMITS } from '../../shared/protocol/fork-try.ts';
-import { Shell } from '../shell/shell.ts';
-import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
-import type { EngineFactory } from '../supervisor/engine-factory.ts';
-import { createApiService } from './api-service.ts';
-import type { ApiService } from './api-service.ts';
-import { startWebHost } from './web-host.ts';
-import type { WebHost } from './web-host.ts';
-import { Workspace } from './workspace.ts';
+import type { Shell } from '../shell/shell.ts';
+import { apiCall, startCoqWebHost, USER_CHANNEL } from './testing/coq-web-host.ts';
+import type { CoqWebHost } from './testing/coq-web-host.ts';
 
 /**
  * Hostile `fork.try` / `fork.adopt` calls over the web host's WebSocket, against the real coqidetop: bad
  * handles, huge command lists, bad deadlines, someone else's channel, a flood. Each gets a clear error,
  * the user's channel does not move, and the host keeps serving everyone.
  */
-let dir: string;
-let factory: EngineFactory;
+let h: CoqWebHost;
 let shell: Shell;
-let service: ApiService;
-let host: WebHost;
 let attacker: WebSocket;
 let other: WebSocket;
-const USER = 0;
-
-function open(): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const sock = new WebSocket(`ws://127.0.0.1:${host.port}/api?token=${host.token}`, { origin: host.origin });
-    sock.once('open', () => resolve(sock));
-    sock.once('error', reject);
-  });
-}
-
-let nextId = 1;
-function call(sock: WebSocket, method: string, params: unknown): Promise<{ result?: unknown; error?: string }> {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    const onMessage = (data: unknown): void => {
-      const frame = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: string };
-      if (frame.id !== id) return;
-      sock.off('message', onMessage);
-      resolve(frame);
-    };
-    sock.on('message', onMessage);
-    sock.send(JSON.stringify({ id, method, params }));
-  });
-}
-
-const userState = (): { step: number | undefined; tree: string } => ({ step: shell.channelStatus(USER)?.step, tree: JSON.stringify(shell.tree(USER)) });
+const USER = USER_CHANNEL;
+const open = (): Promise<WebSocket> => h.open();
+const call = apiCall;
+const userState = (): { step: number | undefined; tree: string } => h.userState();
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'arbor-fork-api-'));
-  await mkdir(join(dir, 'static'));
-  factory = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 20_000, poolSize: 0 });
-  shell = new Shell({ createEngine: (ch, prelude) => factory.createEngine(ch, prelude) });
-  service = createApiService({
-    shell, workspace: new Workspace({ root: dir, userDir: join(dir, 'user') }),
-    info: () => ({ host: 'web', version: '0', backend: 'coq', backendAvailable: true, problems: [], workspace: dir, examplesDir: '' }),
-  });
-  host = await startWebHost({ service, staticDir: join(dir, 'static') });
   // The user's proof, on the host's channel 0.
-  for (const line of ['GOAL "forall n m : nat, n + m = m + n"', 'APPLY intros n m']) {
-    const [r] = await Promise.all(shell.submitLine(line));
-    expect(r?.ERR).toBe('');
-  }
+  h = await startCoqWebHost('arbor-fork-api-', ['GOAL "forall n m : nat, n + m = m + n"', 'APPLY intros n m']);
+  ({ shell } = h);
   attacker = await open();
   other = await open();
 }, 120_000);
@@ -75,11 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   attacker?.close();
   other?.close();
-  await host?.close();
-  service?.dispose();
-  await shell?.close();
-  await factory?.dispose();
-  await rm(dir, { recursive: true, force: true });
+  await h?.close();
 });
 
 describe('fork.try and fork.adopt under attack (real coqidetop, over the WebSocket)', () => {

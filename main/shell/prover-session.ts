@@ -217,4 +217,6 @@ export interface ProverBackend {
   /** Why an environment name (`PRELUDE bare`) is not one this backend knows, or undefined. Backends without it have none. */
   checkEnvironment?(name: string): string | undefined;
   open(options: SessionOptions): Promise<ProverSession>;
+  /** Stops what the backend's sessions share (e.g. Coq's clean environment); it starts again when next needed. */
+  dispose?(): Promise<void>;
 }

@@ -86,6 +86,9 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
         },
       });
     },
-    dispose: () => pool.dispose(),
+    dispose: async () => {
+      await pool.dispose();
+      await backend.dispose?.();
+    },
   };
 }

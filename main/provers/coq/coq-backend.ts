@@ -3,6 +3,7 @@ import type { ProverBackend } from '../../shell/prover-session.ts';
 import { checkCoq } from './coq-check.ts';
 import { CoqSession } from './coq-session.ts';
 import { precheckUntrusted } from './vernacular-policy.ts';
+import { cleanEnvironment } from './statement-reading.ts';
 
 export const coqBackend: ProverBackend = {
   id: 'coq',
@@ -11,4 +12,6 @@ export const coqBackend: ProverBackend = {
   checkPrelude: (text) => precheckUntrusted(text, 'prelude'),
   checkEnvironment: environmentProblem,
   open: (options) => CoqSession.open(options),
+  // The clean environment every session's statement judge reads in: no prover outlives the backend's user.
+  dispose: () => cleanEnvironment.dispose(),
 };
