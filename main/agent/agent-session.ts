@@ -29,7 +29,7 @@ import type { QueryAnswer } from '../../shared/protocol/query-answer.ts';
 import { checkCommandArguments, checkTermText, isIdentifier, quoteTerm, readTermInput } from './term-input.ts';
 import { shellToolError, ToolError } from './tool-error.ts';
 import type { ForkTrySpec } from '../../shared/protocol/fork-try.ts';
-import { FORK_TRY_LIMITS, runTrySequence } from '../../shared/protocol/fork-try.ts';
+import { FORK_TRY_LIMITS, runTrySequence, TRY_FIRST, TRY_LAST } from '../../shared/protocol/fork-try.ts';
 
 export interface AgentSessionOptions {
   port: ShellPort;
@@ -426,7 +426,7 @@ export class AgentSession {
       if (outcome.outcome === 'timeout') throw new ToolError('timeout', outcome.error);
       if (outcome.outcome === 'ran') {
         // The fork's traffic is no channel's: the transcript lists it, marked scratch.
-        const commands = ['STATE', ...spec.commands, 'END'];
+        const commands = [TRY_FIRST, ...spec.commands, TRY_LAST];
         [outcome.state, ...outcome.responses].forEach((response, i) => {
           this.logScratch({ time: Date.now(), channel: this.channel, request: commands[i] ?? '', scratch: true });
           this.logScratch({ time: Date.now(), response, scratch: true });

@@ -42,6 +42,10 @@ export const FORK_TRY_LIMITS = {
   inFlightPerClient: 4,
 } as const;
 
+/** A try reads the state first and, when its commands leave no goal open, ends with END. */
+export const TRY_FIRST = 'STATE';
+export const TRY_LAST = 'END';
+
 /**
  * Runs a try's sequence over one request function (a fork's, or a scratch channel's): `STATE`, the
  * commands until one fails, then END when asked and nothing is left open.
@@ -50,7 +54,7 @@ export async function runTrySequence(
   run: (request: string) => Promise<ShellResponse>,
   spec: Pick<ForkTrySpec, 'commands' | 'endWhenProved'>,
 ): Promise<{ state: ShellResponse; responses: ShellResponse[] }> {
-  const state = await run('STATE');
+  const state = await run(TRY_FIRST);
   const responses: ShellResponse[] = [];
   for (const command of spec.commands) {
     const r = await run(command);
@@ -61,7 +65,7 @@ export async function runTrySequence(
   if (spec.endWhenProved && last && last.ERR === '' && responses.length === spec.commands.length && !/^\s*END\b/.test(spec.commands.at(-1) ?? '')) {
     const parsed = parseStateJson(last.RESPONSE);
     const tree = parsed ? treeViewFromState(parsed, { step: last.STEP ?? 0 }) : undefined;
-    if (tree && goalsInContext(tree).every((g) => g.proved)) responses.push(await run('END'));
+    if (tree && goalsInContext(tree).every((g) => g.proved)) responses.push(await run(TRY_LAST));
   }
   return { state, responses };
 }

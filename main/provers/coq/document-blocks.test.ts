@@ -47,7 +47,7 @@ describe('section variables in the assumption judgement', () => {
       sectionVariableFromLocate(locate[name] ?? '') ?? (/^Constant (\S+)$/.exec(locate[name] ?? '')?.[1]);
     expect(await judgeAssumptions(printed, resolve, new Set())).toEqual({ ok: false, reason: 'unsound: depends on ax (Top.ax)' });
     const sectionOnly = parsePrintAssumptions('Section Variables:\nn\n: nat\n');
-    expect(await judgeAssumptions(sectionOnly, resolve, new Set())).toEqual({ ok: true, assumptions: ['n : nat (section variable: a premise of the theorem once its section ends)'] });
+    expect(await judgeAssumptions(sectionOnly, resolve, new Set())).toEqual({ ok: true, assumptions: ['n : nat (section variable: a premise of the theorem once its section ends)'], sectionVariables: [{ name: 'n', statement: 'nat' }] });
     expect(sectionVariableFromLocate('Constant Top.n')).toBeUndefined();
   });
 });

@@ -232,7 +232,10 @@ class CleanEnvironment {
     this.client = undefined;
     this.library = undefined;
     this.readings.clear();
-    if (c) await (await c.catch(() => undefined))?.client.dispose();
+    const started = c ? await c.catch(() => undefined) : undefined;
+    // Held while it stops: unreferenced, its exit would not keep Node alive and a pending await would end the process (exit 13).
+    started?.client.holdEventLoop(true);
+    await started?.client.dispose();
   }
 }
 
