@@ -33,6 +33,11 @@ export interface VSentence {
   line: number;
   /** Every goal of the open proof after it, in order; undefined outside a proof. */
   goals?: VGoal[];
+  /**
+   * Coq's given-up goals after it (`admit`, `give_up`: the Goals answer's given_up list), by identity; absent
+   * when none. A goal that leaves the state this way is not proved, whatever the tactic's text.
+   */
+  givenUp?: string[];
 }
 
 export type VEnding = 'Qed' | 'Defined' | 'Admitted' | 'Abort' | 'open';
@@ -47,6 +52,8 @@ export interface VTactic {
   /** Goals it acted on (removed) and made (new), by Coq's identities; both empty for bullets, braces, `Proof`. */
   acted: string[];
   made: string[];
+  /** Goals it gave up (new in Coq's given-up list after it): made and given up inside it, or acted on. */
+  gaveUp: string[];
   /** Goals still open after it. */
   left: number;
   /** A bullet, brace or `Proof …`: it only focuses. */
@@ -126,6 +133,7 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
   const out: VTheorem[] = [];
   let current: VTheorem | undefined;
   let before: VGoal[] | undefined;
+  let givenUpBefore = new Set<string>();
   sentences.forEach((s, index) => {
     if (before === undefined && s.goals !== undefined) {
       const start = s.goals[0];
@@ -146,12 +154,14 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
         const acted = before.filter((g) => !now.has(g.id)).map((g) => g.id);
         const made = s.goals.filter((g) => !was.has(g.id)).map((g) => g.id);
         const tactic = stripDot(s.code);
-        current.tactics.push({ index, tactic, line: s.line, acted, made, left: s.goals.length, structural: acted.length === 0 && made.length === 0 && STRUCTURAL.test(tactic) });
+        const gaveUp = (s.givenUp ?? []).filter((id) => !givenUpBefore.has(id));
+        current.tactics.push({ index, tactic, line: s.line, acted, made, gaveUp, left: s.goals.length, structural: acted.length === 0 && made.length === 0 && STRUCTURAL.test(tactic) });
         current.endIndex = index;
         current.endLine = s.line;
       }
     }
     before = s.goals;
+    givenUpBefore = new Set(s.goals === undefined ? [] : s.givenUp ?? []);
   });
   return out;
 }
@@ -181,11 +191,15 @@ export function recordedSteps(sentences: readonly VSentence[], t: VTheorem): Rec
   for (const tac of t.tactics) {
     if (tac.acted.length === 0) continue;
     const after = sentences[tac.index]?.goals ?? [];
+    // A goal given up inside the tactic (`split; [exact I | admit]`) was never reported: Coq does not say
+    // which acted goal it came from, so every goal the tactic acted on is drawn given up (never proved).
+    const unattributed = tac.gaveUp.some((id) => !tac.acted.includes(id));
     // A tactic that acted on several goals (`all: …`, `;` closing siblings) records one act per goal; the
     // new goals go to the first (Coq does not say which goal each came from).
     tac.acted.forEach((goal, k) => {
       const produced = k === 0 ? tac.made.map(idOf) : [];
-      const act: StepAct = { command: tac.tactic, leaf: idOf(goal), produced, ...(produced.length === 0 ? { removed: true as const } : {}) };
+      const gaveUp = unattributed || tac.gaveUp.includes(goal);
+      const act: StepAct = { command: tac.tactic, leaf: idOf(goal), produced, ...(produced.length === 0 ? { removed: true as const } : {}), ...(gaveUp ? { gaveUp: true as const } : {}) };
       step++;
       const pending = tac.acted.slice(k + 1).map((id) => known.get(id)).filter((g): g is VGoal => g !== undefined);
       out.push({ step, tree: treeOf([...pending, ...after]), act, line: tac.line });

@@ -114,7 +114,8 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       try {
         const r = await client.addAndGoals(s.text, options.timeoutMs);
         inProof = r.goals !== undefined;
-        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}) });
+        const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
+        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}) });
         states.push(r.stateId);
       } catch (e) {
         stopped = { line, message: (e as Error).message.replace(/\s+/g, ' ').trim() };
