@@ -242,6 +242,11 @@ export interface VFileTheoremReport {
    * when known (an anonymous `Goal`'s, a Program obligation's or a functor instance's constant has no line of its own).
    */
   restsOn?: { name: string; line?: number }[];
+  /**
+   * Lines of sentences before it that Arbor did not run (the read-only policy refused them; coqc would have
+   * run them): its statement and proof were read without them, so what they mean here may differ from coqc.
+   */
+  readWithout?: number[];
   /** The theorem as an Arbor document (the declarations before it as one DEFINE, then the item), or why not. */
   converted: { ok: true; lines: string[] } | { ok: false; reason: string };
 }
@@ -249,9 +254,32 @@ export interface VFileTheoremReport {
 export interface VFileReport {
   theorems: VFileTheoremReport[];
   sentences: number;
-  /** Where running stopped (a refusal by the policy, a Coq error, a timeout), if it did. */
-  stopped?: { line: number; message: string };
+  /** Where running stopped (a Coq error, a timeout, the run's limit, Cancel), if it did. */
+  stopped?: { line: number; message: string; cancelled?: true };
+  /** Sentences the read-only policy refused: not run, and running went on (each later theorem says so). */
+  skipped?: VFileSkipped[];
   ms: number;
   /** The trusted project's load paths were used (false: none, or not trusted). */
   project?: boolean;
+}
+
+/** A sentence of a `.v` file Arbor did not run, and why. */
+export interface VFileSkipped {
+  line: number;
+  /** The sentence's start, comments dropped. */
+  text: string;
+  reason: string;
+}
+
+/** How far a `.v` run is (sent to the workbench as the file is read: a 3,000-line file takes minutes). */
+export interface VFileProgress {
+  /** Sentences run so far, and the line of the last. */
+  sentences: number;
+  line: number;
+  /** The file's lines. */
+  lines: number;
+  /** Theorems read to their end so far, and the last few names. */
+  theorems: number;
+  lastTheorems: string[];
+  skipped?: number;
 }
