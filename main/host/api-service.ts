@@ -2,7 +2,7 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSchemas } from '../../shared/api/api-contract.ts';
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
-import type { VFileReport } from '../../shared/derivation/v-file-derivation.ts';
+import type { VFileProgress, VFileReport } from '../../shared/derivation/v-file-derivation.ts';
 import type { VFileHooks } from './v-file.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import type { z } from 'zod';
@@ -77,6 +77,9 @@ export interface ApiService {
   releaseRecovery(window: string): void;
   dispose(): void;
 }
+
+/** How often a `.v` run's progress is sent to the workbench, at most. */
+const PROGRESS_EVERY_MS = 250;
 
 /**
  * The workbench API over a shell and a workspace, independent of transport: Electron's IPC and the web
@@ -311,8 +314,16 @@ export function createApiService(options: ApiServiceOptions): ApiService {
       vFileRun?.abort();
       const run = new AbortController();
       vFileRun = run;
+      // At most a few progress events a second: List.v has 2,842 sentences, and each event re-renders the panel.
+      let sent = 0;
+      const onProgress = (progress: VFileProgress): void => {
+        const now = performance.now();
+        if (now - sent < PROGRESS_EVERY_MS) return;
+        sent = now;
+        emit({ kind: 'vfile-progress', path: p.path, progress });
+      };
       try {
-        return await options.vFile(text, { signal: run.signal, onProgress: (progress) => emit({ kind: 'vfile-progress', path: p.path, progress }) });
+        return await options.vFile(text, { signal: run.signal, onProgress });
       } finally {
         if (vFileRun === run) vFileRun = undefined;
       }

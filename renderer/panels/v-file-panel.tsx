@@ -33,7 +33,7 @@ export function VFilePanel() {
         <button type="button" onClick={() => s().setTreeSource(source === 'vfile' ? 'live' : 'vfile')} data-testid="vfile-toggle">{source === 'vfile' ? 'Show the document\'s tree' : 'Show this file\'s derivation'}</button>
       </div>
       {v.error && <p className="error" data-testid="vfile-error">{v.error}</p>}
-      {report?.stopped && <p className={report.stopped.cancelled ? 'muted' : 'error'} data-testid="vfile-stopped">{report.stopped.cancelled ? 'Cancelled' : 'Stopped'} at line {report.stopped.line}: {report.stopped.message}</p>}
+      {report?.stopped && <p className={report.stopped.cancelled ? 'muted' : 'error'} data-testid="vfile-stopped">{report.stopped.cancelled ? `Cancelled at line ${report.stopped.line}: the theorems read before it are shown` : `Stopped at line ${report.stopped.line}: ${report.stopped.message}`}</p>}
       {report?.skipped && (
         <details className="vfile-skipped" data-testid="vfile-skipped">
           <summary>{report.skipped.length} sentence{report.skipped.length === 1 ? '' : 's'} not run (Arbor refuses {report.skipped.length === 1 ? 'it' : 'them'} in a read-only file; coqc would run {report.skipped.length === 1 ? 'it' : 'them'}): later theorems are marked</summary>

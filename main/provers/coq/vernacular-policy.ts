@@ -177,8 +177,10 @@ export class SentencePolicy {
 function proofSentence(pp: string, purpose: PolicyPurpose): string | undefined {
   const head = headOf(pp);
   const first = head?.words[0] ?? '';
-  const command = /^#\[/.test(pp.trim()) || /^\p{Lu}/u.test(first);
   const readOnly = purpose === 'read-only';
+  // A qualified name (`Nat.order.`, PeanoNat) is a tactic: no command is named by a path.
+  const qualifiedTactic = readOnly && /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)+$/u.test(first);
+  const command = /^#\[/.test(pp.trim()) || (/^\p{Lu}/u.test(first) && !qualifiedTactic);
   if (command) return (IN_PROOF_COMMANDS.has(first) || (readOnly && (first === 'Admitted' || READ_ONLY_QUERIES.has(first)))) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
   // Read-only: a goal given up can never reach a `Qed` the kernel accepts; the proof ends `Admitted` or not at all.
   if (!readOnly && GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;
