@@ -53,6 +53,19 @@ describe.skipIf(!HAVE_CHROMIUM)('.v files: given-up goals and progress (real Coq
     await page.screenshot({ path: join(ARTIFACTS, '85-vfile-given-up.png') });
   }, 300_000);
 
+  it('lists a sentence Arbor skipped (never run) and marks each later theorem as read without it', async (ctx) => {
+    if (!useCoq) ctx.skip();
+    const file = join(workspace, 'skips.v');
+    await writeFile(file, 'Lemma before : True.\nProof. exact I. Qed.\nSet Printing Width 60.\nPrint "+".\nLemma after : 1 + 1 = 2.\nProof. reflexivity. Qed.\n');
+    await page.goto(`${workbench.url}&open=${encodeURIComponent(file)}`);
+    await expect.poll(() => page.locator('[data-testid="vfile-theorem"]').count(), { timeout: 180_000 }).toBe(2);
+    expect(await page.locator('[data-testid="vfile-stopped"]').count()).toBe(0);
+    await page.locator('[data-testid="vfile-skipped"] summary').click();
+    expect(await page.locator('[data-testid="vfile-skipped"]').textContent()).toMatch(/1 sentence not run.*line 3: Set Printing Width 60\. — option not allowed: Printing Width 60/s);
+    expect(await page.locator('[data-testid="vfile-theorem"]').allTextContents()).toEqual([expect.not.stringMatching(/read without/), expect.stringMatching(/^after .*read without l\. 3/)]);
+    await page.screenshot({ path: join(ARTIFACTS, '88-vfile-skipped.png') });
+  }, 300_000);
+
   it('shows the progress of Lists/List.v while it is read; Cancel stops it and keeps the theorems read', async (ctx) => {
     if (!useCoq) ctx.skip();
     const file = join(workspace, 'List.v');

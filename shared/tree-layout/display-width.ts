@@ -6,7 +6,7 @@ import stringWidth from 'string-width';
  * double-width hypothesis stays inside its chip. Text with nothing at or above U+1100 (the first wide
  * block) is measured by its length: the layout of 50,000 nodes measures every chip.
  */
-const MAYBE_WIDE = /[^\u0000-\u10ff]/u;
+const MAYBE_WIDE = /[\u1100-\u{10ffff}]/u;
 
 export const displayWidth = (text: string): number => (MAYBE_WIDE.test(text) ? stringWidth(text) : text.length);
 
