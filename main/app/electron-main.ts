@@ -13,7 +13,7 @@ import { ChannelOwnership } from '../host/channel-ownership.ts';
 import type { WorkbenchAgent } from '../host/workbench-agent.ts';
 import { Workspace } from '../host/workspace.ts';
 import { WorkspaceTrust, type TrustQuestion } from '../host/workspace-trust.ts';
-import { openVFile } from '../host/v-file.ts';
+import { openVFile, type VFileHooks } from '../host/v-file.ts';
 import { buildAppMenu } from './app-menu.ts';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.ts';
 import { createAppWindow, denyAllPermissions, preloadFile } from './app-window.ts';
@@ -81,7 +81,7 @@ async function start(): Promise<void> {
     detectProvers: composed.detectProvers,
     info: () => appInfo('electron', wb, ws.root, examplesDir),
     trust,
-    ...(wb.backend === 'coq' ? { vFile: (text: string) => openVFile(text, wb.hammerSeconds * 1000, trust) } : {}),
+    ...(wb.backend === 'coq' ? { vFile: (text: string, hooks: VFileHooks) => openVFile(text, wb.hammerSeconds * 1000, trust, hooks) } : {}),
     confirmProgramSetting: async (key, value) => {
       // The renderer is untrusted: a program to run needs the user's own yes, in a dialog it cannot draw.
       const r = await dialog.showMessageBox(win as BrowserWindow, {

@@ -2,7 +2,8 @@ import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import type { ApiEvent, ApiMethod, ApiResults, AppInfo, ChannelInfo, apiParamSchemas } from '../../shared/api/api-contract.ts';
 import { validateApiCall } from '../../shared/api/api-contract.ts';
 import type { ProversReport } from '../../shared/settings/provers-report.ts';
-import type { VFileReport } from '../../shared/derivation/v-file-derivation.ts';
+import type { VFileProgress, VFileReport } from '../../shared/derivation/v-file-derivation.ts';
+import type { VFileHooks } from './v-file.ts';
 import { validateSettingsPatch } from '../../shared/settings/prover-settings.ts';
 import type { z } from 'zod';
 import { checkFidelity } from '../fidelity/check-fidelity.ts';
@@ -50,7 +51,7 @@ export interface ApiServiceOptions {
    */
   trust?: WorkspaceTrust;
   /** Opens a `.v` file as derivations (the Coq backend's runner, with the trusted project's load paths); without it `vfile.derivations` fails. */
-  vFile?: (text: string) => Promise<VFileReport>;
+  vFile?: (text: string, hooks: VFileHooks) => Promise<VFileReport>;
   /** How long typing must pause before an edited document is re-checked (default 600 ms). */
   recheckDelayMs?: number;
 }
@@ -77,6 +78,9 @@ export interface ApiService {
   dispose(): void;
 }
 
+/** How often a `.v` run's progress is sent to the workbench, at most. */
+const PROGRESS_EVERY_MS = 250;
+
 /**
  * The workbench API over a shell and a workspace, independent of transport: Electron's IPC and the web
  * host's WebSocket both go through `call`, so validation (zod, `validateApiCall`) happens in exactly one place.
@@ -84,6 +88,8 @@ export interface ApiService {
 export function createApiService(options: ApiServiceOptions): ApiService {
   const { shell, workspace, agent } = options;
   const listeners = new Set<(event: ApiEvent) => void>();
+  /** The `.v` file being read (`vfile.derivations`), for `vfile.cancel`. */
+  let vFileRun: AbortController | undefined;
   const emit = (event: ApiEvent): void => {
     for (const l of listeners) l(event);
   };
@@ -304,7 +310,28 @@ export function createApiService(options: ApiServiceOptions): ApiService {
     'vfile.derivations': async (p) => {
       if (!options.vFile) throw new Error('opening .v files needs the Coq backend');
       const { text } = await workspace.read(p.path);
-      return options.vFile(text);
+      // One run at a time: opening another file stops the one still reading (it keeps what it read).
+      vFileRun?.abort();
+      const run = new AbortController();
+      vFileRun = run;
+      // At most a few progress events a second: List.v has 2,842 sentences, and each event re-renders the panel.
+      let sent = 0;
+      const onProgress = (progress: VFileProgress): void => {
+        const now = performance.now();
+        if (now - sent < PROGRESS_EVERY_MS) return;
+        sent = now;
+        emit({ kind: 'vfile-progress', path: p.path, progress });
+      };
+      try {
+        return await options.vFile(text, { signal: run.signal, onProgress });
+      } finally {
+        if (vFileRun === run) vFileRun = undefined;
+      }
+    },
+    'vfile.cancel': async () => {
+      const going = vFileRun !== undefined;
+      vFileRun?.abort();
+      return going;
     },
     'provers.detect': () => options.detectProvers ? options.detectProvers() : Promise.reject(new Error('provers.detect is not available in this host')),
     'agent.focus': (p) => requireAgent().focus(p.channel, p.path),

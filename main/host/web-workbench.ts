@@ -8,7 +8,7 @@ import { appInfo } from './workbench-shell.ts';
 import { composeWorkbench } from './compose-workbench.ts';
 import { Workspace, defaultUserDir } from './workspace.ts';
 import { WorkspaceTrust } from './workspace-trust.ts';
-import { openVFile } from './v-file.ts';
+import { openVFile, type VFileHooks } from './v-file.ts';
 
 export interface WebWorkbenchOptions {
   /** `--backend`: the workspace's project file still chooses first; default the user's setting, else coq. */
@@ -56,7 +56,7 @@ export async function startWebWorkbench(options: WebWorkbenchOptions): Promise<W
   const timeoutMs = ws.hammerSeconds * 1000;
   const service = createApiService({
     shell: ws.shell, workspace, agent, detectProvers, info: () => appInfo('web', ws, workspace.root, EXAMPLES_DIR), trust,
-    ...(ws.backend === 'coq' ? { vFile: (text: string) => openVFile(text, timeoutMs, trust) } : {}),
+    ...(ws.backend === 'coq' ? { vFile: (text: string, hooks: VFileHooks) => openVFile(text, timeoutMs, trust, hooks) } : {}),
   });
   const host = await startWebHost({
     service,

@@ -81,7 +81,7 @@ export function Inspector() {
   const added = new Set(change?.context.added.map((e) => `${e.kind}:${e.name}`));
   const changed = new Set(change?.context.changed.map((e) => `${e.kind}:${e.name}`));
   const line = showsDocument ? lineOfStep(check, node.step) : undefined;
-  const status = finished ? 'proved' : node.current === 'goal' && overlay ? overlay : node.status;
+  const status = node.givenUp ? 'given-up' : finished ? 'proved' : node.current === 'goal' && overlay ? overlay : node.status;
   return (
     <aside className="inspector" data-testid="inspector">
       <h3>{finished ? 'Proof complete' : node.kind === 'leaf' ? 'Goal' : 'Bundle'} <span className="muted">#{nodeLabel(node.id)}</span> <span className={`status-badge ${status}`} data-testid="inspector-status">{status}</span>{node.current && <span className="status-badge current">current {node.current}</span>}</h3>

@@ -1,3 +1,4 @@
+import { vFileCancel } from '../services/arbor-api.ts';
 import { newDocument } from '../services/workbench.ts';
 import { useArbor } from '../store/store.ts';
 import { selectTreeSource } from '../store/ui-slice.ts';
@@ -27,11 +28,18 @@ export function VFilePanel() {
       <div className="panel-toolbar">
         <strong>{baseName(v.path)}</strong>
         {v.loading && <span className="muted" data-testid="vfile-loading">running its sentences in the prover…</span>}
+        {v.loading && <VFileProgressBar />}
         {report && <span className="muted">{report.theorems.length} theorem(s), {report.sentences} sentences, {(report.ms / 1000).toFixed(1)} s{report.project ? ' · with the project\'s load paths' : project && !project.trusted ? ' · project not trusted: its load paths were not used' : ''}</span>}
         <button type="button" onClick={() => s().setTreeSource(source === 'vfile' ? 'live' : 'vfile')} data-testid="vfile-toggle">{source === 'vfile' ? 'Show the document\'s tree' : 'Show this file\'s derivation'}</button>
       </div>
       {v.error && <p className="error" data-testid="vfile-error">{v.error}</p>}
-      {report?.stopped && <p className="error" data-testid="vfile-stopped">Stopped at line {report.stopped.line}: {report.stopped.message}</p>}
+      {report?.stopped && <p className={report.stopped.cancelled ? 'muted' : 'error'} data-testid="vfile-stopped">{report.stopped.cancelled ? `Cancelled at line ${report.stopped.line}: the theorems read before it are shown` : `Stopped at line ${report.stopped.line}: ${report.stopped.message}`}</p>}
+      {report?.skipped && (
+        <details className="vfile-skipped" data-testid="vfile-skipped">
+          <summary>{report.skipped.length} sentence{report.skipped.length === 1 ? '' : 's'} not run (Arbor refuses {report.skipped.length === 1 ? 'it' : 'them'} in a read-only file; coqc would run {report.skipped.length === 1 ? 'it' : 'them'}): later theorems are marked</summary>
+          <ul>{report.skipped.map((k) => <li key={k.line}>line {k.line}: <code>{k.text}</code> — {k.reason}</li>)}</ul>
+        </details>
+      )}
       {report && (
         <div className="vfile-body">
           <ul className="vfile-theorems" data-testid="vfile-theorems">
@@ -39,6 +47,7 @@ export function VFilePanel() {
               <li key={`${th.line}`} className={i === v.theorem ? 'active' : ''}>
                 <button type="button" onClick={() => { s().selectVFileTheorem(i); s().setTreeSource('vfile'); }} data-testid="vfile-theorem" title={th.opener}>
                   {th.name ?? 'Goal'} <span className="muted">l. {th.line}–{th.endLine} · {th.steps.length - 1} steps · {th.ending}</span>
+                  {th.readWithout && <span className="warning" data-testid="vfile-read-without" title="Read without sentences Arbor did not run: in coqc they ran, so its statement and proof may mean something else there"> · read without l. {th.readWithout.join(', ')}</span>}
                   {th.restsOn && <span className="error" data-testid="vfile-rests-on"> · rests on admitted {th.restsOn.map((r) => (r.line !== undefined ? `${r.name} (l. ${r.line})` : r.name)).join(', ')}</span>}
                 </button>
                 <button
@@ -63,5 +72,19 @@ export function VFilePanel() {
         </div>
       )}
     </div>
+  );
+}
+
+/** While a `.v` file is read: how far (sentence, line of the file's lines, theorems read) and Cancel (keeps what was read). */
+function VFileProgressBar() {
+  const p = useArbor((s) => s.vfile.progress);
+  return (
+    <span className="vfile-progress" data-testid="vfile-progress">
+      <progress max={p?.lines ?? 1} value={p?.line ?? 0} aria-label="reading the .v file" />
+      <span className="muted" data-testid="vfile-progress-text">
+        {p ? `sentence ${p.sentences} · line ${p.line} of ${p.lines} · ${p.theorems} theorem${p.theorems === 1 ? '' : 's'} read${p.lastTheorems.length > 0 ? ` (${p.lastTheorems.join(', ')})` : ''}${p.skipped ? ` · ${p.skipped} not run` : ''}` : 'starting the prover…'}
+      </span>
+      <button type="button" data-testid="vfile-cancel" title="Stop reading the file: the theorems read so far stay" onClick={() => { void vFileCancel(); }}>Cancel</button>
+    </span>
   );
 }

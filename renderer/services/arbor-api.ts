@@ -60,6 +60,7 @@ export const coqProject = () => call('project.coq', {});
 export const requestProjectTrust = () => call('project.requestTrust', {});
 export const trustProject = (code: string) => call('project.trust', { code });
 export const vFileDerivations = (path: string) => call('vfile.derivations', { path });
+export const vFileCancel = () => call('vfile.cancel', {});
 
 export function onHostEvent(listener: (event: ApiEvent) => void): () => void {
   return current().onEvent(listener);

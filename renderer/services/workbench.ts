@@ -126,6 +126,9 @@ async function openExample(examplesDir: string | undefined): Promise<void> {
 function handleEvent(event: ApiEvent): void {
   const s = store();
   switch (event.kind) {
+    case 'vfile-progress':
+      s.vFileProgress(event.path, event.progress);
+      break;
     case 'request':
       s.appendLive({ kind: 'request', time: event.time, channel: event.channel, text: event.text });
       s.markBusy(event.channel);
@@ -373,7 +376,8 @@ export async function openVFile(path: string): Promise<void> {
   try {
     const report = await api.vFileDerivations(path);
     store().receiveVFile(path, report);
-    if (report.stopped) store().addMessage('error', `${baseName(path)}: line ${report.stopped.line}: ${report.stopped.message}`);
+    if (report.stopped?.cancelled) store().addMessage('info', `${baseName(path)}: ${report.stopped.message}`);
+    else if (report.stopped) store().addMessage('error', `${baseName(path)}: line ${report.stopped.line}: ${report.stopped.message}`);
   } catch (err) {
     store().receiveVFile(path, null, (err as Error).message);
     store().addMessage('error', `open ${path}: ${(err as Error).message}`);

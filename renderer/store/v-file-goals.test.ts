@@ -14,7 +14,8 @@ const FILE: VSentence[] = [
   s('intros H.', 3, [g('2', 'A /\\ B', ['H'])]),
   s('split.', 4, [g('3', 'A', ['H']), g('4', 'B', ['H'])]),
   s('exact H.', 5, [g('4', 'B', ['H'])]),
-  s('admit.', 6, []),
+  // Coq lists the goal `admit` gave up (the Goals answer's given_up list).
+  { ...s('admit.', 6, []), givenUp: ['4'] },
   s('Admitted.', 7),
 ];
 const [t] = theoremsOf(FILE);
@@ -53,15 +54,16 @@ describe('goals in .v mode', () => {
     expect(vFileGoalsAt({ ...report, ending: 'Qed' }, null)).not.toHaveProperty('notProved');
   });
 
-  // The derivation view draws the goal `admit` gave up as proved (✓, green), in an Admitted proof: the
-  // recorded steps know only that the goal left the state. Left: telling it apart needs Coq's given-up
-  // goals (the Goals answer's given_up list) recorded per sentence, not a match on the tactic's text.
-  it.fails('does not draw a goal given up with admit as proved', () => {
+  // The goal `admit` gave up is drawn given up, not proved (and so is the proof's root above it).
+  it('does not draw a goal given up with admit as proved', () => {
     const all: { action?: string; status: string; children?: unknown[] }[] = [];
     const walk = (n: { action?: string; status: string; children?: unknown[] }): void => { all.push(n); (n.children ?? []).forEach((c) => walk(c as typeof n)); };
     walk(report.steps.at(-1)!.tree as never);
     const admitted = all.find((n) => n.action === 'admit');
     expect(admitted).toBeDefined();
     expect(admitted!.status).not.toBe('proved');
+    expect(admitted).toMatchObject({ givenUp: true });
+    expect(all[0]).toMatchObject({ givenUp: true });
+    expect(all.find((n) => n.action === 'exact H')!.status).toBe('proved');
   });
 });

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { VFileReport } from '../../shared/derivation/v-file-derivation.ts';
+import type { VFileProgress, VFileReport } from '../../shared/derivation/v-file-derivation.ts';
 import type { CoqProjectStatus } from '../../shared/project/coq-project-status.ts';
 import type { TreeView } from '../../shared/proof-tree/proof-tree.ts';
 import type { ArborState } from './store.ts';
@@ -14,6 +14,8 @@ export interface VFileSlice {
     /** The file's text (shown read-only beside its derivation). */
     text: string;
     loading: boolean;
+    /** How far the host has read it (while loading). */
+    progress: VFileProgress | null;
     report: VFileReport | null;
     error: string | null;
     theorem: number;
@@ -23,16 +25,18 @@ export interface VFileSlice {
   project: CoqProjectStatus | null;
   startVFile(path: string, text: string): void;
   receiveVFile(path: string, report: VFileReport | null, error?: string): void;
+  vFileProgress(path: string, progress: VFileProgress): void;
   selectVFileTheorem(index: number): void;
   setVFileStep(step: number | null): void;
   setProjectStatus(status: CoqProjectStatus | null): void;
 }
 
 export const createVFileSlice: StateCreator<ArborState, [], [], VFileSlice> = (set) => ({
-  vfile: { path: null, text: '', loading: false, report: null, error: null, theorem: 0, step: null },
+  vfile: { path: null, text: '', loading: false, progress: null, report: null, error: null, theorem: 0, step: null },
   project: null,
-  startVFile: (path, text) => set(() => ({ vfile: { path, text, loading: true, report: null, error: null, theorem: 0, step: null } })),
-  receiveVFile: (path, report, error) => set((s) => (s.vfile.path !== path ? s : { vfile: { ...s.vfile, loading: false, report, error: error ?? null } })),
+  startVFile: (path, text) => set(() => ({ vfile: { path, text, loading: true, progress: null, report: null, error: null, theorem: 0, step: null } })),
+  receiveVFile: (path, report, error) => set((s) => (s.vfile.path !== path ? s : { vfile: { ...s.vfile, loading: false, progress: null, report, error: error ?? null } })),
+  vFileProgress: (path, progress) => set((s) => (s.vfile.path !== path || !s.vfile.loading ? s : { vfile: { ...s.vfile, progress } })),
   selectVFileTheorem: (theorem) => set((s) => ({ vfile: { ...s.vfile, theorem, step: null }, proof: { ...s.proof, selectedId: null } })),
   setVFileStep: (step) => set((s) => ({ vfile: { ...s.vfile, step } })),
   setProjectStatus: (project) => set(() => ({ project })),

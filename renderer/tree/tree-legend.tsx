@@ -5,7 +5,7 @@ import { MARK_MEANINGS, STATUS_MEANING } from '../../shared/tree-layout/legend-t
 
 /** Statuses each view can show. */
 const SHOWN: Record<'state' | 'derivation', readonly DisplayStatus[]> = {
-  state: DISPLAY_STATUSES.filter((s) => s !== 'closed' && s !== 'abandoned'),
+  state: DISPLAY_STATUSES.filter((s) => s !== 'closed' && s !== 'abandoned' && s !== 'given-up'),
   derivation: DISPLAY_STATUSES.filter((s) => s !== 'bundle'),
 };
 

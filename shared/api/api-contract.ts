@@ -3,7 +3,7 @@ import type { EditRecord, Suggestion } from '../agent/agent-types.ts';
 import type { FidelityReport } from '../fidelity/fidelity-types.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
 import type { DerivationReply } from '../derivation/recorded-derivation.ts';
-import type { VFileReport } from '../derivation/v-file-derivation.ts';
+import type { VFileProgress, VFileReport } from '../derivation/v-file-derivation.ts';
 import type { TreeDelta } from '../proof-tree/tree-delta.ts';
 import type { ShellResponse } from '../protocol/shell-command.ts';
 import type { QueryAnswer } from '../protocol/query-answer.ts';
@@ -146,6 +146,7 @@ export const apiParamSchemas = {
   'project.trust': z.object({ code: z.string().min(1).max(32) }).strict(),
   /** A `.v` file of the workspace opened as derivations (read-only; its sentences run in a sandboxed prover). */
   'vfile.derivations': z.object({ path: filePath }).strict(),
+  'vfile.cancel': z.object({}).strict(),
   /**
    * The editor's document the agent side works on: its channel and file (the edit history is kept next
    * to the file). Answers that session's suggestions and history.
@@ -258,6 +259,8 @@ export interface ApiResults {
   'project.requestTrust': CoqProjectStatus | null;
   'project.trust': CoqProjectStatus | null;
   'vfile.derivations': VFileReport;
+  /** Whether a `.v` run was going (it stops before its next sentence; what was read is returned by its `vfile.derivations`). */
+  'vfile.cancel': boolean;
   'agent.focus': AgentSnapshot;
   'agent.suggestions': Suggestion[];
   'agent.decide': Suggestion;
@@ -308,6 +311,8 @@ export type ApiEvent =
    * is lost). A line that fails is taken out again; its error goes back to the agent.
    */
   | { kind: 'document-insert'; id: number; uri: string; client: string; afterLine: number; text: string; source: string }
+  /** How far the `.v` file being opened (`vfile.derivations`) has been read. */
+  | { kind: 'vfile-progress'; path: string; progress: VFileProgress }
   /** A menu item or shortcut handled by the renderer (Electron menus). */
   | { kind: 'menu'; command: MenuCommand; arg?: string };
 

@@ -36,6 +36,7 @@ export const API_METHODS = [
   'project.requestTrust',
   'project.trust',
   'vfile.derivations',
+  'vfile.cancel',
   'agent.focus',
   'agent.suggestions',
   'agent.decide',

@@ -18,7 +18,7 @@ export function derivationToTreeView(root: DerivationNode, currentKey?: string):
     const view: TreeView = {
       id: derivationNodeId(n.key),
       kind: 'leaf',
-      status: n.status === 'open' ? 'open' : 'proved',
+      status: n.status === 'proved' || n.status === 'closed' ? 'proved' : 'open',
       step: n.createdAt,
       ctxt: toContext(own),
       goal: n.goal,
@@ -29,6 +29,7 @@ export function derivationToTreeView(root: DerivationNode, currentKey?: string):
     const action = describeAction(n);
     if (action !== undefined) view.action = action;
     if (n.status === 'closed') view.closed = true;
+    if (n.status === 'given-up') view.givenUp = true;
     if (n.uses.length > 0) view.uses = n.uses;
     if (n.children.length > 0) view.children = n.children.map(convert);
     const isCurrent = currentKey !== undefined ? n.key === currentKey : n.children.length === 0 && n.status === 'open' && !currentMarked;

@@ -28,7 +28,8 @@ export interface DerivationStep {
   closedWith?: string;
 }
 
-export type DerivationStatus = 'open' | 'proved' | 'closed';
+/** `given-up`: the prover lists it as given up (`admit`), or a goal below it is: not proved. */
+export type DerivationStatus = 'open' | 'proved' | 'closed' | 'given-up';
 
 export interface DerivationAction {
   step: number;
@@ -50,6 +51,8 @@ export interface DerivationNode {
   action?: DerivationAction;
   /** `closed`: removed by END; `proved`: shown proved (True) but not yet removed; `open`: still to do. */
   status: DerivationStatus;
+  /** The step that acted on it gave up a goal (the prover's given-up list): never shown proved. */
+  gaveUp?: true;
   /** The END that removed the goal, with the automation's tactic when END had to prove it first. */
   closedBy?: DerivationAction & { with?: string };
   /**
@@ -160,7 +163,9 @@ export function buildDerivation(steps: readonly DerivationStep[]): Derivation {
 export function settle(n: DerivationNode): DerivationStatus {
   if (n.children.length === 0) return n.status;
   const statuses = n.children.map(settle);
-  if (statuses.every((x) => x === 'closed')) n.status = 'closed';
+  // A goal resting on a given-up goal is not proved (and not open: nothing is left to do there).
+  if (!statuses.includes('open') && (n.gaveUp || statuses.includes('given-up'))) n.status = 'given-up';
+  else if (statuses.every((x) => x === 'closed')) n.status = 'closed';
   else if (statuses.every((x) => x !== 'open')) n.status = 'proved';
   else n.status = 'open';
   return n.status;

@@ -23,6 +23,8 @@ export interface StepAct {
   removed?: true;
   /** The tactic automation closed the goal with (the typed hammer report's `closedWith`). */
   closedWith?: string;
+  /** The prover lists the goal (or one the step made) as given up (`admit`): it left the state unproved. */
+  gaveUp?: true;
 }
 
 /** One step of an item as the builder reads it: the tree after it and what it did. */
@@ -101,6 +103,10 @@ export function buildRecordedDerivation(steps: readonly RecordedStep[]): Recorde
       node.status = 'closed';
       node.closedBy = { ...action, ...(act.closedWith !== undefined ? { with: act.closedWith } : {}) };
       live.delete(act.leaf);
+    }
+    if (act.gaveUp) {
+      node.gaveUp = true;
+      if (node.children.length === 0) node.status = 'given-up';
     }
     before = s.tree;
   }

@@ -33,6 +33,11 @@ export interface VSentence {
   line: number;
   /** Every goal of the open proof after it, in order; undefined outside a proof. */
   goals?: VGoal[];
+  /**
+   * Coq's given-up goals after it (`admit`, `give_up`: the Goals answer's given_up list), by identity; absent
+   * when none. A goal that leaves the state this way is not proved, whatever the tactic's text.
+   */
+  givenUp?: string[];
 }
 
 export type VEnding = 'Qed' | 'Defined' | 'Admitted' | 'Abort' | 'open';
@@ -47,6 +52,8 @@ export interface VTactic {
   /** Goals it acted on (removed) and made (new), by Coq's identities; both empty for bullets, braces, `Proof`. */
   acted: string[];
   made: string[];
+  /** Goals it gave up (new in Coq's given-up list after it): made and given up inside it, or acted on. */
+  gaveUp: string[];
   /** Goals still open after it. */
   left: number;
   /** A bullet, brace or `Proof …`: it only focuses. */
@@ -126,6 +133,7 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
   const out: VTheorem[] = [];
   let current: VTheorem | undefined;
   let before: VGoal[] | undefined;
+  let givenUpBefore = new Set<string>();
   sentences.forEach((s, index) => {
     if (before === undefined && s.goals !== undefined) {
       const start = s.goals[0];
@@ -146,12 +154,14 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
         const acted = before.filter((g) => !now.has(g.id)).map((g) => g.id);
         const made = s.goals.filter((g) => !was.has(g.id)).map((g) => g.id);
         const tactic = stripDot(s.code);
-        current.tactics.push({ index, tactic, line: s.line, acted, made, left: s.goals.length, structural: acted.length === 0 && made.length === 0 && STRUCTURAL.test(tactic) });
+        const gaveUp = (s.givenUp ?? []).filter((id) => !givenUpBefore.has(id));
+        current.tactics.push({ index, tactic, line: s.line, acted, made, gaveUp, left: s.goals.length, structural: acted.length === 0 && made.length === 0 && STRUCTURAL.test(tactic) });
         current.endIndex = index;
         current.endLine = s.line;
       }
     }
     before = s.goals;
+    givenUpBefore = new Set(s.goals === undefined ? [] : s.givenUp ?? []);
   });
   return out;
 }
@@ -181,11 +191,15 @@ export function recordedSteps(sentences: readonly VSentence[], t: VTheorem): Rec
   for (const tac of t.tactics) {
     if (tac.acted.length === 0) continue;
     const after = sentences[tac.index]?.goals ?? [];
+    // A goal given up inside the tactic (`split; [exact I | admit]`) was never reported: Coq does not say
+    // which acted goal it came from, so every goal the tactic acted on is drawn given up (never proved).
+    const unattributed = tac.gaveUp.some((id) => !tac.acted.includes(id));
     // A tactic that acted on several goals (`all: …`, `;` closing siblings) records one act per goal; the
     // new goals go to the first (Coq does not say which goal each came from).
     tac.acted.forEach((goal, k) => {
       const produced = k === 0 ? tac.made.map(idOf) : [];
-      const act: StepAct = { command: tac.tactic, leaf: idOf(goal), produced, ...(produced.length === 0 ? { removed: true as const } : {}) };
+      const gaveUp = unattributed || tac.gaveUp.includes(goal);
+      const act: StepAct = { command: tac.tactic, leaf: idOf(goal), produced, ...(produced.length === 0 ? { removed: true as const } : {}), ...(gaveUp ? { gaveUp: true as const } : {}) };
       step++;
       const pending = tac.acted.slice(k + 1).map((id) => known.get(id)).filter((g): g is VGoal => g !== undefined);
       out.push({ step, tree: treeOf([...pending, ...after]), act, line: tac.line });
@@ -228,6 +242,11 @@ export interface VFileTheoremReport {
    * when known (an anonymous `Goal`'s, a Program obligation's or a functor instance's constant has no line of its own).
    */
   restsOn?: { name: string; line?: number }[];
+  /**
+   * Lines of sentences before it that Arbor did not run (the read-only policy refused them; coqc would have
+   * run them): its statement and proof were read without them, so what they mean here may differ from coqc.
+   */
+  readWithout?: number[];
   /** The theorem as an Arbor document (the declarations before it as one DEFINE, then the item), or why not. */
   converted: { ok: true; lines: string[] } | { ok: false; reason: string };
 }
@@ -235,9 +254,32 @@ export interface VFileTheoremReport {
 export interface VFileReport {
   theorems: VFileTheoremReport[];
   sentences: number;
-  /** Where running stopped (a refusal by the policy, a Coq error, a timeout), if it did. */
-  stopped?: { line: number; message: string };
+  /** Where running stopped (a Coq error, a timeout, the run's limit, Cancel), if it did. */
+  stopped?: { line: number; message: string; cancelled?: true };
+  /** Sentences the read-only policy refused: not run, and running went on (each later theorem says so). */
+  skipped?: VFileSkipped[];
   ms: number;
   /** The trusted project's load paths were used (false: none, or not trusted). */
   project?: boolean;
+}
+
+/** A sentence of a `.v` file Arbor did not run, and why. */
+export interface VFileSkipped {
+  line: number;
+  /** The sentence's start, comments dropped. */
+  text: string;
+  reason: string;
+}
+
+/** How far a `.v` run is (sent to the workbench as the file is read: a 3,000-line file takes minutes). */
+export interface VFileProgress {
+  /** Sentences run so far, and the line of the last. */
+  sentences: number;
+  line: number;
+  /** The file's lines. */
+  lines: number;
+  /** Theorems read to their end so far, and the last few names. */
+  theorems: number;
+  lastTheorems: string[];
+  skipped?: number;
 }

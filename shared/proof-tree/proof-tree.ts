@@ -226,6 +226,8 @@ export interface TreeView {
   action?: string;
   /** Derivation views only: the goal is done and removed from the state (shown quieter than open goals). */
   closed?: true;
+  /** Derivation views only: the goal was given up (`admit`; the prover's given-up list), or one below it was: not proved. */
+  givenUp?: true;
   /** Derivation views only: names of the context the command used (it names them, or they changed below). */
   uses?: string[];
   /** Derivation views only: the goal's whole context exactly as the prover reported it (not accumulated from ancestors). */

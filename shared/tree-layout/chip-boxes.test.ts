@@ -3,7 +3,7 @@ import type { TreeView } from '../proof-tree/proof-tree.ts';
 import { chipBoxes } from './chip-boxes.ts';
 import { compactLayout } from './compact-layout.ts';
 import { contentOf } from './layout-tree.ts';
-import { CHIP_HEIGHT, nodeTextLayout } from './node-content.ts';
+import { CHIP_CHAR_WIDTH, CHIP_HEIGHT, nodeTextLayout } from './node-content.ts';
 import { treeToSvg } from './tree-svg.ts';
 
 const longHyp = 'IHl : forall acc : list nat, rev_append l acc = rev_append (rev_append l nil) acc ++ nil';
@@ -59,13 +59,15 @@ describe('a wrapped hypothesis chip', () => {
     expect(treeToSvg(lay)).not.toMatch(/forall n : nat,\s*\n/);
   });
 
-  // Chip widths count characters (shared/ has no font metrics): CJK and other double-width glyphs are
-  // drawn about twice as wide as counted, so such a chip's text runs out of its box. Left: measuring needs
-  // an East-Asian-width table throughout node-content's wrapping, not a local change.
-  it.fails('keeps a double-width (CJK) hypothesis inside its chip', () => {
+  // Chip widths are counted in columns (a CJK character takes two, as a monospace font draws it), both
+  // where the node is sized and where the chip is drawn: every line of the chip, drawn at its own x, ends
+  // inside the chip, and the chip inside the node. Columns are counted here by script, not by the module.
+  it('keeps a double-width (CJK) hypothesis inside its chip', () => {
     const { n, boxes } = boxesOf(withHyp('全角文字の長い仮説です全角文字の長い仮説です全角文字の長い仮説です'));
     const box = boxes.find((b) => b.lines[0]!.text.startsWith('H :'))!;
-    const drawn = box.lines.reduce((w, l) => Math.max(w, [...l.text].reduce((k, ch) => k + (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(ch) ? 2 : 1), 0)), 0);
-    expect(box.x + 5 + drawn * (box.w - 10) / box.lines[0]!.text.length).toBeLessThanOrEqual(n.w);
+    const columns = (t: string): number => [...t].reduce((k, ch) => k + (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(ch) ? 2 : 1), 0);
+    expect(box.lines.map((l) => l.text).join('')).toBe('H : 全角文字の長い仮説です全角文字の長い仮説です全角文字の長い仮説です');
+    for (const l of box.lines) expect(l.x + columns(l.text) * CHIP_CHAR_WIDTH).toBeLessThanOrEqual(box.x + box.w);
+    expect(box.x + box.w).toBeLessThanOrEqual(n.w);
   });
 });

@@ -1,3 +1,4 @@
+import { displayWidth } from './display-width.ts';
 import type { NodeContent } from './node-content.ts';
 import { CHIP_CHAR_WIDTH, CHIP_GAP, CHIP_HEIGHT, CHIP_INDENT_CHARS, PADDING } from './node-content.ts';
 
@@ -28,12 +29,13 @@ export function chipBoxes(content: NodeContent, chipsTop: number): ChipBox[] {
       const x = box.x + 5 + CHIP_INDENT_CHARS * CHIP_CHAR_WIDTH;
       box.lines.push({ text, x, y: rowY(r) + CHIP_HEIGHT / 2 + 1 });
       box.h = rowY(r) + CHIP_HEIGHT - box.y;
-      box.w = Math.max(box.w, x - box.x + text.length * CHIP_CHAR_WIDTH + 5);
+      box.w = Math.max(box.w, x - box.x + displayWidth(text) * CHIP_CHAR_WIDTH + 5);
       return;
     }
     let cx = PADDING;
     for (const chip of row) {
-      const cw = chip.length * CHIP_CHAR_WIDTH + 10;
+      // In columns: a double-width (CJK) character is drawn about twice as wide as a Latin one.
+      const cw = displayWidth(chip) * CHIP_CHAR_WIDTH + 10;
       out.push({ x: cx, y: rowY(r), w: cw, h: CHIP_HEIGHT, lines: [{ text: chip, x: cx + 5, y: rowY(r) + CHIP_HEIGHT / 2 + 1 }] });
       cx += cw + CHIP_GAP;
     }

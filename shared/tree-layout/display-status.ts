@@ -5,9 +5,9 @@ import type { TreeView } from '../proof-tree/proof-tree.ts';
  * workbench's overlay on the current goal (a command is running on it / the last command on it failed).
  * A bundle whose goals are all proved shows as proved.
  */
-export type DisplayStatus = 'open' | 'proved' | 'failed' | 'running' | 'bundle' | 'closed' | 'abandoned';
+export type DisplayStatus = 'open' | 'proved' | 'failed' | 'running' | 'bundle' | 'closed' | 'abandoned' | 'given-up';
 
-export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['open', 'proved', 'failed', 'running', 'bundle', 'closed', 'abandoned'];
+export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['open', 'proved', 'failed', 'running', 'bundle', 'closed', 'abandoned', 'given-up'];
 
 /** Distinct colours (and a legend's labels) shared by canvas, SVG export and the legend. */
 export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke: string; label: string }>> = {
@@ -20,6 +20,8 @@ export const STATUS_STYLE: Readonly<Record<DisplayStatus, { fill: string; stroke
   closed: { fill: '#f4f7f4', stroke: '#a9c4ae', label: 'closed' },
   // A replayed transcript's REVERTed branch: tried, then dropped.
   abandoned: { fill: '#f3f3f3', stroke: '#b5b5b5', label: 'abandoned' },
+  // A `.v` proof's goal given up with `admit`: left unproved, never drawn like a proved one.
+  'given-up': { fill: '#f6e8fb', stroke: '#9b3fb8', label: 'given up' },
 };
 
 export interface StatusOverlay {
@@ -33,6 +35,7 @@ export function leafStatus(view: TreeView, overlay: StatusOverlay): DisplayStatu
   if (view.kind === 'bundle') return 'bundle';
   if (view.attempt) return view.attempt.kind === 'failed' ? 'failed' : 'abandoned';
   if (view.current === 'goal' && overlay.current) return overlay.current;
+  if (view.givenUp) return 'given-up';
   if (view.closed) return 'closed';
   return view.status === 'proved' ? 'proved' : 'open';
 }

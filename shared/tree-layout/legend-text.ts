@@ -12,6 +12,7 @@ export const STATUS_MEANING: Readonly<Record<DisplayStatus, string>> = {
   bundle: 'a bundle: goals that must all be proved, grouped with the context they share (State view)',
   closed: 'a finished branch of the derivation: END removed its goal (drawn quieter than what is still to do)',
   abandoned: 'a branch a REVERT dropped in a replayed transcript, kept beside the path that replaced it',
+  'given-up': 'a .v proof\'s goal given up (admit, give_up: Coq lists it as given up), or one resting on such a goal: not proved',
 };
 
 /** The other marks, as [mark, meaning]. */

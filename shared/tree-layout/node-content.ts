@@ -1,5 +1,6 @@
 import type { Context } from '../proof-tree/proof-state.ts';
 import type { TreeView } from '../proof-tree/proof-tree.ts';
+import { displayWidth, indexAtColumns } from './display-width.ts';
 
 /** Approximate advance of the monospace font used in the tree (12px), so Node and browser agree on sizes. */
 export const CHAR_WIDTH = 7.2;
@@ -109,7 +110,7 @@ function titledChips(view: TreeView, title: NodeTitle): { chars: number; text: s
   // Coq prints a long type over several lines: a chip's row is one line of text (canvas and SVG ignore newlines).
   const chip = (name: string, text: string): { chars: number; text: string } => {
     const t = `${name} : ${text.replace(/\s+/g, ' ').trim()}`;
-    return { chars: t.length, text: t };
+    return { chars: displayWidth(t), text: t };
   };
   for (const v of view.ctxt.vars) if (v.name !== title.hyp) out.push(chip(v.name, v.type));
   for (const h of view.ctxt.hyps) if (h.name !== title.hyp && !title.same?.includes(h.name)) out.push(chip(h.name, h.expr));
@@ -143,8 +144,9 @@ export function contextChips(ctxt: Context): string[] {
   ];
 }
 
+/** `text` cut to at most `max` columns (a wide character counts two), with `…` when cut. */
 export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return displayWidth(text) > max ? `${text.slice(0, indexAtColumns(text, max - 1))}…` : text;
 }
 
 export interface NodeContent {
@@ -174,13 +176,14 @@ export interface NodeExtras {
   note?: string;
 }
 
-/** The current goal's text in lines of at most `width` characters, broken at blanks where possible. */
+/** The current goal's text in lines of at most `width` columns, broken at blanks where possible. */
 export function wrapGoal(text: string, width = MAX_LABEL_CHARS, maxLines = MAX_GOAL_LINES): string[] {
   const lines: string[] = [];
   let rest = text;
-  while (rest.length > width && lines.length < maxLines - 1) {
-    let cut = rest.lastIndexOf(' ', width);
-    if (cut < width / 2) cut = width;
+  while (displayWidth(rest) > width && lines.length < maxLines - 1) {
+    const fits = Math.max(1, indexAtColumns(rest, width));
+    let cut = rest.lastIndexOf(' ', fits);
+    if (cut < fits / 2) cut = fits;
     lines.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).trimStart();
   }
@@ -218,8 +221,8 @@ export function nodeSize(view: TreeView, title?: NodeTitle, extras?: NodeExtras)
   const labelChars = Math.min(MAX_LABEL_CHARS, view.kind === 'bundle' ? (n === 0 ? 16 : 10 + String(n).length) : (view.goal?.length ?? 0) + (view.status === 'proved' ? 2 : 0));
   let widest = 0;
   const { vars, hyps } = view.ctxt;
-  for (let i = 0; i < vars.length; i++) widest = Math.max(widest, chipWidthOf((vars[i] as { name: string }).name.length + 3 + (vars[i] as { type: string }).type.length));
-  for (let i = 0; i < hyps.length; i++) widest = Math.max(widest, chipWidthOf((hyps[i] as { name: string }).name.length + 3 + (hyps[i] as { expr: string }).expr.length));
+  for (let i = 0; i < vars.length; i++) widest = Math.max(widest, chipWidthOf(displayWidth((vars[i] as { name: string }).name) + 3 + displayWidth((vars[i] as { type: string }).type)));
+  for (let i = 0; i < hyps.length; i++) widest = Math.max(widest, chipWidthOf(displayWidth((hyps[i] as { name: string }).name) + 3 + displayWidth((hyps[i] as { expr: string }).expr)));
   const actionText = view.summary ? view.summary.commands.join(' · ') : view.action;
   const actionWidth = actionText === undefined ? 0 : (actionText.length + 3) * CHIP_CHAR_WIDTH + 2 * PADDING;
   const lines = labelLineCount(view);
@@ -240,8 +243,8 @@ export function nodeSize(view: TreeView, title?: NodeTitle, extras?: NodeExtras)
     return true;
   };
   let go = true;
-  for (let i = 0; go && i < vars.length; i++) go = place((vars[i] as { name: string }).name.length + 3 + (vars[i] as { type: string }).type.length);
-  for (let i = 0; go && i < hyps.length; i++) go = place((hyps[i] as { name: string }).name.length + 3 + (hyps[i] as { expr: string }).expr.length);
+  for (let i = 0; go && i < vars.length; i++) go = place(displayWidth((vars[i] as { name: string }).name) + 3 + displayWidth((vars[i] as { type: string }).type));
+  for (let i = 0; go && i < hyps.length; i++) go = place(displayWidth((hyps[i] as { name: string }).name) + 3 + displayWidth((hyps[i] as { expr: string }).expr));
   if (go && inRow > 0) rows++;
   const footer = (actionText === undefined ? 0 : ACTION_HEIGHT) + (view.uses?.length ? ACTION_HEIGHT : 0);
   return { w, h: HEADER_HEIGHT + (lines - 1) * LABEL_LINE_HEIGHT + (rows > 0 ? rows * (CHIP_HEIGHT + CHIP_GAP) + PADDING - CHIP_GAP : 0) + footer };
@@ -258,7 +261,7 @@ function titledNodeSize(view: TreeView, title: NodeTitle, extras?: NodeExtras): 
   const widestChip = chips.reduce((m, c) => Math.max(m, Math.min(c.chars + 1, INNER_CHIP_CHARS) * CHIP_CHAR_WIDTH + 10), 0);
   const w = Math.min(MAX_WIDTH, Math.max(
     MIN_WIDTH,
-    Math.min(title.text.length + 1, MAX_LABEL_CHARS) * CHAR_WIDTH + 2 * PADDING + 14,
+    Math.min(displayWidth(title.text) + 1, MAX_LABEL_CHARS) * CHAR_WIDTH + 2 * PADDING + 14,
     widestChip + 2 * PADDING,
     action === undefined ? 0 : Math.min(action.length + 1, INNER_CHIP_CHARS) * CHIP_CHAR_WIDTH + 2 * PADDING,
     view.attempt?.error ? Math.min(view.attempt.error.length + 1, INNER_CHIP_CHARS) * CHIP_CHAR_WIDTH + 2 * PADDING : 0,
@@ -289,7 +292,7 @@ export function nodeContent(view: TreeView, w: number, extras: NodeExtras = {}, 
   const inner = w - 2 * PADDING;
   for (let i = 0; i < chips.length; i++) {
     const c = chips[i] as string;
-    const cw = chipWidthOf(c.length);
+    const cw = chipWidthOf(displayWidth(c));
     if (row.length > 0 && used + cw > inner) {
       rows.push(row);
       row = [];
@@ -335,7 +338,7 @@ function titledContent(view: TreeView, w: number, extras: NodeExtras, title: Nod
   for (const c of titledChips(view, title)) {
     // A hypothesis longer than the box goes on as many rows as it needs (up to four), whole: one chip
     // whose continuation rows are indented (the wrap leaves room for the indent).
-    const pieces = c.text.length > chipChars ? wrapText(c.text, chipChars - CHIP_INDENT_CHARS, 4) : [c.text];
+    const pieces = c.chars > chipChars ? wrapText(c.text, chipChars - CHIP_INDENT_CHARS, 4) : [c.text];
     if (pieces.length > 1) {
       if (row.length > 0) endRow();
       pieces.forEach((text, i) => {
@@ -344,7 +347,7 @@ function titledContent(view: TreeView, w: number, extras: NodeExtras, title: Nod
       });
       continue;
     }
-    const cw = chipWidthOf(c.text.length, chipChars);
+    const cw = chipWidthOf(c.chars, chipChars);
     if (row.length > 0 && used + cw > inner) endRow();
     row.push(c.text);
     used += cw + CHIP_GAP;

@@ -26,14 +26,16 @@ describe('.v files as derivations (attack, real coqidetop)', () => {
     expect(new SentencePolicy('read-only').judge('Admitted.', true)).toBeUndefined();
   });
 
-  it('Redirect, Cd, Drop and Set Hammer PredictPath stop the run at their line; nothing they name is written', { timeout: 600_000 }, async () => {
+  it('Redirect, Cd, Drop and Set Hammer PredictPath are never run (skipped, or the run stops, at their line); nothing they name is written', { timeout: 600_000 }, async () => {
     for (const hostile of ['Redirect "arbor-redirect-attack" Print nat.', 'Cd "/tmp".', 'Drop.', 'Set Hammer PredictPath "/tmp/arbor-predict-attack".']) {
       const report = await vFileDerivations(`${head}\n${hostile}\nLemma after : True. Proof. exact I. Qed.\n`, { timeoutMs: 60_000 });
-      expect(report.stopped?.line, hostile).toBe(5);
-      expect(report.stopped?.message, hostile).toMatch(/not allowed|refused|Syntax|parse error/i);
-      // What came before is still shown and converts; what came after never ran.
-      expect(report.theorems.map((t) => t.name), hostile).toEqual(['ok']);
+      // Refused by the policy: skipped, and the run goes on (the later theorem says so); unreadable: the run stops.
+      expect(report.stopped?.line ?? report.skipped?.[0]?.line, hostile).toBe(5);
+      expect(report.stopped?.message ?? report.skipped?.[0]?.reason, hostile).toMatch(/not allowed|refused|Syntax|parse error/i);
+      // What came before is still shown and converts; what came after is marked as read without it.
+      expect(report.theorems[0]?.name, hostile).toBe('ok');
       expect(report.theorems[0]?.converted.ok, hostile).toBe(true);
+      for (const t of report.theorems.slice(1)) expect(t.readWithout, hostile).toEqual([5]);
     }
     expect(existsSync('arbor-redirect-attack.out')).toBe(false);
     expect(existsSync('/tmp/arbor-predict-attack')).toBe(false);
@@ -73,7 +75,7 @@ describe('.v files as derivations (attack, real coqidetop)', () => {
     expect(succeeded.stopped?.line).toBe(7);
     // What Fail wraps is judged as itself: a command inside a proof stays refused, and never runs.
     const hostile = await vFileDerivations(`${head}\nLemma h : True.\nProof. Fail Redirect "arbor-fail-redirect" Print nat. exact I. Qed.\n`, { timeoutMs: 60_000 });
-    expect(hostile.stopped).toMatchObject({ line: 6, message: expect.stringMatching(/not allowed: Redirect/) });
+    expect(hostile.skipped).toEqual([expect.objectContaining({ line: 6, reason: expect.stringMatching(/not allowed: Redirect/) as unknown })]);
     expect(existsSync('arbor-fail-redirect.out')).toBe(false);
   });
 

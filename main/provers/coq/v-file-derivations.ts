@@ -1,5 +1,5 @@
 import type { ContextEntry } from '../../../shared/proof-tree/proof-state.ts';
-import type { VFileReport, VFileTheoremReport, VGoal, VSentence, VTheorem } from '../../../shared/derivation/v-file-derivation.ts';
+import type { VFileProgress, VFileReport, VFileSkipped, VFileTheoremReport, VGoal, VSentence, VTheorem } from '../../../shared/derivation/v-file-derivation.ts';
 import { coqCode, derivationSteps, recordedSteps, theoremsOf } from '../../../shared/derivation/v-file-derivation.ts';
 import type { Converted } from '../../../shared/protocol/v-file-convert.ts';
 import { convertTheorem, defineLine } from '../../../shared/protocol/v-file-convert.ts';
@@ -12,10 +12,13 @@ import { guessKind } from './context-kind.ts';
 import { nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
 import { withoutLeadingComments } from './document-blocks.ts';
 import { typeFromCheck } from './statement-reading.ts';
-import { SentencePolicy } from './vernacular-policy.ts';
+import { isQuery, SentencePolicy } from './vernacular-policy.ts';
 import type { RawGoal } from './xml-protocol.ts';
 
-export type { VFileReport, VFileTheoremReport };
+export type { VFileProgress, VFileReport, VFileTheoremReport };
+
+/** A theorem's own name (`Lemma foo …`), for progress only (the report reads names from the theorems). */
+const OPENED = /^(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*(?:Theorem|Lemma|Fact|Remark|Corollary|Proposition|Property|Example)\s+([\p{L}_][\p{L}\p{N}_'.]*)/u;
 
 /**
  * Opening a `.v` file as derivations: its own sentences, delimited by Coq (`Annotate`) and judged by the
@@ -33,6 +36,12 @@ export interface VFileOptions {
   project?: ProjectArgs;
   /** Further coqidetop options (tests). */
   client?: ClientOptions;
+  /** The whole run's limit (wall clock): past it, running stops and what was read is kept. */
+  wallClockMs?: number;
+  /** Cancel: running stops before the next sentence and what was read is kept. */
+  signal?: AbortSignal;
+  /** Called after each sentence (and once at the end of reading). */
+  onProgress?: (p: VFileProgress) => void;
 }
 
 /**
@@ -85,6 +94,13 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   const sentences: VSentence[] = [];
   const states: number[] = [];
   let stopped: VFileReport['stopped'];
+  const skipped: VFileSkipped[] = [];
+  // `Include` may make a module type's fields axioms of the file's library: from then on every theorem is asked.
+  let included = false;
+  const totalLines = lineCounter(text)(text.length);
+  const done: string[] = [];
+  let proving: string | undefined;
+  const deadline = options.wallClockMs !== undefined ? started + options.wallClockMs : Infinity;
   try {
     // Read-only: a proof may be `Admitted`; what rests on it is said per theorem (Print Assumptions, below).
     const policy = new SentencePolicy('read-only');
@@ -92,6 +108,14 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     let inProof = false;
     let at = 0;
     for (;;) {
+      if (options.signal?.aborted) {
+        stopped = { line: lineAt(nextStart(text, at)), message: `cancelled at line ${lineAt(nextStart(text, at))}: the theorems read before it are shown`, cancelled: true };
+        break;
+      }
+      if (performance.now() > deadline) {
+        stopped = { line: lineAt(nextStart(text, at)), message: `stopped at line ${lineAt(nextStart(text, at))}: opening a .v file may take at most ${Math.round((options.wallClockMs ?? 0) / 1000)} s (Arbor's limit); the theorems read before it are shown` };
+        break;
+      }
       let s;
       try {
         s = await nextCoqSentence(text, at, (piece) => client.annotate(piece));
@@ -108,16 +132,32 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
       const refusal = policy.judge(s.pp, inProof);
       if (refusal !== undefined) {
-        stopped = { line, message: refusal };
-        break;
+        // Not run, and the run goes on (coqc would have run it): each later theorem says it was read without it.
+        skipped.push({ line, text: coqCode(s.text).slice(0, 80), reason: refusal.replace(/^parse error: file /, '') });
+        at = s.end;
+        continue;
       }
       try {
-        const r = await client.addAndGoals(s.text, options.timeoutMs);
+        const r = await client.addAndGoals(s.text, Math.max(1, Math.min(options.timeoutMs, deadline - performance.now())));
+        const wasInProof = inProof;
         inProof = r.goals !== undefined;
-        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}) });
+        const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
+        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}) });
         states.push(r.stateId);
+        if (/^\s*(?:#\[[^\]]*\]\s*)*Include\b/.test(s.pp)) included = true;
+        const opened = !wasInProof && r.goals !== undefined ? OPENED.exec(coqCode(s.text))?.[1] : undefined;
+        if (opened !== undefined) proving = opened;
+        if (r.goals === undefined && proving !== undefined) {
+          done.push(proving);
+          proving = undefined;
+        }
+        options.onProgress?.({ sentences: sentences.length, line, lines: totalLines, theorems: done.length, lastTheorems: done.slice(-3), ...(skipped.length > 0 ? { skipped: skipped.length } : {}) });
       } catch (e) {
-        stopped = { line, message: (e as Error).message.replace(/\s+/g, ' ').trim() };
+        const said = performance.now() >= deadline
+          ? `stopped at line ${line}: opening a .v file may take at most ${Math.round((options.wallClockMs ?? 0) / 1000)} s (Arbor's limit); the theorems read before it are shown`
+          : (e as Error).message.replace(/\s+/g, ' ').trim();
+        // An error after a skipped sentence may be the skip's doing: said with it.
+        stopped = { line, message: skipped.length > 0 ? `${said} (read without the skipped sentence${skipped.length === 1 ? '' : 's'} at line ${skipped.map((k) => k.line).join(', ')})` : said };
         break;
       }
       at = s.end;
@@ -132,9 +172,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       const steps = derivationSteps(recordedSteps(sentences, t));
       const state = states[t.endIndex];
       const finished = t.ending === 'Qed' || t.ending === 'Defined';
-      const restsOn = finished && state !== undefined && t.name !== undefined && anyAdmitted ? await admittedReliance(client, t.name, state, admitted) : [];
+      const restsOn = finished && state !== undefined && t.name !== undefined && (anyAdmitted || included) ? await admittedReliance(client, t.name, state, admitted) : [];
+      const readWithout = skipped.filter((k) => k.line < t.line);
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
+        ...(readWithout.length > 0 ? { readWithout: readWithout.map((k) => k.line) } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
         ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, ...(a.line !== undefined ? { line: a.line } : {}) })) } : {}),
         converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut),
@@ -148,7 +190,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         if (kernelName !== undefined && t.name !== undefined) admitted.set(kernelName, { kernelName, name: t.name, line: t.line });
       }
     }
-    return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ms: Math.round(performance.now() - started), project: project !== undefined };
+    return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ...(skipped.length > 0 ? { skipped } : {}), ms: Math.round(performance.now() - started), project: project !== undefined };
   } finally {
     await client.dispose();
   }
@@ -156,7 +198,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
 
 const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({
   ok: false,
-  reason: `it rests on ${on.map((a) => (a.line !== undefined ? `${a.name} (line ${a.line})` : a.name)).join(', ')}, admitted, not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
+  reason: `it rests on ${on.map((a) => (a.line !== undefined ? `${a.name} (line ${a.line})` : a.name)).join(', ')}, admitted or assumed (an included module type's field), not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
 });
 
 /**
@@ -186,7 +228,8 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   }
   const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
-  const kept = sentences.slice(0, t.index).filter((_, i) => !leftOut.some(([from, to]) => i >= from && i <= to));
+  // Queries only print: a document's DEFINE would refuse them for nothing.
+  const kept = sentences.slice(0, t.index).filter((s, i) => !leftOut.some(([from, to]) => i >= from && i <= to) && !isQuery(s.pp));
   const before = defineLine(kept.map((s) => s.code));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }

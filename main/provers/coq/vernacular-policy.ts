@@ -90,6 +90,18 @@ export function precheckUntrusted(text: string, purpose: PolicyPurpose): string 
 
 /** Tactics that leave a goal unproved: a proof using them never reaches a `Qed` the kernel accepts, so they are refused outright. */
 const GIVING_UP = /(^|[^\p{L}\p{N}_'])(admit|give_up|Admitted)([^\p{L}\p{N}_']|$)/u;
+/**
+ * Read-only (a `.v` file's own coqidetop, thrown away): queries only print (`Print "+".` in a lesson), and
+ * `Register` only names a constant for Coq's own tactics (Init/Logic, Bool, Wf_nat); neither adds an
+ * assumption, and the kernel still checks every proof. `Include` in a module (PeanoNat) copies a module's
+ * fields; including a module type makes its fields axioms of the file's library (`Top.…`), which the
+ * `.v` run then asks `Print Assumptions` about for every later theorem (v-file-derivations.ts).
+ */
+const READ_ONLY_QUERIES = new Set(['Print', 'Check', 'About', 'Locate', 'Search', 'SearchPattern', 'SearchRewrite', 'Compute', 'Eval', 'Test']);
+const READ_ONLY_COMMANDS = new Set([...READ_ONLY_QUERIES, 'Register', 'Include']);
+
+/** A query (`Print`, `Check`, `Search`…): it only prints, so a conversion's DEFINE leaves it out. */
+export const isQuery = (pp: string): boolean => READ_ONLY_QUERIES.has(headOf(pp)?.words[0] ?? '');
 /** Commands that open a proof (tactic sentences follow until `Qed`/`Defined`). */
 const PROOF_STARTERS = new Set(['Lemma', 'Theorem', 'Example', 'Fact', 'Remark', 'Corollary', 'Proposition', 'Property', 'Goal']);
 /** The only commands allowed while a proof is open: the kernel checks everything else at `Qed`. */
@@ -165,9 +177,11 @@ export class SentencePolicy {
 function proofSentence(pp: string, purpose: PolicyPurpose): string | undefined {
   const head = headOf(pp);
   const first = head?.words[0] ?? '';
-  const command = /^#\[/.test(pp.trim()) || /^\p{Lu}/u.test(first);
   const readOnly = purpose === 'read-only';
-  if (command) return (IN_PROOF_COMMANDS.has(first) || (readOnly && first === 'Admitted')) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
+  // A qualified name (`Nat.order.`, PeanoNat) is a tactic: no command is named by a path.
+  const qualifiedTactic = readOnly && /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)+$/u.test(first);
+  const command = /^#\[/.test(pp.trim()) || (/^\p{Lu}/u.test(first) && !qualifiedTactic);
+  if (command) return (IN_PROOF_COMMANDS.has(first) || (readOnly && (first === 'Admitted' || READ_ONLY_QUERIES.has(first)))) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
   // Read-only: a goal given up can never reach a `Qed` the kernel accepts; the proof ends `Admitted` or not at all.
   if (!readOnly && GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;
   return undefined;
@@ -218,6 +232,9 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
     return `sentence not allowed: ${first} (assumptions are not allowed here)`;
   }
   if (PROOF_STARTERS.has(first)) return undefined;
+  if (purpose === 'read-only' && READ_ONLY_COMMANDS.has(first) && (first !== 'Register' || second !== 'Inline')) return undefined;
+  // `Declare Left Step`/`Declare Right Step` (Init/Logic) name a lemma for the `stepl`/`stepr` tactics.
+  if (purpose === 'read-only' && first === 'Declare' && /^(Left|Right)$/.test(second) && head.words[2] === 'Step') return undefined;
   // `Include` merges signatures inside a module type; inside a module, including a module type would assume its fields.
   if (first === 'Include' && inModuleType) return undefined;
   // Program's obligations and setoid/ring registrations open proofs or take proof terms: the kernel checks them.
@@ -232,6 +249,8 @@ function checkSentence(sentence: string, purpose: PolicyPurpose, inSection: bool
   // Silencing a warning (`Set Warnings "-notation-overridden"`, as teaching texts that rebind `/\` do) changes
   // only messages: what a redefined notation makes a statement mean is shown by the statement judge.
   if (first === 'Set' && second === 'Warnings') return SILENCED_WARNINGS.test(head.words.slice(2).join(' ')) ? undefined : `option not allowed: ${head.words.slice(1).join(' ')}`;
+  // How far functor applications inline their fields (PeanoNat): elaboration only, the kernel checks the result.
+  if (purpose === 'read-only' && first === 'Set' && second === 'Inline' && head.words[2] === 'Level' && /^\d+$/.test(head.words[3] ?? '') && head.words.length === 4) return undefined;
   if (first === 'Set' || first === 'Unset') {
     const option = head.words.slice(1).filter((w) => /^[A-Z][A-Za-z]*$/.test(w)).join(' ');
     if (!OPTIONS.has(option)) return `option not allowed: ${head.words.slice(1).join(' ') || '(none)'}`;
