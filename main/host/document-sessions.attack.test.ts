@@ -133,4 +133,18 @@ describe('document patches against the host (real coqidetop)', () => {
     expect(docs.get('w', 'v')).toEqual(state);
     await docs.close('w', 'v');
   }, 300_000);
+
+  it('a run asked right after an edit is checked through its line: the edit\'s re-check, due meanwhile, stops nothing', async () => {
+    const { docs } = host();
+    const lines = text(3).split('\n');
+    docs.sync('w', 'recheck', { version: 1, text: lines.join('\n') });
+    await docs.run('w', 'recheck', { kind: 'through', line: 4 });
+    // The edit schedules a re-check through line 4 (20 ms later: inside the run below, each line takes longer).
+    lines[1] = '    APPLY (intro n)';
+    docs.sync('w', 'recheck', { version: 2, text: lines.join('\n'), edit: { firstLine: 2, lineDelta: 0 } });
+    const after = await docs.run('w', 'recheck', { kind: 'through', line: 12 });
+    expect(after.check.entries.map((e) => e.line)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(after.check.error).toBeUndefined();
+    await docs.close('w', 'recheck');
+  }, 120_000);
 });

@@ -482,10 +482,23 @@ export class DocumentSessions {
       doc.recheckTimer = setTimeout(() => {
         delete doc.pendingTarget;
         delete doc.recheckTimer;
-        if (!doc.closed) void this.checkThrough(doc, Math.min(target, doc.lines.length));
+        if (!doc.closed) void this.recheck(doc, Math.min(target, doc.lines.length));
       }, this.options.recheckDelayMs ?? 600);
     }
     return done;
+  }
+
+  /**
+   * The re-check an edit scheduled: it continues checking and stops nothing. A run asked meanwhile (after a
+   * restart, say) goes on through its own line; bumping the generation here cut it short after one line.
+   */
+  private recheck(doc: DocumentSession, target: number): Promise<void> {
+    const gen = doc.generation;
+    return this.enqueue(doc, async () => {
+      // Already checked through (by that run): nothing to do, and its error, if any, stays shown.
+      if (commandLinesBetween(doc.lines, this.checkedEnd(doc) + 1, target).length === 0) return;
+      await this.runTo(doc, target, gen);
+    });
   }
 
   private clearRecheck(doc: DocumentSession): void {

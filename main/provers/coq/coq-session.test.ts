@@ -260,6 +260,22 @@ describe('CoqSession under failure', () => {
     expect((await s.step({ kind: 'apply', tactic: 'reflexivity' })).goals).toEqual([]);
   });
 
+  it('a HAMMER whose coqidetop must be killed at the deadline answers timeout with its report, then the session is usable', async () => {
+    await s.start('forall f : nat -> nat, (forall n, f (f n) = n + 1) -> f 0 = 7');
+    await s.step({ kind: 'apply', tactic: 'intro f' });
+    const pid = s.pid as number;
+    process.kill(coqidetopOf(pid), 'SIGSTOP'); // deaf to the deadline's SIGINT: killed after the client's grace
+    const t0 = Date.now();
+    const e = await s.step({ kind: 'hammer', timeoutMs: 3000 }).then(() => undefined, (err: unknown) => err);
+    expect(e).toBeInstanceOf(ProverError);
+    expect((e as ProverError).code).toBe('timeout');
+    // What was tried is said as when the deadline interrupts a stage (it was a bare `timeout`).
+    expect((e as ProverError).report?.stages).toBeDefined();
+    expect(Date.now() - t0).toBeLessThan(3000 + 1000 + 1500);
+    expect((await s.step({ kind: 'apply', tactic: 'intro H' })).goals).toHaveLength(1);
+    expect(s.pid).not.toBe(pid);
+  });
+
   it('a killed coqidetop gives crashed, then the session continues from the last good step', async () => {
     await s.start('forall n : nat, n + 0 = n');
     const i = await s.step({ kind: 'apply', tactic: 'intros n' });

@@ -97,9 +97,11 @@ export class HammerPipeline {
       // Proved: the session lifts the deadline, since what the step does after (Unshelve, reading the goals) is not the search.
       return done;
     } catch (e) {
-      // Stopped at the deadline in the middle of a stage: the answer still says what was tried.
-      if (e instanceof ProverError && e.report === undefined && e.code === 'timeout') e.report = report();
-      throw e;
+      // Stopped at the deadline in the middle of a stage, or killed there (a call deaf to SIGINT): the answer still says what was tried.
+      if (!this.isTimeout(e)) throw e;
+      const stopped = this.port.toProverError(e);
+      if (stopped.report === undefined) stopped.report = report();
+      throw stopped;
     }
   }
 
