@@ -32,11 +32,8 @@ const EXPECTED_REFUSALS: Record<string, Record<number, RegExp>> = {
   // off Coq's notation-overridden warning: accepted since 2026-11-26 (docs/notation-overrides.md), every item
   // goes through and each statement's own meaning is shown (checked below).
 
-  // The policy reads a sentence inside a proof that starts with a capital letter as a command: the user's
-  // Ltac `RelInstance_t` is refused there (Arbor's fault; a lower-case name passes).
-  'RelationInstances.v': { 25: /RelInstance_t \(inside a proof\)/ },
-  // A printing option changes how Arbor reads goals back: not on the allow-list.
-  'Projections.v': { 9: /option not allowed: Printing Projections/, 40: /option not allowed: Printing Projections/ },
+  // Since 2026-11-26 a capitalised user tactic in a proof (`RelInstance_t.`, l. 25) passes when Coq's parse reads
+  // the sentence as a tactic call, and `Set Printing Projections` (Projections.v) is allowed: both files go through.
 };
 
 describe('conformance: public Coq developments as Arbor documents (real arbor-shell, coqidetop, coqc)', () => {
