@@ -163,10 +163,10 @@ export class SentencePolicy {
 }
 
 /**
- * A sentence inside an open proof: a tactic (bullets, braces, goal selectors, lower-case tactic names)
- * is allowed — the kernel re-checks the proof term at `Qed` — unless it gives up a goal; a command
- * (upper-case, or attributes) only when it is `Proof`/`Qed`/`Defined`: `Set`, `Redirect`, `Load`…
- * run in proofs as anywhere else.
+ * A sentence inside an open proof: a tactic (bullets, braces, goal selectors, lower-case tactic names, a
+ * capitalised name Coq's parse printed as a tactic call) is allowed — the kernel re-checks the proof term at
+ * `Qed` — unless it gives up a goal; a command (upper-case, or attributes) only when it is
+ * `Proof`/`Qed`/`Defined`: `Set`, `Redirect`, `Load`… run in proofs as anywhere else.
  */
 function proofSentence(pp: string, purpose: PolicyPurpose, tacticHead?: string): string | undefined {
   const head = headOf(pp);
