@@ -24,6 +24,8 @@ export interface VSentence {
   /** Exactly the text Coq delimited (comments included), and Coq's reprint of it (no comments). */
   text: string;
   pp: string;
+  /** The name Coq's parse says the sentence starts with as a tactic call (`RelInstance_t.`), if it does. */
+  tacticHead?: string;
   /**
    * The text without comments, blanks folded (`coqCode`): what the step shows and Convert writes. Coq's
    * reprint is not used for that: plugins' tactics may have no printer (`qauto missing printer`).

@@ -127,12 +127,20 @@ export interface CoqSentence {
   text: string;
   /** Coq's pretty-print: comments gone, blanks normalised. */
   pp: string;
+  /** The name a tactic sentence starts with, when Coq's parse says so (see `AnnotateAnswer`). */
+  tacticHead?: string;
   start: number;
   end: number;
 }
 
+/**
+ * Coq's reading of a sentence: its pretty-print, and `tacticHead` when the print starts with a name Coq
+ * tagged as a reference — a tactic call such as `RelInstance_t.` (commands print their own head as plain
+ * keyword text, `Show.`, `Redirect "f" …`, even when an Ltac of the same name exists).
+ */
+export type AnnotateAnswer = { ok: true; pp: string; tacticHead?: string } | { ok: false; message: string };
 /** Coq's parse of the first sentence of a text (coqidetop's `Annotate`): nothing runs. */
-export type Annotate = (text: string) => Promise<{ ok: true; pp: string } | { ok: false; message: string }>;
+export type Annotate = (text: string) => Promise<AnnotateAnswer>;
 
 /** Text Coq cannot parse (the message is Coq's), or whose sentences Coq would not delimit. */
 export class SentenceParseError extends Error {}
@@ -182,13 +190,13 @@ function budgeted(annotate: Annotate): Annotate {
 export async function nextCoqSentence(text: string, from: number, annotate: Annotate): Promise<CoqSentence | undefined> {
   const ask = budgeted(annotate);
   /** The sentence ends exactly at `end` (else: where Coq's reading of the piece ends is not `end`). */
-  const endsAt = async (end: number, known?: { pp: string }): Promise<CoqSentence | 'before' | undefined> => {
+  const endsAt = async (end: number, known?: { pp: string; tacticHead?: string }): Promise<CoqSentence | 'before' | undefined> => {
     const piece = text.slice(from, end);
     const r = known ?? (await ask(piece));
     if (!('pp' in r) || r.pp === '') return undefined;
     const shorter = await ask(text.slice(from, end - 1));
     if (shorter.ok && shorter.pp === r.pp) return 'before';
-    return { text: piece, pp: r.pp, start: from, end };
+    return { text: piece, pp: r.pp, ...(r.tacticHead !== undefined ? { tacticHead: r.tacticHead } : {}), start: from, end };
   };
   const bullet = async (to: number): Promise<CoqSentence> => {
     for (const end of bulletEnds(text, from, to)) {
@@ -201,7 +209,7 @@ export async function nextCoqSentence(text: string, from: number, annotate: Anno
   // piece ends inside a comment or string: a lexer error), so the first such dot is found by galloping
   // over the dots, then bisecting: a few pieces per sentence, however many dots comments hold.
   const dots = [...dotEnds(text, from)];
-  const parses = async (i: number): Promise<{ ok: true; pp: string } | undefined> => {
+  const parses = async (i: number): Promise<{ ok: true; pp: string; tacticHead?: string } | undefined> => {
     const r = await ask(text.slice(from, dots[i]));
     if (r.ok) return r.pp === '' ? undefined : r;
     // A parser (not lexer) error at a dot outside comments and strings stays an error in any longer text.
@@ -209,11 +217,11 @@ export async function nextCoqSentence(text: string, from: number, annotate: Anno
     return undefined;
   };
   let below = -1;
-  let found: { at: number; pp: string } | undefined;
+  let found: { at: number; pp: string; tacticHead?: string } | undefined;
   for (let step = 1, i = 0; i < dots.length; step *= 2, i = Math.min(dots.length - 1, below + step)) {
     const r = await parses(i);
     if (r) {
-      found = { at: i, pp: r.pp };
+      found = { ...r, at: i };
       break;
     }
     below = i;
@@ -224,7 +232,7 @@ export async function nextCoqSentence(text: string, from: number, annotate: Anno
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
       const r = await parses(mid);
-      if (r) [hi, found] = [mid, { at: mid, pp: r.pp }];
+      if (r) [hi, found] = [mid, { ...r, at: mid }];
       else lo = mid;
     }
     const end = dots[found.at] as number;

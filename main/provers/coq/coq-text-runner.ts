@@ -59,7 +59,7 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
         throw e;
       }
       if (sentence === undefined) break;
-      const refusal = policy?.judge(sentence.pp, inProof);
+      const refusal = policy?.judge(sentence.pp, inProof, sentence.tacticHead);
       if (refusal !== undefined) throw new TextRefused(refusal, ran.length);
       const r = await client.addAndGoals(sentence.text, options.timeoutMs);
       inProof = r.goals !== undefined;

@@ -4,6 +4,7 @@ import type { SandboxOptions } from '../../process/sandbox.ts';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { XmlStream, type XmlElement } from './xml-tree.ts';
+import type { AnnotateAnswer } from './coq-sentence.ts';
 import {
   aboutCall,
   addCall,
@@ -11,6 +12,7 @@ import {
   decodeAbout,
   decodeAdd,
   decodeAnnotate,
+  decodeAnnotateHead,
   decodeEditAt,
   decodeFailure,
   decodeGoals,
@@ -325,10 +327,11 @@ export class CoqideTopClient {
    * Coq's parse of the first sentence of `text` at the tip (nothing runs): its pretty-print, '' when only
    * blanks and comments are left; a parse error is `ok: false` with Coq's message.
    */
-  async annotate(text: string, timeoutMs = 5000): Promise<{ ok: true; pp: string } | { ok: false; message: string }> {
+  async annotate(text: string, timeoutMs = 5000): Promise<AnnotateAnswer> {
     try {
       const r = await this.call(annotateCall(text), timeoutMs);
-      return { ok: true, pp: decodeAnnotate(r.value) };
+      const tacticHead = decodeAnnotateHead(r.value);
+      return { ok: true, pp: decodeAnnotate(r.value), ...(tacticHead !== undefined ? { tacticHead } : {}) };
     } catch (e) {
       if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim() };
       throw e;

@@ -130,7 +130,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       if (s === undefined) break;
       // The sentence's own first line: after the comments before it, not the first of those.
       const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
-      const refusal = policy.judge(s.pp, inProof);
+      const refusal = policy.judge(s.pp, inProof, s.tacticHead);
       if (refusal !== undefined) {
         // Not run, and the run goes on (coqc would have run it): each later theorem says it was read without it.
         skipped.push({ line, text: coqCode(s.text).slice(0, 80), reason: refusal.replace(/^parse error: file /, '') });
@@ -141,8 +141,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         const r = await client.addAndGoals(s.text, Math.max(1, Math.min(options.timeoutMs, deadline - performance.now())));
         const wasInProof = inProof;
         inProof = r.goals !== undefined;
-        const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
-        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}) });
+        sentences.push({ text: s.text, pp: s.pp, ...(s.tacticHead !== undefined ? { tacticHead: s.tacticHead } : {}), code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}) });
         states.push(r.stateId);
         if (/^\s*(?:#\[[^\]]*\]\s*)*Include\b/.test(s.pp)) included = true;
         const opened = !wasInProof && r.goals !== undefined ? OPENED.exec(coqCode(s.text))?.[1] : undefined;
@@ -167,6 +166,8 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     // and of the theorems resting on them, left out of later conversions' DEFINE.
     const admitted = new Map<string, AdmittedConstant>();
     const leftOut: [number, number][] = [];
+    // Finished proofs holding a tactic a document refuses: a later conversion's DEFINE would hold them and be refused.
+    const refusedBefore: RefusedBefore[] = [];
     let anyAdmitted = false;
     for (const t of theoremsOf(sentences)) {
       const steps = derivationSteps(recordedSteps(sentences, t));
@@ -179,9 +180,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         ...(readWithout.length > 0 ? { readWithout: readWithout.map((k) => k.line) } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
         ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, ...(a.line !== undefined ? { line: a.line } : {}) })) } : {}),
-        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut),
+        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut, refusedBefore),
       });
       if (restsOn.length > 0) leftOut.push([t.index, t.endIndex]);
+      const refused = finished && restsOn.length === 0 ? refusedTactic(t, sentences) : undefined;
+      if (refused !== undefined) refusedBefore.push({ name: t.name ?? 'the Goal', line: t.line, why: refused, index: t.index });
       if (t.ending === 'Admitted') {
         // Named or not (an anonymous Goal, a Program obligation): from here on every theorem is asked.
         anyAdmitted = true;
@@ -206,7 +209,24 @@ const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({
  * admitted proofs before it, and theorems resting on them, are left out of its DEFINE (they would be
  * refused; it does not rest on them).
  */
-async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][] = []): Promise<Converted> {
+/** An earlier finished proof whose tactics a document refuses: where it is, and why. */
+interface RefusedBefore {
+  name: string;
+  line: number;
+  why: string;
+  index: number;
+}
+
+/** Why a document would refuse one of the proof's tactics (`line n: …`), or undefined. */
+function refusedTactic(t: VTheorem, sentences: readonly VSentence[]): string | undefined {
+  for (const tac of t.tactics) {
+    const refusal = new SentencePolicy('define').judge(`${tac.tactic}.`, true, sentences[tac.index]?.tacticHead);
+    if (refusal !== undefined) return `line ${tac.line}: ${refusal.replace(/^parse error: declaration /, '')}`;
+  }
+  return undefined;
+}
+
+async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][] = [], refusedBefore: readonly RefusedBefore[] = []): Promise<Converted> {
   if (t.name === undefined) return { ok: false, reason: 'an anonymous Goal has no name to read its statement by' };
   if (t.ending === 'Admitted') return { ok: false, reason: 'the proof is Admitted, not proved: Arbor never states an unproved lemma as a theorem (only proofs ending in Qed or Defined convert)' };
   if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
@@ -222,14 +242,22 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   if (statement === undefined) return { ok: false, reason: 'Coq printed its statement in an unexpected form' };
   // A Qed proof may hold a tactic a document refuses (`first [exact I | admit]`: the admit never ran): the
   // converted item would stop at that line, so it is refused here, with the document policy's reason.
-  for (const tac of t.tactics) {
-    const refusal = new SentencePolicy('define').judge(`${tac.tactic}.`, true);
-    if (refusal !== undefined) return { ok: false, reason: `line ${tac.line}: ${refusal.replace(/^parse error: declaration /, '')} — an Arbor document refuses it` };
-  }
+  const own = refusedTactic(t, sentences);
+  if (own !== undefined) return { ok: false, reason: `${own} — an Arbor document refuses it` };
   const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
+<<<<<<< HEAD
   // Queries only print: a document's DEFINE would refuse them for nothing.
   const kept = sentences.slice(0, t.index).filter((s, i) => !leftOut.some(([from, to]) => i >= from && i <= to) && !isQuery(s.pp));
+=======
+  const kept = sentences.slice(0, t.index).filter((_, i) => !leftOut.some(([from, to]) => i >= from && i <= to));
+  // The DEFINE carries every declaration before the theorem, proofs included: one an Arbor document refuses
+  // would stop it. Said here, naming it, instead of a DEFINE refused when it runs.
+  const blocking = refusedBefore.find((b) => b.index < t.index && !leftOut.some(([from, to]) => b.index >= from && b.index <= to));
+  if (blocking !== undefined) {
+    return { ok: false, reason: `its DEFINE would carry the earlier proof of ${blocking.name} (line ${blocking.line}), which holds a tactic an Arbor document refuses (${blocking.why}): convert ${blocking.name} with another proof first` };
+  }
+>>>>>>> conformance
   const before = defineLine(kept.map((s) => s.code));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }

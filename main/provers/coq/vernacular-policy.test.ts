@@ -129,6 +129,28 @@ describe('the one gate for untrusted Coq text, judging the sentences Coq delimit
     expect(await checkUntrustedVernacular('Section S. Variable A : Type. Hypothesis h : A = A. End S.', 'prelude')).toBeUndefined();
   });
 
+  // A capitalised user tactic in a proof (coq-tricks' `RelInstance_t.`): allowed when Coq's own parse reads the
+  // sentence as a tactic call starting with that name; a command head stays a command even when an Ltac of the
+  // same name exists (command heads are not keywords), and is refused as before.
+  it('allows a capitalised Ltac in a proof only when Coq parses the sentence as a tactic', async () => {
+    const ltac = 'Ltac RelInstance_t := intros; exact I.';
+    for (const p of ALL) {
+      expect(await checkUntrustedVernacular(`${ltac} Lemma l : True. Proof. RelInstance_t. Qed.`, p), p).toBeUndefined();
+      expect(await checkUntrustedVernacular(`${ltac} Lemma l : True /\\ True. Proof. split; RelInstance_t. Qed.`, p), p).toBeUndefined();
+    }
+    const shadowed: [string, RegExp][] = [
+      ['Ltac Show := idtac. Lemma l : True. Proof. Show. exact I. Qed.', /not allowed: Show \(inside a proof\)/],
+      ['Ltac Redirect := idtac. Lemma l : True. Proof. Redirect "arbor-x" Print nat. exact I. Qed.', /not allowed: Redirect \(inside a proof\)/],
+      ['Ltac Guarded := idtac. Lemma l : True. Proof. Guarded. exact I. Qed.', /not allowed: Guarded \(inside a proof\)/],
+      ['Ltac Undo := idtac. Lemma l : True. Proof. Undo. exact I. Qed.', /not allowed: Undo \(inside a proof\)/],
+      ['Ltac Unfocus := idtac. Lemma l : True. Proof. Unfocus. exact I. Qed.', /not allowed: Unfocus \(inside a proof\)/],
+      ['Ltac Optimize := idtac. Lemma l : True. Proof. Optimize Proof. exact I. Qed.', /not allowed: Optimize \(inside a proof\)/],
+      ['From Hammer Require Import Hammer. Ltac Hammer_cleanup := idtac. Lemma l : True. Proof. Hammer_cleanup. exact I. Qed.', /not allowed: Hammer_cleanup \(inside a proof\)/],
+      ['Ltac Cheat := admit. Lemma l : False. Proof. Cheat. Qed.', /Attempt to save a proof with given up goals|not allowed/],
+    ];
+    for (const [text, why] of shadowed) for (const p of ALL) expect(await checkUntrustedVernacular(text, p), `${p}: ${text}`).toMatch(why);
+  });
+
   it('refuses huge text before parsing it', async () => {
     expect(await checkUntrustedVernacular(`Definition x := ${'1 + '.repeat(100_000)}1.`, 'define')).toMatch(/too large/);
   });

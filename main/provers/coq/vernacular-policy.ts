@@ -50,6 +50,9 @@ const OPTIONS = new Set([
   'Maximal Implicit Insertion', 'Asymmetric Patterns', 'Universe Polymorphism', 'Primitive Projections',
   'Elimination Schemes', 'Nonrecursive Elimination Schemes', 'Case Analysis Schemes', 'Boolean Equality Schemes',
   'Decidable Equality Schemes', 'Rewriting Schemes', 'Keyed Unification', 'Regular Subst Tactic', 'Program Mode',
+  // Only how goals are shown (`p.(x)` for `x p`): every judge reads under its own `Set Printing All`, which
+  // prints projections as applications again (printing-projections.coq.test.ts).
+  'Printing Projections',
 ]);
 /**
  * `Set Warnings` may only silence notation-overridden: the override's effect on a statement is shown by the
@@ -132,13 +135,16 @@ export class SentencePolicy {
     return [...this.openBlocks];
   }
 
-  /** Why Coq's sentence `pp` is refused here, or undefined (then the block structure is tracked). */
-  judge(pp: string, inProof: boolean): string | undefined {
+  /**
+   * Why Coq's sentence `pp` is refused here, or undefined (then the block structure is tracked).
+   * `tacticHead`: the name Coq's own parse says the sentence starts with as a tactic call (coq-sentence.ts).
+   */
+  judge(pp: string, inProof: boolean, tacticHead?: string): string | undefined {
     // `Fail c.` runs `c` and succeeds only if `c` fails, undoing whatever `c` did: it is judged by the
     // sentence it wraps (so `Fail Redirect …` is refused as `Redirect …` is), and Coq's answer decides the rest.
     const wrapped = failWrapped(pp);
     if (wrapped !== undefined) return this.judgeWrapped(wrapped, inProof);
-    const refusal = inProof ? proofSentence(pp, this.purpose) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
+    const refusal = inProof ? proofSentence(pp, this.purpose, tacticHead) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     const head = headOf(pp);
     // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
@@ -169,18 +175,22 @@ export class SentencePolicy {
 }
 
 /**
- * A sentence inside an open proof: a tactic (bullets, braces, goal selectors, lower-case tactic names)
- * is allowed — the kernel re-checks the proof term at `Qed` — unless it gives up a goal; a command
- * (upper-case, or attributes) only when it is `Proof`/`Qed`/`Defined`: `Set`, `Redirect`, `Load`…
- * run in proofs as anywhere else.
+ * A sentence inside an open proof: a tactic (bullets, braces, goal selectors, lower-case tactic names, a
+ * capitalised name Coq's parse printed as a tactic call) is allowed — the kernel re-checks the proof term at
+ * `Qed` — unless it gives up a goal; a command (upper-case, or attributes) only when it is
+ * `Proof`/`Qed`/`Defined`: `Set`, `Redirect`, `Load`… run in proofs as anywhere else.
  */
-function proofSentence(pp: string, purpose: PolicyPurpose): string | undefined {
+function proofSentence(pp: string, purpose: PolicyPurpose, tacticHead?: string): string | undefined {
   const head = headOf(pp);
   const first = head?.words[0] ?? '';
+  // A capitalised user tactic (`RelInstance_t.`) is a tactic when Coq's parse printed the sentence as a call
+  // starting with that name: a command prints its head as keyword text instead, even when an Ltac of the same
+  // name exists (`Ltac Show := idtac.` then `Show.` is still the command).
+  const coqSaysTactic = tacticHead !== undefined && tacticHead === first && pp.trim().startsWith(tacticHead);
   const readOnly = purpose === 'read-only';
   // A qualified name (`Nat.order.`, PeanoNat) is a tactic: no command is named by a path.
   const qualifiedTactic = readOnly && /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)+$/u.test(first);
-  const command = /^#\[/.test(pp.trim()) || (/^\p{Lu}/u.test(first) && !qualifiedTactic);
+  const command = /^#\[/.test(pp.trim()) || (/^\p{Lu}/u.test(first) && !qualifiedTactic && !coqSaysTactic);
   if (command) return (IN_PROOF_COMMANDS.has(first) || (readOnly && (first === 'Admitted' || READ_ONLY_QUERIES.has(first)))) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
   // Read-only: a goal given up can never reach a `Qed` the kernel accepts; the proof ends `Admitted` or not at all.
   if (!readOnly && GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;

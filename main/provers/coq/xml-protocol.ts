@@ -36,6 +36,19 @@ export const annotateCall = (text: string): string => `<call val="Annotate">${st
 /** Annotate's answer: the sentence as Coq printed it ('' when `text` held only blanks and comments). */
 export const decodeAnnotate = (value: XmlElement): string => ppText(value);
 
+/**
+ * The name Annotate's print starts with when Coq tagged it `constr.reference` (a tactic call to a name:
+ * `RelInstance_t.`), else undefined. Commands print their head as untagged keyword text.
+ */
+export const decodeAnnotateHead = (value: XmlElement): string | undefined => {
+  let e: XmlElement | undefined = value;
+  // value > option/_ > pp: the print's first element, with no text before it.
+  while (e && e.tag !== 'pp') e = elems(e)[0];
+  if (!e) return undefined;
+  const first = e.children.find((c) => typeof c !== 'string' || c.trim() !== '');
+  return typeof first === 'object' && first.tag === 'constr.reference' ? textOf(first).trim() : undefined;
+};
+
 /** Text of a richpp (or any) element, whitespace normalised: terms never contain line breaks. */
 export const ppText = (e: XmlElement): string => textOf(e).replace(/\s+/g, ' ').trim();
 
