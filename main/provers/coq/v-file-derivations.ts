@@ -246,18 +246,14 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   if (own !== undefined) return { ok: false, reason: `${own} — an Arbor document refuses it` };
   const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
-<<<<<<< HEAD
   // Queries only print: a document's DEFINE would refuse them for nothing.
   const kept = sentences.slice(0, t.index).filter((s, i) => !leftOut.some(([from, to]) => i >= from && i <= to) && !isQuery(s.pp));
-=======
-  const kept = sentences.slice(0, t.index).filter((_, i) => !leftOut.some(([from, to]) => i >= from && i <= to));
   // The DEFINE carries every declaration before the theorem, proofs included: one an Arbor document refuses
   // would stop it. Said here, naming it, instead of a DEFINE refused when it runs.
   const blocking = refusedBefore.find((b) => b.index < t.index && !leftOut.some(([from, to]) => b.index >= from && b.index <= to));
   if (blocking !== undefined) {
     return { ok: false, reason: `its DEFINE would carry the earlier proof of ${blocking.name} (line ${blocking.line}), which holds a tactic an Arbor document refuses (${blocking.why}): convert ${blocking.name} with another proof first` };
   }
->>>>>>> conformance
   const before = defineLine(kept.map((s) => s.code));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }
