@@ -141,7 +141,8 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         const r = await client.addAndGoals(s.text, Math.max(1, Math.min(options.timeoutMs, deadline - performance.now())));
         const wasInProof = inProof;
         inProof = r.goals !== undefined;
-        sentences.push({ text: s.text, pp: s.pp, ...(s.tacticHead !== undefined ? { tacticHead: s.tacticHead } : {}), code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}) });
+        const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
+        sentences.push({ text: s.text, pp: s.pp, ...(s.tacticHead !== undefined ? { tacticHead: s.tacticHead } : {}), code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}) });
         states.push(r.stateId);
         if (/^\s*(?:#\[[^\]]*\]\s*)*Include\b/.test(s.pp)) included = true;
         const opened = !wasInProof && r.goals !== undefined ? OPENED.exec(coqCode(s.text))?.[1] : undefined;

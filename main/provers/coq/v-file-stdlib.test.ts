@@ -89,8 +89,9 @@ describe('.v files: given-up goals, stdlib files, progress (real coqidetop)', ()
     expect(r.theorems.filter((t) => t.ending === 'Qed').length).toBeGreaterThanOrEqual(15);
     expect(r.stopped!.line).toBeLessThan(text.split('\n').length / 2);
 
-    const limited = await vFileDerivations(text, { timeoutMs: 60_000, wallClockMs: 20_000 });
-    expect(limited.stopped?.message).toMatch(/may take at most 20 s/);
+    // A limit far below the file's reading time on any machine (List.v reads in 20–120 s).
+    const limited = await vFileDerivations(text, { timeoutMs: 60_000, wallClockMs: 3_000 });
+    expect(limited.stopped?.message).toMatch(/may take at most 3 s/);
     expect(limited.theorems.length).toBeGreaterThan(0);
     expect(limited.ms).toBeLessThan(60_000);
   });
