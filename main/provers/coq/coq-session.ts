@@ -87,7 +87,8 @@ export class CoqSession implements ProverSession {
   private hardDeadline: number | undefined;
   /** Finished theorems' assumptions, judged without walking the libraries again (closed-constants.ts). */
   readonly closedConstants = new ClosedConstants({
-    query: async (sentences) => (await this.client.query(sentences, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS))).filter((m) => m.level === 'notice').map((m) => m.text),
+    // Joined with the statement judge's `Locate` batch when both ask at once (one exchange per END).
+    query: async (sentences) => (await this.client.queryJoined(sentences, this.client.tip, Math.max(this.timeoutMs, QED_MIN_MS))).filter((m) => m.level === 'notice').map((m) => m.text),
     printAll: (name) => this.printAll(name),
     assumptionsOfAll: (fulls) => this.assumptionsOfAll(fulls),
     resolve: async (name) => {

@@ -238,8 +238,16 @@ export class CoqideTopClient {
    * order, so pipelining e.g. Add+Goal saves a round trip per step. The batch holds the client's lock, so
    * callers still see one operation at a time. Rejects with the first failure, after every answer is in.
    */
-  batch(xmls: string[], timeoutMs = this.defaultTimeout): Promise<CallResult[]> {
-    const run = async (): Promise<CallResult[]> => {
+  async batch(xmls: string[], timeoutMs = this.defaultTimeout): Promise<CallResult[]> {
+    const settled = await this.batchSettled(xmls, timeoutMs);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
+  }
+
+  /** As `batch`, each call's own outcome (a failed call does not hide the others' answers); a timeout fails them all. */
+  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout): Promise<PromiseSettledResult<CallResult>[]> {
+    const run = async (): Promise<PromiseSettledResult<CallResult>[]> => {
       if (this.deadReason !== undefined) throw new CoqCrash(this.deadReason);
       let interrupted = false;
       let timer: NodeJS.Timeout | undefined = setTimeout(() => {
@@ -258,11 +266,8 @@ export class CoqideTopClient {
       clearTimeout(timer);
       if (interrupted) await this.absorbInterrupt();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) {
-        const e = failed.reason as Error;
-        throw interrupted ? new CoqTimeout(e instanceof CoqCrash) : e;
-      }
-      return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
+      if (failed && interrupted) throw new CoqTimeout(failed.reason instanceof CoqCrash);
+      return settled;
     };
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
@@ -372,6 +377,32 @@ export class CoqideTopClient {
   /** Coq's version and build (the XML `About` call): what a cache of Coq's answers is keyed by. */
   async about(timeoutMs?: number): Promise<string> {
     return decodeAbout((await this.call(aboutCall(), timeoutMs)).value);
+  }
+
+  /**
+   * A query sent with the others asked in the same turn of the event loop, in one exchange (END's two
+   * judges each ask their `Locate` batch once the same `Print`/`Check` answer is in). Each keeps its own
+   * answer or failure; the exchange's limit is the largest asked.
+   */
+  queryJoined(text: string, at = this.tip, timeoutMs = this.defaultTimeout): Promise<CoqMessage[]> {
+    return new Promise((resolve, reject) => {
+      if (this.joined === undefined) {
+        this.joined = [];
+        setImmediate(() => this.flushJoined());
+      }
+      this.joined.push({ xml: queryCall(text, at), timeoutMs, resolve, reject });
+    });
+  }
+
+  private joined: { xml: string; timeoutMs: number; resolve: (m: CoqMessage[]) => void; reject: (e: unknown) => void }[] | undefined;
+
+  private flushJoined(): void {
+    const asked = this.joined ?? [];
+    this.joined = undefined;
+    this.batchSettled(asked.map((q) => q.xml), Math.max(...asked.map((q) => q.timeoutMs))).then(
+      (settled) => settled.forEach((r, i) => (r.status === 'fulfilled' ? asked[i]?.resolve(r.value.messages) : asked[i]?.reject(r.reason))),
+      (e: unknown) => asked.forEach((q) => q.reject(e)),
+    );
   }
 
   /** Run a query command (`Check`, `Locate`, …) at a state; returns its messages. */
