@@ -15,7 +15,7 @@ import type { OpenBlock } from './document-blocks.ts';
 import { functorParameterField, librariesFromPrint } from './functor-parameters.ts';
 import { ClosedConstants } from './closed-constants.ts';
 import { ClosedLibraryCache } from './closed-library-cache.ts';
-import { printedAll } from './printed-all.ts';
+import { printedAll, printedAllQueries, rememberPrintedAll } from './printed-all.ts';
 import { constantFromLocate, isQualid, sectionVariableFromLocate } from './assumptions.ts';
 import { sectionPremises } from './section-premises.ts';
 import { cleanEnvironment, librarySentences, notices } from './statement-reading.ts';
@@ -231,7 +231,7 @@ export class CoqSession implements ProverSession {
    * Add sentences on the tip and execute them. A Coq failure or an interrupted timeout is an answer
    * (`ok: false`, document restored); a dead process is thrown for the enclosing step to recover.
    */
-  private async attempt(sentences: string[], wantedMs: number): Promise<Attempt> {
+  private async attempt(sentences: string[], wantedMs: number, readBack?: { name: string }): Promise<Attempt> {
     const len = this.log.length;
     const before = this.client.tip;
     // Inside a HAMMER the user's budget is a wall-clock limit: a call is interrupted at the deadline
@@ -247,7 +247,9 @@ export class CoqSession implements ProverSession {
       if (sentences.length === 1) {
         // The common case: one pipelined exchange, the same two calls as a raw Add+Goal, one round trip.
         const sentence = sentences[0] as string;
-        const a = await this.client.addAndGoals(sentence, Math.min(limitMs + GRACE_MS, hardLeft));
+        const ms = Math.min(limitMs + GRACE_MS, hardLeft);
+        // END's Qed: the Print/Check both judges read go in the same exchange (printed-all.ts).
+        const a = readBack === undefined ? await this.client.addAndGoals(sentence, ms) : await this.qedAndReadBack(sentence, readBack.name, ms);
         this.log.push({ sentence, stateId: a.stateId });
         r = a;
       } else {
@@ -264,6 +266,13 @@ export class CoqSession implements ProverSession {
       await this.editAtPastInterrupt(before);
       return { ok: false, error };
     }
+  }
+
+  private async qedAndReadBack(sentence: string, name: string, ms: number): ReturnType<CoqideTopClient['addAndGoals']> {
+    const { sentence: then, queries } = printedAllQueries(name);
+    const { added, answers } = await this.client.addAndGoalsThen(sentence, then, queries, ms);
+    if (answers !== undefined) rememberPrintedAll(this.client, name, answers);
+    return added;
   }
 
   /**
@@ -546,7 +555,7 @@ export class CoqSession implements ProverSession {
     const len = this.log.length;
     const limit = Math.max(this.timeoutMs, QED_MIN_MS);
     try {
-      const closed = await this.attempt(['Qed.'], limit);
+      const closed = await this.attempt(['Qed.'], limit, { name: proof.name ?? 'arbor_goal' });
       if (!closed.ok) {
         const why = toProverError(closed.error);
         if (why.code === 'timeout') throw why;

@@ -305,6 +305,41 @@ export class CoqideTopClient {
     return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
   }
 
+  /**
+   * `addAndGoals`, and in the same exchange `queries` one sentence further (`then`) and back to the new
+   * state: END's `Qed` with the `Print`/`Check` its judges read (printed-all.ts). The sentence's outcome is
+   * exactly `addAndGoals`'; `answers` is undefined whenever anything about the queries went wrong (ids not
+   * as expected, a refusal), and the caller then asks the slow way.
+   */
+  async addAndGoalsThen(sentence: string, then: string, queries: readonly string[], timeoutMs?: number): Promise<{ added: Awaited<ReturnType<CoqideTopClient['addAndGoals']>>; answers: CoqMessage[][] | undefined }> {
+    if (!this.newestKnown) return { added: await this.addAndGoals(sentence, timeoutMs), answers: undefined };
+    const tip = this.tip;
+    const expected = this.newest + 1;
+    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)], timeoutMs).catch((e: unknown) => {
+      this.newestKnown = false;
+      throw e;
+    });
+    const [add, goal] = settled as [PromiseSettledResult<CallResult>, PromiseSettledResult<CallResult>];
+    const rest = settled.slice(2);
+    if (add.status === 'rejected' || goal.status === 'rejected') {
+      // As addAndGoals: the tip is left to the caller, who goes back to the state before the sentence.
+      this.newestKnown = false;
+      throw add.status === 'rejected' ? add.reason : (goal as PromiseRejectedResult).reason;
+    }
+    this.tip = decodeAdd(add.value.value);
+    this.newest = Math.max(this.newest, this.tip);
+    const lists = decodeGoals(goal.value.value);
+    const added = { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.value.messages, all: lists?.all };
+    if (this.tip === expected && rest.every((r) => r.status === 'fulfilled')) {
+      this.newest = Math.max(this.newest, expected + 1);
+      return { added, answers: rest.slice(1, -1).map((r) => (r as PromiseFulfilledResult<CallResult>).value.messages) };
+    }
+    // Something of the queries failed or went to another state: back to the new state for sure.
+    this.newestKnown = false;
+    await this.editAt(this.tip, timeoutMs);
+    return { added, answers: undefined };
+  }
+
   /** Add a sentence on the tip (parse only; execution happens on `goals`). Returns the new state id. */
   async add(sentence: string, timeoutMs?: number): Promise<number> {
     const r = await this.call(addCall(sentence, this.tip), timeoutMs);
