@@ -17,7 +17,8 @@ export const QED_MIN_MS = 30_000;
 export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstants {
   const limit = Math.max(timeoutMs, QED_MIN_MS);
   return new ClosedConstants({
-    query: async (sentences) => (await tip.client.query(sentences, tip.client.tip, limit)).filter((m) => m.level === 'notice').map((m) => m.text),
+    // Joined with the statement judge's `Locate` batch when both ask at once (one exchange per END).
+    query: async (sentences) => (await tip.client.queryJoined(sentences, tip.client.tip, limit)).filter((m) => m.level === 'notice').map((m) => m.text),
     printAll: (name) => printAll(tip, name, limit),
     assumptionsOfAll: (fulls) => assumptionsOfAll(tip, fulls, limit),
     resolve: async (name) => {

@@ -254,7 +254,7 @@ export class CoqSession implements ProverSession {
     const len = this.tip.log.length;
     const limit = Math.max(this.timeoutMs, QED_MIN_MS);
     try {
-      const closed = await this.tip.attempt(['Qed.'], limit);
+      const closed = await this.tip.attempt(['Qed.'], limit, { name: proof.name ?? 'arbor_goal' });
       if (!closed.ok) {
         const why = toProverError(closed.error);
         if (why.code === 'timeout') throw why;

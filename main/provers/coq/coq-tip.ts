@@ -6,6 +6,7 @@ import type { OpenBlock } from './document-blocks.ts';
 import type { CoqPreludes } from './coq-preludes.ts';
 import { toProverError } from './coq-errors.ts';
 import { cleanEnvironment } from './statement-reading.ts';
+import { printedAllQueries, rememberPrintedAll } from './printed-all.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 export const GRACE_MS = 2000;
@@ -149,7 +150,7 @@ export class CoqTip {
    * Add sentences on the tip and execute them. A Coq failure or an interrupted timeout is an answer
    * (`ok: false`, document restored); a dead process is thrown for the enclosing step to recover.
    */
-  async attempt(sentences: string[], wantedMs: number): Promise<Attempt> {
+  async attempt(sentences: string[], wantedMs: number, readBack?: { name: string }): Promise<Attempt> {
     const len = this.log.length;
     const before = this.client.tip;
     // Inside a HAMMER the user's budget is a wall-clock limit: a call is interrupted at the deadline
@@ -165,7 +166,9 @@ export class CoqTip {
       if (sentences.length === 1) {
         // The common case: one pipelined exchange, the same two calls as a raw Add+Goal, one round trip.
         const sentence = sentences[0] as string;
-        const a = await this.client.addAndGoals(sentence, Math.min(limitMs + GRACE_MS, hardLeft));
+        const ms = Math.min(limitMs + GRACE_MS, hardLeft);
+        // END's Qed: the Print/Check both judges read go in the same exchange (printed-all.ts).
+        const a = readBack === undefined ? await this.client.addAndGoals(sentence, ms) : await this.qedAndReadBack(sentence, readBack.name, ms);
         this.log.push({ sentence, stateId: a.stateId });
         r = a;
       } else {
@@ -182,6 +185,13 @@ export class CoqTip {
       await this.editAtPastInterrupt(before);
       return { ok: false, error };
     }
+  }
+
+  private async qedAndReadBack(sentence: string, name: string, ms: number): ReturnType<CoqideTopClient['addAndGoals']> {
+    const { sentence: then, queries } = printedAllQueries(name);
+    const { added, answers } = await this.client.addAndGoalsThen(sentence, then, queries, ms);
+    if (answers !== undefined) rememberPrintedAll(this.client, name, answers);
+    return added;
   }
 
   /**

@@ -240,8 +240,16 @@ export class CoqideTopClient {
    * order, so pipelining e.g. Add+Goal saves a round trip per step. The batch holds the client's lock, so
    * callers still see one operation at a time. Rejects with the first failure, after every answer is in.
    */
-  batch(xmls: string[], timeoutMs = this.defaultTimeout): Promise<CallResult[]> {
-    const run = async (): Promise<CallResult[]> => {
+  async batch(xmls: string[], timeoutMs = this.defaultTimeout): Promise<CallResult[]> {
+    const settled = await this.batchSettled(xmls, timeoutMs);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
+  }
+
+  /** As `batch`, each call's own outcome (a failed call does not hide the others' answers); a timeout fails them all. */
+  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout): Promise<PromiseSettledResult<CallResult>[]> {
+    const run = async (): Promise<PromiseSettledResult<CallResult>[]> => {
       if (this.deadReason !== undefined) throw new CoqCrash(this.deadReason);
       let interrupted = false;
       let timer: NodeJS.Timeout | undefined = setTimeout(() => {
@@ -260,11 +268,8 @@ export class CoqideTopClient {
       clearTimeout(timer);
       if (interrupted) await this.absorbInterrupt();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) {
-        const e = failed.reason as Error;
-        throw interrupted ? new CoqTimeout(e instanceof CoqCrash) : e;
-      }
-      return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
+      if (failed && interrupted) throw new CoqTimeout(failed.reason instanceof CoqCrash);
+      return settled;
     };
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
@@ -300,6 +305,41 @@ export class CoqideTopClient {
     this.newestKnown = true;
     const lists = decodeGoals(goal.value);
     return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
+  }
+
+  /**
+   * `addAndGoals`, and in the same exchange `queries` one sentence further (`then`) and back to the new
+   * state: END's `Qed` with the `Print`/`Check` its judges read (printed-all.ts). The sentence's outcome is
+   * exactly `addAndGoals`'; `answers` is undefined whenever anything about the queries went wrong (ids not
+   * as expected, a refusal), and the caller then asks the slow way.
+   */
+  async addAndGoalsThen(sentence: string, then: string, queries: readonly string[], timeoutMs?: number): Promise<{ added: Awaited<ReturnType<CoqideTopClient['addAndGoals']>>; answers: CoqMessage[][] | undefined }> {
+    if (!this.newestKnown) return { added: await this.addAndGoals(sentence, timeoutMs), answers: undefined };
+    const tip = this.tip;
+    const expected = this.newest + 1;
+    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)], timeoutMs).catch((e: unknown) => {
+      this.newestKnown = false;
+      throw e;
+    });
+    const [add, goal] = settled as [PromiseSettledResult<CallResult>, PromiseSettledResult<CallResult>];
+    const rest = settled.slice(2);
+    if (add.status === 'rejected' || goal.status === 'rejected') {
+      // As addAndGoals: the tip is left to the caller, who goes back to the state before the sentence.
+      this.newestKnown = false;
+      throw add.status === 'rejected' ? add.reason : (goal as PromiseRejectedResult).reason;
+    }
+    this.tip = decodeAdd(add.value.value);
+    this.newest = Math.max(this.newest, this.tip);
+    const lists = decodeGoals(goal.value.value);
+    const added = { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.value.messages, all: lists?.all };
+    if (this.tip === expected && rest.every((r) => r.status === 'fulfilled')) {
+      this.newest = Math.max(this.newest, expected + 1);
+      return { added, answers: rest.slice(1, -1).map((r) => (r as PromiseFulfilledResult<CallResult>).value.messages) };
+    }
+    // Something of the queries failed or went to another state: back to the new state for sure.
+    this.newestKnown = false;
+    await this.editAt(this.tip, timeoutMs);
+    return { added, answers: undefined };
   }
 
   /** Add a sentence on the tip (parse only; execution happens on `goals`). Returns the new state id. */
@@ -375,6 +415,32 @@ export class CoqideTopClient {
   /** Coq's version and build (the XML `About` call): what a cache of Coq's answers is keyed by. */
   async about(timeoutMs?: number): Promise<string> {
     return decodeAbout((await this.call(aboutCall(), timeoutMs)).value);
+  }
+
+  /**
+   * A query sent with the others asked in the same turn of the event loop, in one exchange (END's two
+   * judges each ask their `Locate` batch once the same `Print`/`Check` answer is in). Each keeps its own
+   * answer or failure; the exchange's limit is the largest asked.
+   */
+  queryJoined(text: string, at = this.tip, timeoutMs = this.defaultTimeout): Promise<CoqMessage[]> {
+    return new Promise((resolve, reject) => {
+      if (this.joined === undefined) {
+        this.joined = [];
+        setImmediate(() => this.flushJoined());
+      }
+      this.joined.push({ xml: queryCall(text, at), timeoutMs, resolve, reject });
+    });
+  }
+
+  private joined: { xml: string; timeoutMs: number; resolve: (m: CoqMessage[]) => void; reject: (e: unknown) => void }[] | undefined;
+
+  private flushJoined(): void {
+    const asked = this.joined ?? [];
+    this.joined = undefined;
+    this.batchSettled(asked.map((q) => q.xml), Math.max(...asked.map((q) => q.timeoutMs))).then(
+      (settled) => settled.forEach((r, i) => (r.status === 'fulfilled' ? asked[i]?.resolve(r.value.messages) : asked[i]?.reject(r.reason))),
+      (e: unknown) => asked.forEach((q) => q.reject(e)),
+    );
   }
 
   /** Run a query command (`Check`, `Locate`, …) at a state; returns its messages. */

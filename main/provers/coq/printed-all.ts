@@ -15,6 +15,14 @@ export interface PrintedAll {
 /** The last reading per client: the finishing END's two judges ask for the same theorem at the same state. */
 const last = new WeakMap<CoqideTopClient, { tip: number; name: string; printed: Promise<PrintedAll> }>();
 
+/** The sentence and queries of the reading, for an exchange that sends them right behind `Qed` (`addAndGoalsThen`). */
+export const printedAllQueries = (name: string): { sentence: string; queries: string[] } => ({ sentence: 'Set Printing All.', queries: [`Print ${name}.`, `Check ${name}.`] });
+
+/** The reading's answers (`printedAllQueries`' two queries) at the client's tip, got in another exchange: `printedAll` returns them. */
+export function rememberPrintedAll(client: CoqideTopClient, name: string, answers: readonly { level: string; text: string }[][]): void {
+  last.set(client, { tip: client.tip, name, printed: Promise.resolve({ print: notices(answers[0] ?? []), check: notices(answers[1] ?? []) }) });
+}
+
 /**
  * `Print name` and `Check name` at the tip under `Set Printing All`, for both of END's judges, in one
  * pipelined exchange (Add, two queries, Edit_at: see `queriesAfter`); one call after the other when that
@@ -26,7 +34,8 @@ export function printedAll(client: CoqideTopClient, name: string, timeoutMs: num
   if (known?.tip === tip && known.name === name) return known.printed;
   const printed = (async (): Promise<PrintedAll> => {
     try {
-      const [print, check] = await client.queriesAfter('Set Printing All.', [`Print ${name}.`, `Check ${name}.`], timeoutMs);
+      const { sentence, queries } = printedAllQueries(name);
+      const [print, check] = await client.queriesAfter(sentence, queries, timeoutMs);
       return { print: notices(print ?? []), check: notices(check ?? []) };
     } catch {
       try {

@@ -2,7 +2,8 @@ import type { StatementMeaning } from '../../../shared/protocol/statement-meanin
 import type { ClientOptions, CoqideTopClient } from './coqidetop-client.ts';
 import { isQualid } from './assumptions.ts';
 import { commentEnd } from './coq-sentence.ts';
-import { compareReadings } from './statement-meaning.ts';
+import { compareReadings, qualified, type Reading } from './statement-meaning.ts';
+import { writtenNames } from './project-library-sentence.ts';
 import { cleanEnvironment, cleanReading, librarySentences, readTerm } from './statement-reading.ts';
 
 /** Declarations that change how a term is read (notations, scopes, coercions, implicit arguments, instances, imports; `where` notations below). */
@@ -79,5 +80,22 @@ export async function judgeStatement(
     if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared, text)) return undefined;
     return compareReadings(doc, full ? { ...clean, full } : clean);
   }
-  return compareReadings(doc, clean);
+  return compareReadings(doc, clean) ?? unwrittenProjectNames(doc, clean, text);
+}
+
+/**
+ * The same reading with a trusted project's library is the same meaning only when every project name in
+ * it is written in the text: a name Coq's elaboration put there (a project's global instance of a class,
+ * active once its library is loaded, whatever was imported) is the project choosing what the text means,
+ * shown like any other difference.
+ */
+function unwrittenProjectNames(doc: Reading, clean: Reading, text: string): StatementMeaning | undefined {
+  const written = writtenNames(text);
+  const unwritten = [...clean.full].filter(([shown, full]) => !/^(Coq|Hammer)\./.test(full) && !written.has(shown.split('.').at(-1) ?? shown));
+  if (unwritten.length === 0) return undefined;
+  return {
+    elaborated: qualified(doc),
+    clean: qualified(clean),
+    differences: unwritten.map(([shown, full]) => `\`${full}\` is not written in the text: elaborating it put the project's \`${shown}\` there (an instance, coercion or notation of the project's library)`),
+  };
 }

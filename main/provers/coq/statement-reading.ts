@@ -4,6 +4,7 @@ import { arborPrelude } from './prelude.ts';
 import { splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
 import { isQualid } from './assumptions.ts';
+import { runProjectLibrarySentence } from './project-library-sentence.ts';
 
 const ROUND_TRIP_MS = 5000;
 /** A `Locate` line naming an object (not a notation, tactic or module), and its full name. */
@@ -31,7 +32,8 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
     const unknown = names.filter((n) => cache?.get(n) === undefined);
     const batched = new Map<string, string>();
     if (unknown.length > 1) {
-      const out = await client.query(unknown.map((n) => `Locate ${n}.`).join(' '), at, ROUND_TRIP_MS).catch(() => undefined);
+      // Joined with the assumption judge's `Locate Term` batch when both ask at once (coqidetop-client.ts).
+      const out = await client.queryJoined(unknown.map((n) => `Locate ${n}.`).join(' '), at, ROUND_TRIP_MS).catch(() => undefined);
       const answers = out?.filter((m) => m.level === 'notice').map((m) => m.text);
       if (answers?.length === unknown.length) unknown.forEach((n, i) => batched.set(n, answers[i] as string));
     }
@@ -80,7 +82,8 @@ interface LibraryState {
 
 /**
  * The clean environment: one coqidetop with the standard library and Arbor's prelude, under
- * `Set Printing All`, started on first use and shared by every session. A reading may ask for the
+ * `Set Printing All`, started on first use and shared by every session with the same project arguments
+ * (a trusted project's load paths, whose modules come in with their names only). A reading may ask for the
  * document's own library sentences (`Require Import Reals.`, `Open Scope R_scope.`): those that run here
  * (a `Require` only ever loads an installed library; an `Import`/`Open Scope` of the document's own module
  * or scope fails here and is left out) are added on the base state, and kept while the next reading asks
@@ -88,6 +91,8 @@ interface LibraryState {
  * Readings are serialized; the process dies with Arbor like every other (process-manager).
  */
 class CleanEnvironment {
+  constructor(private readonly projectArgs: readonly string[]) {}
+
   private client: Promise<{ client: CoqideTopClient; base: number }> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private library: LibraryState | undefined;
@@ -111,11 +116,9 @@ class CleanEnvironment {
 
   private start(options: ClientOptions): Promise<{ client: CoqideTopClient; base: number }> {
     this.client ??= (async () => {
-      // Standard library only (issue 21 rule 4): never a project's load paths, whoever asks first. A trusted
-      // project's library is the document's vocabulary, not the library's: with its load paths here, a
-      // document's `Require Import Lib.Evil.` ran here too and its `Notation "'False'" := True` read the same.
-      const { extraArgs: _projectPaths, ...clean } = options;
-      const client = await CoqideTopClient.start(clean);
+      // The load paths are this environment's own (CleanEnvironments keys by them): none without trust, the
+      // trusted project's otherwise, whose modules are imported without their notations (withLibrary).
+      const client = await CoqideTopClient.start({ ...options, extraArgs: [...this.projectArgs] });
       for (const s of [...splitSentences(arborPrelude()), 'Set Printing All.']) await client.add(s);
       await client.goals(60_000);
       client.holdEventLoop(false);
@@ -137,7 +140,8 @@ class CleanEnvironment {
     for (const s of library) {
       const before = client.tip;
       try {
-        await client.addAndGoals(s, LIBRARY_MS);
+        if (this.projectArgs.length > 0) await runProjectLibrarySentence(client, s, LIBRARY_MS);
+        else await client.addAndGoals(s, LIBRARY_MS);
         applied.push(s);
       } catch (e) {
         if (!(e instanceof CoqFailure)) throw e;
@@ -239,7 +243,57 @@ class CleanEnvironment {
   }
 }
 
-export const cleanEnvironment = new CleanEnvironment();
+/**
+ * One clean environment per set of project arguments (`ClientOptions.extraArgs`, present only while the
+ * workspace is trusted): a session without trust reads in the environment with no load path, whoever asked
+ * first, and trusting or withdrawing trust later starts readings in the matching environment. Two are kept.
+ */
+class CleanEnvironments {
+  private readonly byProject = new Map<string, CleanEnvironment>();
+
+  private of(options: ClientOptions): CleanEnvironment {
+    const args = options.extraArgs ?? [];
+    const key = JSON.stringify(args);
+    let env = this.byProject.get(key);
+    if (env) this.byProject.delete(key);
+    else env = new CleanEnvironment(args);
+    this.byProject.set(key, env);
+    if (this.byProject.size > 2) {
+      const [oldest, stale] = this.byProject.entries().next().value as [string, CleanEnvironment];
+      this.byProject.delete(oldest);
+      void stale.dispose();
+    }
+    return env;
+  }
+
+  warm(options: ClientOptions = {}): void {
+    this.of(options).warm(options);
+  }
+
+  prefetch(text: string, options: ClientOptions = {}, library: readonly string[] = []): void {
+    this.of(options).prefetch(text, options, library);
+  }
+
+  read(text: string, options: ClientOptions = {}, library: readonly string[] = []): ReturnType<CleanEnvironment['read']> {
+    return this.of(options).read(text, options, library);
+  }
+
+  names(names: string[], options: ClientOptions = {}, library: readonly string[] = []): Promise<Map<string, string>> {
+    return this.of(options).names(names, options, library);
+  }
+
+  referring(names: string[], options: ClientOptions = {}, library: readonly string[] = []): Promise<Set<string>> {
+    return this.of(options).referring(names, options, library);
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.byProject.values()];
+    this.byProject.clear();
+    await Promise.all(all.map((e) => e.dispose()));
+  }
+}
+
+export const cleanEnvironment = new CleanEnvironments();
 
 /** How the text `goal` reads in the clean environment (see CleanEnvironment), with the document's library sentences. */
 export const cleanReading = (goal: string, options?: ClientOptions, library: readonly string[] = []): Promise<(Reading & { library: string[] }) | { error: string; library: string[] }> =>

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
+import { printedAll, printedAllQueries, rememberPrintedAll } from './printed-all.ts';
+
+const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
+
+/**
+ * END's `Qed` and the `Print`/`Check` its judges read, in one exchange (`addAndGoalsThen`), and END's two
+ * `Locate` batches joined (`queryJoined`), with real coqidetop: a refused Qed is refused exactly as before
+ * and leaves nothing behind; an accepted one gives the same answers `printedAll` would.
+ */
+describe('Qed with its read-back in one exchange (real coqidetop)', () => {
+  let c: CoqideTopClient;
+  beforeAll(async () => {
+    c = await CoqideTopClient.start();
+  }, 60_000);
+  afterAll(async () => {
+    await c.dispose();
+  });
+
+  it('a refused Qed throws as addAndGoals does; going back leaves a working session', async () => {
+    const before = c.tip;
+    await c.addAndGoals('Theorem t : 1 + 1 = 2.');
+    const open = c.tip;
+    const { sentence, queries } = printedAllQueries('t');
+    const err = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CoqFailure);
+    expect((err as CoqFailure).message).toMatch(/incomplete|unfinished|not.*complete|Attempt to save/i);
+    await c.editAt(open);
+    await c.addAndGoals('reflexivity.');
+    const { added, answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
+    expect(added.goals).toBeUndefined();
+    expect(c.tip).toBe(added.stateId);
+    expect(answers).toHaveLength(2);
+    expect(notices(answers?.[1] ?? [])).toMatch(/@eq nat \(Nat\.add \(S O\) \(S O\)\) \(S \(S O\)\)/);
+    // The same answers the slow way: the read-back is what printedAll gives at this state.
+    rememberPrintedAll(c, 't', answers ?? []);
+    const remembered = await printedAll(c, 't', 30_000);
+    expect(remembered.check).toBe(notices(answers?.[1] ?? []));
+    // The session goes on from the Qed's state (Set Printing All was taken back).
+    expect(notices(await c.query('Check t.'))).toMatch(/1 \+ 1 = 2/);
+    await c.editAt(before);
+  }, 120_000);
+
+  it('queries asked in the same turn travel together, each with its own answer or failure', async () => {
+    const [a, b] = await Promise.allSettled([c.queryJoined('Locate Term nat.'), c.queryJoined('Check no_such_name.')]);
+    expect(a.status === 'fulfilled' && notices(a.value)).toMatch(/Inductive Coq\.Init\.Datatypes\.nat/);
+    expect(b.status === 'rejected' && String(b.reason)).toMatch(/no_such_name/);
+    expect(notices(await c.queryJoined('Locate Term S.'))).toMatch(/Constructor Coq\.Init\.Datatypes\.S/);
+  }, 60_000);
+});
