@@ -4,6 +4,7 @@ import { ProverError } from '../../../shell/prover-session.ts';
 import type { HammerAttempt, HammerGoal, HammerPort } from './hammer-port.ts';
 import { inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
+import { existentialBinder, typedWitnessTactics } from './typed-witness.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { conjectures, fixpointSignatures, genericClosers, refutationTactic, type Conjecture } from './lemma-discovery.ts';
 import { compoundSubterms, fertilised, subtermConjectures } from './subterm-generalisation.ts';
@@ -229,7 +230,10 @@ export class HammerPipeline {
     ];
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
-    const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
+    const witnesses: { stage: 'witness'; tactic: string; secs: number }[] = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
+    // Then the small values of the bound variable's own type (the document's constructors, lists, booleans…).
+    const binder = shape ? existentialBinder(flat(shape.goal)) : undefined;
+    if (binder) witnesses.push(...typedWitnessTactics(binder, await this.inductiveShapes([binder.type])).filter((t) => this.port.fragmentProblem(t.tactic) === undefined));
     // The obvious first: decision procedures, witnesses, the document's last theorems, the library's rewrites.
     const decided = await this.firstClosing([
       ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'rewrite'),
