@@ -5,6 +5,7 @@ import type { HammerAttempt, HammerGoal, HammerPort } from './hammer-port.ts';
 import { inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { existentialBinder, typedWitnessTactics } from './typed-witness.ts';
+import { contextCandidates } from './context-candidates.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { conjectures, fixpointSignatures, genericClosers, refutationTactic, type Conjecture } from './lemma-discovery.ts';
 import { compoundSubterms, fertilised, subtermConjectures } from './subterm-generalisation.ts';
@@ -279,7 +280,10 @@ export class HammerPipeline {
     const shape = await this.afterIntros();
     if (shape === undefined) return undefined;
     const introduced = shape.vars;
-    const candidates = introduced.filter((e) => !/->|^(Type|Set|Prop)\b/.test(e.text)).map((e) => e.name);
+    const inductive = (e: ContextEntry): boolean => !/->|^(Type|Set|Prop|forall)\b/.test(e.text);
+    // Then the variables already in the context (a section's `Variable`s, what the user introduced): a goal
+    // stated inside a section quantifies over them there, not under a `forall` (context-candidates.ts).
+    const candidates = [...introduced.filter(inductive).map((e) => e.name), ...contextCandidates(shape.context.filter(inductive), introduced).map((e) => e.name)];
     if (candidates.length === 0) {
       stages.push({ stage: 'induction', ms: 0, outcome: 'skipped', detail: 'no variable of an inductive type to induct on' });
       return undefined;
