@@ -2,7 +2,7 @@ import type { DiscoveredLemma, HammerReport, HammerStage } from '../../../../sha
 import type { ContextEntry, OpenGoal } from '../../../../shared/proof-tree/proof-state.ts';
 import { ProverError } from '../../../shell/prover-session.ts';
 import type { HammerAttempt, HammerGoal, HammerPort } from './hammer-port.ts';
-import { inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
+import { type PortfolioTactic, inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { existentialBinder, typedWitnessTactics } from './typed-witness.ts';
 import { contextCandidates } from './context-candidates.ts';
@@ -231,7 +231,7 @@ export class HammerPipeline {
     ];
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
-    const witnesses: { stage: 'witness'; tactic: string; secs: number }[] = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
+    const witnesses: PortfolioTactic[] = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
     // Then the small values of the bound variable's own type (the document's constructors, lists, booleans…).
     const binder = shape ? existentialBinder(flat(shape.goal)) : undefined;
     if (binder) witnesses.push(...typedWitnessTactics(binder, await this.inductiveShapes([binder.type])).filter((t) => this.port.fragmentProblem(t.tactic) === undefined));
