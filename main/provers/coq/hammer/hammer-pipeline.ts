@@ -6,6 +6,7 @@ import { type PortfolioTactic, inductionTactics, inductionWithPremisesTactics, n
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
 import { existentialBinder, typedWitnessTactics } from './typed-witness.ts';
 import { contextCandidates } from './context-candidates.ts';
+import { declaredLemmas, unfoldableDefinitions, unfoldedTactics, withUnfolded } from './unfold-definitions.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { conjectures, fixpointSignatures, genericClosers, refutationTactic, type Conjecture } from './lemma-discovery.ts';
 import { compoundSubterms, fertilised, subtermConjectures } from './subterm-generalisation.ts';
@@ -225,10 +226,14 @@ export class HammerPipeline {
    */
   private async wholeGoal(until: number, stages: HammerStage[]): Promise<string | undefined> {
     const own = this.port.theorems().slice(-12);
-    const first = own.length === 0 ? [] : [
+    const first: PortfolioTactic[] = own.length === 0 ? [] : [
       { stage: 'rewrite' as const, tactic: `solve [intros; simpl in *; rewrite ?${own.join(', ?')} in *; simpl in *; (lia || congruence || reflexivity || auto)]`, secs: 2 },
       { stage: 'sauto' as const, tactic: `solve [hauto use: ${own.join(', ')}]`, secs: 2 },
     ];
+    // The document's own definitions the goal mentions, unfolded, then its theorems (CoqHammer's `sauto unfold:`).
+    const defs = unfoldableDefinitions(this.declarationSentences(), this.current[0]?.goal ?? '');
+    const lemmas = [...new Set([...declaredLemmas(this.declarationSentences()).slice(-6), ...own.slice(-6)])];
+    if (defs.length > 0) first.push(...unfoldedTactics(defs, lemmas).map((tactic) => ({ stage: 'sauto' as const, tactic, secs: 2 })));
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
     const witnesses: PortfolioTactic[] = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
@@ -301,6 +306,8 @@ export class HammerPipeline {
       ...(candidates.length >= 2 ? nestedInductionTactics(candidates, all) : []),
       // The chosen lemmas inside each case last: they help where the plain cases fail, and cost a slice each.
       ...inductionWithPremisesTactics(candidates, all, this.premises.map((p) => p.name), this.premises.filter((p) => isEquation(p.type)).map((p) => p.name)),
+      // Last, the document's own definitions the goal mentions unfolded first, its latest theorems as the premises.
+      ...withUnfolded(inductionWithPremisesTactics(candidates, all, [...declaredLemmas(this.declarationSentences()).slice(-3), ...this.port.theorems().slice(-3), ...this.premises.map((p) => p.name)], []), unfoldableDefinitions(this.declarationSentences(), shape.goal)),
     ];
     return this.firstClosing(tactics.map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
   }
