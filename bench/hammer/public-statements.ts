@@ -44,8 +44,19 @@ export interface PublicStatement {
    * they may name what it defines. Not options (see OPTION).
    */
   locals: string[];
-  /** The compiled segment that holds everything before the theorem. */
-  context: string;
+  /**
+   * The compiled segment that holds everything before the theorem — or, for a theorem inside a section or
+   * module, everything before the top-level theorem that precedes it (none when no theorem does).
+   */
+  context: string | undefined;
+  /**
+   * A theorem inside a section or module: the document's own sentences from the end of `context` up to it
+   * (the block's opening, its `Variable`s, definitions and earlier theorems with their proofs), so its GOAL is
+   * stated inside the still-open block, as the source states it. Empty for a top-level theorem.
+   */
+  inline: string[];
+  /** The sections and modules open at the theorem, outermost first (closed after the proof, in reverse). */
+  blocks: { kind: 'Section' | 'Module'; name: string }[];
   /** Its place in the file's chain: segment `index` is its context, segment `index + 1` holds its reference proof. */
   index: number;
   part: Part;
@@ -68,7 +79,7 @@ const PROOF_END = /^(Qed|Defined|Admitted|Abort|Save)\b/;
 const unbulleted = (text: string): string => text.replace(/^[\s{}]*(?:[-+*]+\s*|[{}]\s*)*/, '');
 /** An unnamed theorem (`Goal stmt.`): the tutorials state most of theirs so; it is named by its place among the file's goals. */
 const GOAL = /^Goal\s+([\s\S]*)\.$/;
-/** Blocks a segment cannot be cut inside: a compiled file cannot end in an open section or module. */
+/** Blocks a segment cannot be cut inside (a compiled file cannot end in an open section or module): a theorem there gets its context inline. */
 const BLOCK_OPEN = /^(Section|Module(?!\s+Type\b)(?:\s+(?:Import|Export))?)\s+([\p{L}_][\p{L}\p{N}_']*)\s*\.$/u;
 const BLOCK_END = /^End\s+([\p{L}_][\p{L}\p{N}_']*)\s*\.$/u;
 
@@ -145,21 +156,24 @@ const chainHead = (base: string, k: number, header: readonly string[], locals: r
  * need them, but not in a statement's context: they configure the provers, and each side runs with its defaults.
  */
 const OPTION = /^(?:(?:#\[\s*local\s*\]|Local)\s+)?(?:Set|Unset)\b/;
+/**
+ * Inside a block the context is the document's own text, options included (`Set Implicit Arguments` changes
+ * what a definition means), except those that only configure a prover or the display.
+ */
+const PROVER_OPTION = /^(?:(?:#\[\s*local\s*\]|Local|Global)\s+)?(?:Set|Unset)\s+(?:Hammer|Printing)\b/;
 /** Sentences whose effect ends with their file: a segment after them must repeat them. */
 const LOCAL = /^(?:(?:#\[\s*local\s*\]|Local)\s+(?:Hint|Notation|Arguments|Coercion|Set|Unset)\b|(?:Set|Unset)\s+(?!Printing\b))/;
 
 /** A file's statements and the chain of segments that gives each its context. */
-export function cutFile(source: string, file: string, text: string): { statements: PublicStatement[]; segments: Segment[]; skipped: string[] } {
+export function cutFile(source: string, file: string, text: string): { statements: PublicStatement[]; segments: Segment[] } {
   const ss = sentences(text);
   const base = moduleName(source, file);
   const statements: PublicStatement[] = [];
   const segments: Segment[] = [];
   const header: string[] = [];
   const locals: string[] = [];
-  /** Theorems left out, with why (inside a section or module: no segment can end there). */
-  const skipped: string[] = [];
   /** The sections and modules open at this sentence. */
-  const open: string[] = [];
+  const open: { kind: 'Section' | 'Module'; name: string }[] = [];
   let goals = 0;
   let segStart = 0;
   /** The local sentences before the current segment (its own are in its text). */
@@ -179,22 +193,32 @@ export function cutFile(source: string, file: string, text: string): { statement
     if (/^(Require|From|Import|Export|((Local|Global) )?Open Scope)\b/.test(s.text) && open.length === 0) header.push(s.text);
     if (LOCAL.test(s.text) && open.length === 0) locals.push(s.text);
     const block = BLOCK_OPEN.exec(s.text);
-    if (block) open.push(block[2] as string);
+    if (block) open.push({ kind: (block[1] as string).startsWith('Section') ? 'Section' : 'Module', name: block[2] as string });
     const closed = BLOCK_END.exec(s.text);
-    if (closed && open.at(-1) === closed[1]) open.pop();
+    if (closed && open.at(-1)?.name === closed[1]) open.pop();
     const goal = GOAL.exec(s.text);
     if (goal) goals++;
     const m = goal ? [s.text, 'Goal', `Goal_${goals}`, ` : ${goal[1] as string}`] : THEOREM.exec(s.text);
     if (!m) continue;
-    if (open.length > 0) {
-      skipped.push(`${m[2] as string}: inside ${open.join('.')} (a context cannot end in an open section or module)`);
-      continue;
-    }
     // Its proof: up to the first sentence that ends one.
     let j = i + 1;
     while (j < ss.length && !PROOF_END.test(unbulleted((ss[j] as (typeof ss)[number]).text))) j++;
     const ending = unbulleted(ss[j]?.text ?? '');
     const statement = statementOf(m[3] as string);
+    const repeatedHere = statement !== undefined && statements.some((p) => p.statement === statement);
+    if (open.length > 0) {
+      // A compiled file cannot end inside an open block, so no segment is cut here: the context is the last
+      // segment before, and the document's own text from there to the theorem, given inline (the GOAL sits
+      // inside the open block). Its reference proof is compiled in the segment that holds the block.
+      const name = m[2] as string;
+      if (statement !== undefined && !repeatedHere && /^(Qed|Defined|Save)\b/.test(ending)) {
+        const inline = sentences(provenWithout(text.slice(segStart, s.start))).map((x) => x.text).filter((x) => !PROVER_OPTION.test(x));
+        statements.push({ id: `${source}/${file}/${name}`, source, file, name, statement, header: [...header], locals: k === 0 ? [] : segLocals.filter((l) => !OPTION.test(l)),
+          context: k === 0 ? undefined : `${PUBLIC_ROOT}.${base}_${k - 1}`, inline, blocks: open.map((b) => ({ ...b })), index: k - 1, part: partOf(source, file, name) });
+      }
+      i = j;
+      continue;
+    }
     const module = `${base}_${k}`;
     segments.push(segment(k, s.start));
     segStart = s.start;
@@ -203,15 +227,14 @@ export function cutFile(source: string, file: string, text: string): { statement
     k++;
     // Only theorems the source proves (not admitted or aborted), statements we could read, and not a second
     // proof of a statement the file already proved (the tutorials prove `lem_x` twice: `lem_x'` would be `apply lem_x`).
-    const repeated = statement !== undefined && statements.some((p) => p.statement === statement);
-    if (statement !== undefined && !repeated && /^(Qed|Defined|Save)\b/.test(ending)) {
-      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], locals: locals.filter((l) => !OPTION.test(l)), context: `${PUBLIC_ROOT}.${module}`, index: k - 1, part: partOf(source, file, m[2] as string) });
+    if (statement !== undefined && !repeatedHere && /^(Qed|Defined|Save)\b/.test(ending)) {
+      statements.push({ id: `${source}/${file}/${m[2] as string}`, source, file, name: m[2] as string, statement, header: [...header], locals: locals.filter((l) => !OPTION.test(l)), context: `${PUBLIC_ROOT}.${module}`, inline: [], blocks: [], index: k - 1, part: partOf(source, file, m[2] as string) });
     }
     i = j;
   }
   // The tail: the last theorem's proof, so it is compiled (checked) too.
   segments.push(segment(k, text.length));
-  return { statements, segments, skipped };
+  return { statements, segments };
 }
 
 /** Every public statement (no compiling). */
@@ -233,8 +256,6 @@ export interface ChainFailures {
   failed: Map<string, { index: number; message: string }>;
   /** Per file, the theorems whose reference proof this Coq rejects (admitted in the chain, left out as statements). */
   admitted: Map<string, { index: number; message: string }[]>;
-  /** Per file, the theorems no segment can give a context to (inside a section or module), with why. */
-  skipped: Map<string, string[]>;
 }
 
 export async function buildContexts(dir: string, sources: readonly PublicSource[] = PUBLIC_SOURCES): Promise<ChainFailures> {
@@ -242,7 +263,6 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
   await mkdir(out, { recursive: true });
   const failed = new Map<string, { index: number; message: string }>();
   const admitted = new Map<string, { index: number; message: string }[]>();
-  const skipped = new Map<string, string[]>();
   const compile = async (v: string, text: string): Promise<string | undefined> => {
     await writeFile(v, text);
     // Sandboxed like every prover: it writes its .vo/.glob only into `out`.
@@ -254,7 +274,6 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
       const file = relative(src.dir, path);
       const cut = cutFile(src.name, file, await readFile(path, 'utf8'));
       const { segments } = cut;
-      if (cut.skipped.length > 0) skipped.set(`${src.name}/${file}`, cut.skipped);
       let rebuilt = false;
       for (const [index, seg] of segments.entries()) {
         const v = join(out, `${seg.module}.v`);
@@ -277,5 +296,5 @@ export async function buildContexts(dir: string, sources: readonly PublicSource[
       }
     }
   }
-  return { failed, admitted, skipped };
+  return { failed, admitted };
 }

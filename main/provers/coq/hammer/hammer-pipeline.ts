@@ -2,8 +2,11 @@ import type { DiscoveredLemma, HammerReport, HammerStage } from '../../../../sha
 import type { ContextEntry, OpenGoal } from '../../../../shared/proof-tree/proof-state.ts';
 import { ProverError } from '../../../shell/prover-session.ts';
 import type { HammerAttempt, HammerGoal, HammerPort } from './hammer-port.ts';
-import { inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
+import { type PortfolioTactic, inductionTactics, inductionWithPremisesTactics, nestedInductionTactics, recursionDepths, recursionInductionTactics, wantsWitness, WHOLE_GOAL_PORTFOLIO, witnessTactics } from './hammer-portfolio.ts';
 import { reconstructionFrom, reconstructionVariants } from './hammer-reconstruction.ts';
+import { existentialBinder, typedWitnessTactics } from './typed-witness.ts';
+import { contextCandidates } from './context-candidates.ts';
+import { declaredLemmas, unfoldableDefinitions, unfoldedTactics, withUnfolded } from './unfold-definitions.ts';
 import { arrowParts, refutationPlan, refutingInstance, type ConstructorShape } from './instance-refutation.ts';
 import { conjectures, fixpointSignatures, genericClosers, refutationTactic, type Conjecture } from './lemma-discovery.ts';
 import { compoundSubterms, fertilised, subtermConjectures } from './subterm-generalisation.ts';
@@ -225,13 +228,20 @@ export class HammerPipeline {
    */
   private async wholeGoal(until: number, stages: HammerStage[]): Promise<string | undefined> {
     const own = this.port.theorems().slice(-12);
-    const first = own.length === 0 ? [] : [
+    const first: PortfolioTactic[] = own.length === 0 ? [] : [
       { stage: 'rewrite' as const, tactic: `solve [intros; simpl in *; rewrite ?${own.join(', ?')} in *; simpl in *; (lia || congruence || reflexivity || auto)]`, secs: 2 },
       { stage: 'sauto' as const, tactic: `solve [hauto use: ${own.join(', ')}]`, secs: 2 },
     ];
+    // The document's own definitions the goal mentions, unfolded, then its theorems (CoqHammer's `sauto unfold:`).
+    const defs = unfoldableDefinitions(this.declarationSentences(), this.current[0]?.goal ?? '');
+    const lemmas = [...new Set([...declaredLemmas(this.declarationSentences()).slice(-6), ...own.slice(-6)])];
+    if (defs.length > 0) first.push(...unfoldedTactics(defs, lemmas).map((tactic) => ({ stage: 'sauto' as const, tactic, secs: 2 })));
     // An existential or divisibility goal: witnesses from its variables, right after the decision procedures.
     const shape = await this.afterIntros();
-    const witnesses = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
+    const witnesses: PortfolioTactic[] = shape && wantsWitness(shape.goal) ? witnessTactics(shape.vars.filter((e) => e.text === 'nat').map((e) => e.name), shape.vars.map((e) => e.name), flat(shape.goal)) : [];
+    // Then the small values of the bound variable's own type (the document's constructors, lists, booleans…).
+    const binder = shape ? existentialBinder(flat(shape.goal)) : undefined;
+    if (binder) witnesses.push(...typedWitnessTactics(binder, await this.inductiveShapes([binder.type])).filter((t) => this.port.fragmentProblem(t.tactic) === undefined));
     // The obvious first: decision procedures, witnesses, the document's last theorems, the library's rewrites.
     const decided = await this.firstClosing([
       ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'decision'), ...witnesses, ...first, ...WHOLE_GOAL_PORTFOLIO.filter((p) => p.stage === 'rewrite'),
@@ -277,7 +287,10 @@ export class HammerPipeline {
     const shape = await this.afterIntros();
     if (shape === undefined) return undefined;
     const introduced = shape.vars;
-    const candidates = introduced.filter((e) => !/->|^(Type|Set|Prop)\b/.test(e.text)).map((e) => e.name);
+    const inductive = (e: ContextEntry): boolean => !/->|^(Type|Set|Prop|forall)\b/.test(e.text);
+    // Then the variables already in the context (a section's `Variable`s, what the user introduced): a goal
+    // stated inside a section quantifies over them there, not under a `forall` (context-candidates.ts).
+    const candidates = [...introduced.filter(inductive).map((e) => e.name), ...contextCandidates(shape.context.filter(inductive), introduced).map((e) => e.name)];
     if (candidates.length === 0) {
       stages.push({ stage: 'induction', ms: 0, outcome: 'skipped', detail: 'no variable of an inductive type to induct on' });
       return undefined;
@@ -295,6 +308,8 @@ export class HammerPipeline {
       ...(candidates.length >= 2 ? nestedInductionTactics(candidates, all) : []),
       // The chosen lemmas inside each case last: they help where the plain cases fail, and cost a slice each.
       ...inductionWithPremisesTactics(candidates, all, this.premises.map((p) => p.name), this.premises.filter((p) => isEquation(p.type)).map((p) => p.name)),
+      // Last, the document's own definitions the goal mentions unfolded first, its latest theorems as the premises.
+      ...withUnfolded(inductionWithPremisesTactics(candidates, all, [...declaredLemmas(this.declarationSentences()).slice(-3), ...this.port.theorems().slice(-3), ...this.premises.map((p) => p.name)], []), unfoldableDefinitions(this.declarationSentences(), shape.goal)),
     ];
     return this.firstClosing(tactics.map((tactic) => ({ stage: 'induction' as const, tactic, secs: 3 })), until, stages);
   }
