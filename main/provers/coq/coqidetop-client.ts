@@ -290,14 +290,14 @@ export class CoqideTopClient {
    * Add a sentence on the tip and execute it in one pipelined exchange (Add parses only; Goal forces
    * execution). If the Add fails, the Goal just observes the unchanged tip and its answer is dropped.
    */
-  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[]; all: RawGoal[] | undefined }> {
+  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[]; all: RawGoal[] | undefined; shelvedIds: string[] }> {
     const tip = this.tip;
     const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
     this.newest = Math.max(this.newest, this.tip);
     this.newestKnown = true;
     const lists = decodeGoals(goal.value);
-    return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
+    return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all, shelvedIds: lists?.shelvedIds ?? [] };
   }
 
   /** Add a sentence on the tip (parse only; execution happens on `goals`). Returns the new state id. */

@@ -142,7 +142,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         const wasInProof = inProof;
         inProof = r.goals !== undefined;
         const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
-        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}) });
+        sentences.push({ text: s.text, pp: s.pp, code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}), ...(r.goals !== undefined && r.shelvedIds.length > 0 ? { shelved: r.shelvedIds } : {}) });
         states.push(r.stateId);
         if (/^\s*(?:#\[[^\]]*\]\s*)*Include\b/.test(s.pp)) included = true;
         const opened = !wasInProof && r.goals !== undefined ? OPENED.exec(coqCode(s.text))?.[1] : undefined;
@@ -172,7 +172,9 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       const steps = derivationSteps(recordedSteps(sentences, t));
       const state = states[t.endIndex];
       const finished = t.ending === 'Qed' || t.ending === 'Defined';
-      const restsOn = finished && state !== undefined && t.name !== undefined && (anyAdmitted || included) ? await admittedReliance(client, t.name, state, admitted) : [];
+      // An anonymous `Goal … Qed` is a constant too (Coq names it): judged like a named theorem.
+      const judged = finished && state !== undefined && (anyAdmitted || included) ? t.name ?? await anonymousConstant(client, states[t.index - 1], state) : undefined;
+      const restsOn = judged !== undefined && state !== undefined ? await admittedReliance(client, judged, state, admitted) : [];
       const readWithout = skipped.filter((k) => k.line < t.line);
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
@@ -194,6 +196,21 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   } finally {
     await client.dispose();
   }
+}
+
+/**
+ * The constant Coq made for an anonymous `Goal … Qed` (`Unnamed_thm`, `Unnamed_thm0`, …: the first name that
+ * was free): the first of those whose kernel name after the proof differs from before it (a file may name a
+ * lemma `Unnamed_thm` itself; inside a module the name may shadow an outer one).
+ */
+async function anonymousConstant(client: CoqideTopClient, before: number | undefined, after: number): Promise<string | undefined> {
+  for (let k = -1; k < 1000; k++) {
+    const name = `Unnamed_thm${k < 0 ? '' : k}`;
+    const now = await kernelNameAt(client, name, after);
+    if (now === undefined) return undefined;
+    if (before === undefined || (await kernelNameAt(client, name, before)) !== now) return name;
+  }
+  return undefined;
 }
 
 const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
+import { vFileDerivations, type VFileReport } from './v-file-derivations.ts';
+
+/**
+ * Attacks (atk-vfile, by someone who did not build it) on how a `.v` file's proofs are drawn and listed,
+ * with real coqidetop: a goal no tactic proved must never be drawn proved, and a theorem resting on an
+ * admitted lemma must say so whether or not it has a name.
+ */
+const nodes = (t: TreeView): TreeView[] => [t, ...(t.children ?? []).flatMap(nodes)];
+const run = (text: string): Promise<VFileReport> => vFileDerivations(text, { timeoutMs: 60_000 });
+
+describe('.v files: honest display (attack, real coqidetop)', () => {
+  it('a goal put aside with `shelve` is drawn open, not proved by `shelve`; the root of its Admitted proof is not proved', { timeout: 300_000 }, async () => {
+    const r = await run('Lemma x : False /\\ True. Proof. split. shelve. exact I. Admitted.\nLemma y : False /\\ True. Proof. split. { shelve. } exact I. Admitted.\n');
+    expect(r.stopped).toBeUndefined();
+    for (const t of r.theorems) {
+      const all = nodes(t.steps.at(-1)!.tree);
+      const falseGoal = all.find((n) => n.goal === 'False');
+      expect(falseGoal, t.name).toBeDefined();
+      expect(falseGoal?.status, t.name).not.toBe('proved');
+      expect(all[0]?.status, t.name).not.toBe('proved');
+      // `exact I` still proves its own goal.
+      expect(all.find((n) => n.goal === 'True')?.status, t.name).toBe('proved');
+    }
+  });
+
+  it('eexists: the witness Coq shelves is closed by the tactic that fixes it, and the proof is proved', { timeout: 300_000 }, async () => {
+    const r = await run('Lemma g : exists n : nat, n = 1. Proof. eexists. reflexivity. Qed.\n');
+    expect(r.stopped).toBeUndefined();
+    const all = nodes(r.theorems[0]!.steps.at(-1)!.tree);
+    expect(all.every((n) => n.status === 'proved'), JSON.stringify(all.map((n) => [n.goal, n.status]))).toBe(true);
+    expect(r.theorems[0]!.converted.ok).toBe(true);
+  });
+
+  it('an anonymous Goal ending Qed that uses an admitted lemma is marked as resting on it, like a named one', { timeout: 300_000 }, async () => {
+    const r = await run('Lemma adm : False. Admitted.\nLemma Unnamed_thm : True. Proof. exact I. Qed.\nGoal False. exact adm. Qed.\nGoal True. exact I. Qed.\nModule M. Goal False. exact adm. Qed. End M.\nLemma named : False. Proof. exact adm. Qed.\n');
+    expect(r.stopped).toBeUndefined();
+    const [, clean, anon, anonClean, inModule, named] = r.theorems;
+    expect(named?.restsOn?.map((a) => a.name)).toEqual(['adm']);
+    expect(anon?.name).toBeUndefined();
+    expect(anon?.restsOn?.map((a) => a.name)).toEqual(['adm']);
+    expect(inModule?.restsOn?.map((a) => a.name)).toEqual(['adm']);
+    expect(anonClean?.restsOn).toBeUndefined();
+    expect(clean?.restsOn).toBeUndefined();
+  });
+});
