@@ -294,4 +294,7 @@ export interface VFileProgress {
   theorems: number;
   lastTheorems: string[];
   skipped?: number;
+  /** After reading: theorems judged so far (statement, what each rests on) of `judging`. */
+  judged?: number;
+  judging?: number;
 }

@@ -168,7 +168,20 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     const admitted = new Map<string, AdmittedConstant>();
     const leftOut: [number, number][] = [];
     let anyAdmitted = false;
-    for (const t of theoremsOf(sentences)) {
+    const found = theoremsOf(sentences);
+    const readingCut = stopped !== undefined;
+    for (const [k, t] of found.entries()) {
+      // Judging (Check, Print Assumptions, Locate) takes a second or more per theorem on a loaded machine:
+      // Cancel and the overall limit hold here too, keeping only the theorems judged (never one unjudged).
+      // A Cancel or the limit that already stopped the reading asked to keep what was read: all of it is judged.
+      const cancelled = options.signal?.aborted === true && !readingCut;
+      if (cancelled || (performance.now() > deadline && !readingCut)) {
+        const why = cancelled ? 'cancelled' : `stopped (opening a .v file may take at most ${Math.round((options.wallClockMs ?? 0) / 1000)} s, Arbor's limit)`;
+        const said = `${why} at line ${t.line} while asking Coq what each theorem rests on: the ${theorems.length} theorem${theorems.length === 1 ? '' : 's'} before it are shown`;
+        stopped = stopped === undefined ? { line: t.line, message: said, ...(cancelled ? { cancelled: true as const } : {}) } : { ...stopped, message: `${stopped.message}; then ${said}` };
+        break;
+      }
+      options.onProgress?.({ sentences: sentences.length, line: t.line, lines: totalLines, theorems: done.length, lastTheorems: done.slice(-3), ...(skipped.length > 0 ? { skipped: skipped.length } : {}), judged: k, judging: found.length });
       const steps = derivationSteps(recordedSteps(sentences, t));
       const state = states[t.endIndex];
       const finished = t.ending === 'Qed' || t.ending === 'Defined';

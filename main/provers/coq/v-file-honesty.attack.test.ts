@@ -45,3 +45,26 @@ describe('.v files: honest display (attack, real coqidetop)', () => {
     expect(clean?.restsOn).toBeUndefined();
   });
 });
+
+describe('.v files: Cancel after reading (attack, real coqidetop)', () => {
+  // Measured: 120 one-line lia lemmas after one Admitted read in 21 s, then judging them (Check, Print
+  // Assumptions, Locate) took 226 s more, silent, deaf to Cancel and past the overall limit.
+  it('Cancel while the theorems are being judged stops there, keeping only theorems judged', { timeout: 600_000 }, async () => {
+    const lemmas = Array.from({ length: 30 }, (_, i) => `Lemma l${i} : forall n m : nat, n + m + ${i} = m + n + ${i}. Proof. intros; lia. Qed.`);
+    const text = ['Require Import Lia.', 'Lemma adm : False. Admitted.', 'Lemma uses : False. Proof. exact adm. Qed.', ...lemmas].join('\n');
+    const cancel = new AbortController();
+    let judgingSeen = 0;
+    const r = await vFileDerivations(text, {
+      timeoutMs: 60_000, signal: cancel.signal,
+      // Cancel as the third theorem's judging starts (reading is over): it is judged, nothing after it.
+      onProgress: (p) => {
+        if (p.judging !== undefined) judgingSeen++;
+        if ((p.judged ?? 0) >= 2) cancel.abort();
+      },
+    });
+    expect(judgingSeen).toBeGreaterThan(0);
+    expect(r.stopped).toMatchObject({ cancelled: true, message: expect.stringMatching(/cancelled at line \d+ while asking Coq/) as unknown });
+    expect(r.theorems.map((t) => t.name)).toEqual(['adm', 'uses', 'l0']);
+    expect(r.theorems[1]?.restsOn?.map((a) => a.name)).toEqual(['adm']);
+  });
+});

@@ -77,6 +77,8 @@ describe('.v files: given-up goals, stdlib files, progress (real coqidetop)', ()
     const r = await vFileDerivations(text, {
       timeoutMs: 60_000, signal: cancel.signal,
       onProgress: (p) => {
+        // After reading, progress says which theorem is being judged (atk-vfile): not a sentence.
+        if (p.judging !== undefined) return;
         seen.push(p);
         if (p.theorems >= 15) cancel.abort();
       },
@@ -89,8 +91,9 @@ describe('.v files: given-up goals, stdlib files, progress (real coqidetop)', ()
     expect(r.theorems.filter((t) => t.ending === 'Qed').length).toBeGreaterThanOrEqual(15);
     expect(r.stopped!.line).toBeLessThan(text.split('\n').length / 2);
 
-    const limited = await vFileDerivations(text, { timeoutMs: 60_000, wallClockMs: 20_000 });
-    expect(limited.stopped?.message).toMatch(/may take at most 20 s/);
+    // 20 s was timing-dependent (atk-vfile): with the machine's load at 7, List.v reads whole in 11 s.
+    const limited = await vFileDerivations(text, { timeoutMs: 60_000, wallClockMs: 3_000 });
+    expect(limited.stopped?.message).toMatch(/may take at most 3 s/);
     expect(limited.theorems.length).toBeGreaterThan(0);
     expect(limited.ms).toBeLessThan(60_000);
   });
