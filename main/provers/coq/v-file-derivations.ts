@@ -95,6 +95,9 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   const states: number[] = [];
   let stopped: VFileReport['stopped'];
   const skipped: VFileSkipped[] = [];
+  // For each skipped sentence, the index of the sentence run after it: a theorem ending at or after that
+  // index was read without it, also when it was skipped inside its own proof or on its first line.
+  const skippedBefore: number[] = [];
   // `Include` may make a module type's fields axioms of the file's library: from then on every theorem is asked.
   let included = false;
   const totalLines = lineCounter(text)(text.length);
@@ -134,6 +137,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       if (refusal !== undefined) {
         // Not run, and the run goes on (coqc would have run it): each later theorem says it was read without it.
         skipped.push({ line, text: coqCode(s.text).slice(0, 80), reason: refusal.replace(/^parse error: file /, '') });
+        skippedBefore.push(sentences.length);
         at = s.end;
         continue;
       }
@@ -188,7 +192,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       // An anonymous `Goal … Qed` is a constant too (Coq names it): judged like a named theorem.
       const judged = finished && state !== undefined && (anyAdmitted || included) ? t.name ?? await anonymousConstant(client, states[t.index - 1], state) : undefined;
       const restsOn = judged !== undefined && state !== undefined ? await admittedReliance(client, judged, state, admitted) : [];
-      const readWithout = skipped.filter((k) => k.line < t.line);
+      const readWithout = skipped.filter((_, i) => (skippedBefore[i] ?? Infinity) <= t.endIndex);
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
         ...(readWithout.length > 0 ? { readWithout: readWithout.map((k) => k.line) } : {}),

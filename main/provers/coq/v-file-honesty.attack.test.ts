@@ -68,3 +68,12 @@ describe('.v files: Cancel after reading (attack, real coqidetop)', () => {
     expect(r.theorems[1]?.restsOn?.map((a) => a.name)).toEqual(['adm']);
   });
 });
+
+describe('.v files: a sentence skipped inside a proof (attack, real coqidetop)', () => {
+  it('marks the theorem whose own proof was read without it, also on the theorem\'s first line; not the theorem before it', { timeout: 300_000 }, async () => {
+    const r = await run('Lemma a : True. Proof. exact I. Qed.\nLemma d : True. Proof. Show. exact I. Qed.\nLemma e : True.\nProof.\n  Show Proof.\n  exact I.\nQed.\nLemma f : True. Proof. exact I. Qed.\n');
+    expect(r.stopped).toBeUndefined();
+    expect(r.skipped?.map((k) => k.line)).toEqual([2, 5]);
+    expect(r.theorems.map((t) => [t.name, t.readWithout])).toEqual([['a', undefined], ['d', [2]], ['e', [2, 5]], ['f', [2, 5]]]);
+  });
+});
