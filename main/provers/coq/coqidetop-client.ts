@@ -238,15 +238,20 @@ export class CoqideTopClient {
    * order, so pipelining e.g. Add+Goal saves a round trip per step. The batch holds the client's lock, so
    * callers still see one operation at a time. Rejects with the first failure, after every answer is in.
    */
-  batch(xmls: string[], timeoutMs = this.defaultTimeout): Promise<CallResult[]> {
+  batch(xmls: string[], timeoutMs = this.defaultTimeout, signal?: AbortSignal): Promise<CallResult[]> {
     const run = async (): Promise<CallResult[]> => {
       if (this.deadReason !== undefined) throw new CoqCrash(this.deadReason);
       let interrupted = false;
-      let timer: NodeJS.Timeout | undefined = setTimeout(() => {
+      const stop = (): void => {
+        if (interrupted) return;
         interrupted = true;
+        clearTimeout(timer);
         this.interrupt(); // CoqIDE's interrupt: the running call answers "User interrupt."
         timer = setTimeout(() => this.proc.kill(), this.grace);
-      }, timeoutMs);
+      };
+      let timer: NodeJS.Timeout | undefined = setTimeout(stop, timeoutMs);
+      // Cancel (a `.v` run's): interrupted at once, as when the limit passes, not after the sentence's limit.
+      signal?.addEventListener('abort', stop, { once: true });
       const answers = xmls.map(
         () =>
           new Promise<CallResult>((resolve, reject) => {
@@ -254,8 +259,10 @@ export class CoqideTopClient {
           }),
       );
       this.proc.stdin.write(xmls.join(''));
+      if (signal?.aborted) stop();
       const settled = await Promise.allSettled(answers);
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       if (interrupted) await this.absorbInterrupt();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) {
@@ -290,9 +297,9 @@ export class CoqideTopClient {
    * Add a sentence on the tip and execute it in one pipelined exchange (Add parses only; Goal forces
    * execution). If the Add fails, the Goal just observes the unchanged tip and its answer is dropped.
    */
-  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[]; all: RawGoal[] | undefined; shelvedIds: string[] }> {
+  async addAndGoals(sentence: string, timeoutMs?: number, signal?: AbortSignal): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[]; all: RawGoal[] | undefined; shelvedIds: string[] }> {
     const tip = this.tip;
-    const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
+    const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs, signal)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
     this.newest = Math.max(this.newest, this.tip);
     this.newestKnown = true;

@@ -142,7 +142,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         continue;
       }
       try {
-        const r = await client.addAndGoals(s.text, Math.max(1, Math.min(options.timeoutMs, deadline - performance.now())));
+        const r = await client.addAndGoals(s.text, Math.max(1, Math.min(options.timeoutMs, deadline - performance.now())), options.signal);
         const wasInProof = inProof;
         inProof = r.goals !== undefined;
         const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
@@ -157,6 +157,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         }
         options.onProgress?.({ sentences: sentences.length, line, lines: totalLines, theorems: done.length, lastTheorems: done.slice(-3), ...(skipped.length > 0 ? { skipped: skipped.length } : {}) });
       } catch (e) {
+        if (options.signal?.aborted) {
+          // Cancel interrupted this sentence: it did not run; what was read before it is kept.
+          stopped = { line, message: `cancelled at line ${line}: the theorems read before it are shown`, cancelled: true };
+          break;
+        }
         const said = performance.now() >= deadline
           ? `stopped at line ${line}: opening a .v file may take at most ${Math.round((options.wallClockMs ?? 0) / 1000)} s (Arbor's limit); the theorems read before it are shown`
           : (e as Error).message.replace(/\s+/g, ' ').trim();

@@ -77,3 +77,21 @@ describe('.v files: a sentence skipped inside a proof (attack, real coqidetop)',
     expect(r.theorems.map((t) => [t.name, t.readWithout])).toEqual([['a', undefined], ['d', [2]], ['e', [2, 5]], ['f', [2, 5]]]);
   });
 });
+
+describe('.v files: Cancel during a sentence that never ends (attack, real coqidetop)', () => {
+  // Cancel acted only between sentences: a tactic that never ends held it for the sentence's whole limit
+  // (at least 30 s in the workbench; the workbench's HAMMER time when longer).
+  it('interrupts the running sentence at once and keeps the theorems read, judged', { timeout: 300_000 }, async () => {
+    const cancel = new AbortController();
+    const started = performance.now();
+    const r = await vFileDerivations('Ltac spin := idtac; spin.\nLemma adm : False. Admitted.\nLemma ok : False. Proof. exact adm. Qed.\nLemma loop : True. Proof.\nspin. Qed.\nLemma after : True. Proof. exact I. Qed.\n', {
+      timeoutMs: 240_000, signal: cancel.signal,
+      // The sentence before `spin.` has run: cancel while `spin.` runs.
+      onProgress: (p) => { if (p.line === 4 && p.judging === undefined) setImmediate(() => cancel.abort()); },
+    });
+    expect(performance.now() - started).toBeLessThan(120_000);
+    expect(r.stopped).toMatchObject({ line: 5, cancelled: true });
+    expect(r.theorems.map((t) => t.name)).toEqual(['adm', 'ok', 'loop']);
+    expect(r.theorems[1]?.restsOn?.map((a) => a.name)).toEqual(['adm']);
+  });
+});
