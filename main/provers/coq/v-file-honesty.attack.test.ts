@@ -95,3 +95,15 @@ describe('.v files: Cancel during a sentence that never ends (attack, real coqid
     expect(r.theorems[1]?.restsOn?.map((a) => a.name)).toEqual(['adm']);
   });
 });
+
+describe('.v files: a large file (attack, real coqidetop)', () => {
+  // Every dot to the end of the file was listed for each sentence: 595 sentences of this file in 15 s
+  // (15,000 after the fix), so a 1 MB file never got far within the overall limit.
+  it('a 950 KB file of 40,000 definitions reads its first 5,000 sentences within the limit', { timeout: 300_000 }, async () => {
+    const text = Array.from({ length: 40_000 }, (_, i) => `Definition d${i} := ${i % 10}.\n`).join('');
+    const cancel = new AbortController();
+    const r = await vFileDerivations(text, { timeoutMs: 60_000, wallClockMs: 120_000, signal: cancel.signal, onProgress: (p) => { if (p.sentences >= 5_000) cancel.abort(); } });
+    expect(r.stopped).toMatchObject({ cancelled: true });
+    expect(r.sentences).toBeGreaterThanOrEqual(5_000);
+  });
+});
