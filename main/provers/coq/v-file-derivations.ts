@@ -124,8 +124,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         s = await nextCoqSentence(text, at, (piece) => client.annotate(piece));
       } catch (e) {
         if (e instanceof SentenceParseError) {
-          // The line of the sentence Coq could not read, not the end of the one before it.
-          stopped = { line: lineAt(nextStart(text, at)), message: e.message };
+          // The line of the sentence Coq could not read, not the end of the one before it; a comment that
+          // never closes reaches the end of the file: its own first line then (atk-vfile: was the file's last).
+          const start = nextStart(text, at);
+          const blank = text.slice(at).search(/\S/);
+          stopped = { line: lineAt(start >= text.length && blank >= 0 ? at + blank : start), message: e.message };
           break;
         }
         throw e;

@@ -107,3 +107,11 @@ describe('.v files: a large file (attack, real coqidetop)', () => {
     expect(r.sentences).toBeGreaterThanOrEqual(5_000);
   });
 });
+
+describe('.v files: a comment that never closes (attack, real coqidetop)', () => {
+  it('stops at the comment\'s first line (not the file\'s last), keeping the theorem before it', { timeout: 300_000 }, async () => {
+    const r = await run('Lemma a : True. Proof. exact I. Qed.\n(* never closed\nLemma b : True. Proof. exact I. Qed.\n\n\n');
+    expect(r.stopped).toMatchObject({ line: 2, message: expect.stringMatching(/Unterminated comment/) as unknown });
+    expect(r.theorems.map((t) => t.name)).toEqual(['a']);
+  });
+});
