@@ -115,3 +115,19 @@ describe('.v files: a comment that never closes (attack, real coqidetop)', () =>
     expect(r.theorems.map((t) => t.name)).toEqual(['a']);
   });
 });
+
+describe('.v files: Register now runs (attack, held)', () => {
+  it('rebinding what tactics use (core.False, core.eq, core.True) or the kernel\'s primitive types proves nothing the kernel does not check', { timeout: 300_000 }, async () => {
+    const r = await run([
+      'Require Import Lia.',
+      'Register True as core.False.type.', 'Register I as core.eq.refl.', 'Register False as core.True.type.',
+      'Lemma bad : False. Proof. first [congruence | discriminate | lia | contradiction | trivial | easy]. Qed.',
+    ].join('\n'));
+    expect(r.stopped?.line).toBe(5);
+    expect(r.theorems.filter((t) => t.ending === 'Qed')).toEqual([]);
+    // A look-alike of bool registered as the kernel's bool (before PrimInt63 does): Coq checks its shape.
+    const kernel = await run('Inductive mb := T | F.\nRegister mb as kernel.ind_bool.\nRequire Import PrimInt63.\nLemma bad : PrimInt63.eqb 0 0 = false. Proof. reflexivity. Qed.\n');
+    expect(kernel.stopped?.line).toBe(2);
+    expect(kernel.theorems).toEqual([]);
+  });
+});
