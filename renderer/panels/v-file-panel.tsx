@@ -80,9 +80,9 @@ function VFileProgressBar() {
   const p = useArbor((s) => s.vfile.progress);
   return (
     <span className="vfile-progress" data-testid="vfile-progress">
-      <progress max={p?.lines ?? 1} value={p?.line ?? 0} aria-label="reading the .v file" />
+      <progress max={p?.judging ?? p?.lines ?? 1} value={p?.judging !== undefined ? p.judged ?? 0 : p?.line ?? 0} aria-label="reading the .v file" />
       <span className="muted" data-testid="vfile-progress-text">
-        {p ? `sentence ${p.sentences} · line ${p.line} of ${p.lines} · ${p.theorems} theorem${p.theorems === 1 ? '' : 's'} read${p.lastTheorems.length > 0 ? ` (${p.lastTheorems.join(', ')})` : ''}${p.skipped ? ` · ${p.skipped} not run` : ''}` : 'starting the prover…'}
+        {p?.judging !== undefined ? `judging theorem ${(p.judged ?? 0) + 1} of ${p.judging} (its statement, what it rests on)` : p ? `sentence ${p.sentences} · line ${p.line} of ${p.lines} · ${p.theorems} theorem${p.theorems === 1 ? '' : 's'} read${p.lastTheorems.length > 0 ? ` (${p.lastTheorems.join(', ')})` : ''}${p.skipped ? ` · ${p.skipped} not run` : ''}` : 'starting the prover…'}
       </span>
       <button type="button" data-testid="vfile-cancel" title="Stop reading the file: the theorems read so far stay" onClick={() => { void vFileCancel(); }}>Cancel</button>
     </span>

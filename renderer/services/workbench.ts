@@ -369,17 +369,20 @@ export async function openVFile(path: string): Promise<void> {
     store().addMessage('error', `open ${path}: ${(err as Error).message}`);
     return;
   }
-  store().startVFile(path, text);
+  const run = store().startVFile(path, text);
   store().setTreeSource('vfile');
   store().setTreeView('derivation');
   store().setBottomTab('vfile');
   try {
     const report = await api.vFileDerivations(path);
-    store().receiveVFile(path, report);
+    // Opened again meanwhile (the host cancelled this run for the newer one): the newer one answers.
+    if (store().vfile.run !== run) return;
+    store().receiveVFile(path, report, undefined, run);
     if (report.stopped?.cancelled) store().addMessage('info', `${baseName(path)}: ${report.stopped.message}`);
     else if (report.stopped) store().addMessage('error', `${baseName(path)}: line ${report.stopped.line}: ${report.stopped.message}`);
   } catch (err) {
-    store().receiveVFile(path, null, (err as Error).message);
+    if (store().vfile.run !== run) return;
+    store().receiveVFile(path, null, (err as Error).message, run);
     store().addMessage('error', `open ${path}: ${(err as Error).message}`);
   }
 }

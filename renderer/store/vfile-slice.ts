@@ -21,21 +21,32 @@ export interface VFileSlice {
     theorem: number;
     /** Index into the theorem's steps; null: the last (the whole proof). */
     step: number | null;
+    /**
+     * Which opening this is: opening the same file again while it is read cancels the first run, whose
+     * (cancelled) report then arrives for the same path and must not replace the second run's state.
+     */
+    run: number;
   };
   project: CoqProjectStatus | null;
-  startVFile(path: string, text: string): void;
-  receiveVFile(path: string, report: VFileReport | null, error?: string): void;
+  /** Returns the run's number, for `receiveVFile`. */
+  startVFile(path: string, text: string): number;
+  /** `run`: the opening it answers (`startVFile`'s number); a report for an older opening is dropped. */
+  receiveVFile(path: string, report: VFileReport | null, error?: string, run?: number): void;
   vFileProgress(path: string, progress: VFileProgress): void;
   selectVFileTheorem(index: number): void;
   setVFileStep(step: number | null): void;
   setProjectStatus(status: CoqProjectStatus | null): void;
 }
 
-export const createVFileSlice: StateCreator<ArborState, [], [], VFileSlice> = (set) => ({
-  vfile: { path: null, text: '', loading: false, progress: null, report: null, error: null, theorem: 0, step: null },
+export const createVFileSlice: StateCreator<ArborState, [], [], VFileSlice> = (set, get) => ({
+  vfile: { path: null, text: '', loading: false, progress: null, report: null, error: null, theorem: 0, step: null, run: 0 },
   project: null,
-  startVFile: (path, text) => set(() => ({ vfile: { path, text, loading: true, progress: null, report: null, error: null, theorem: 0, step: null } })),
-  receiveVFile: (path, report, error) => set((s) => (s.vfile.path !== path ? s : { vfile: { ...s.vfile, loading: false, progress: null, report, error: error ?? null } })),
+  startVFile: (path, text) => {
+    const run = get().vfile.run + 1;
+    set(() => ({ vfile: { path, text, loading: true, progress: null, report: null, error: null, theorem: 0, step: null, run } }));
+    return run;
+  },
+  receiveVFile: (path, report, error, run) => set((s) => (s.vfile.path !== path || (run !== undefined && run !== s.vfile.run) ? s : { vfile: { ...s.vfile, loading: false, progress: null, report, error: error ?? null } })),
   vFileProgress: (path, progress) => set((s) => (s.vfile.path !== path || !s.vfile.loading ? s : { vfile: { ...s.vfile, progress } })),
   selectVFileTheorem: (theorem) => set((s) => ({ vfile: { ...s.vfile, theorem, step: null }, proof: { ...s.proof, selectedId: null } })),
   setVFileStep: (step) => set((s) => ({ vfile: { ...s.vfile, step } })),

@@ -40,6 +40,11 @@ export interface VSentence {
    * when none. A goal that leaves the state this way is not proved, whatever the tactic's text.
    */
   givenUp?: string[];
+  /**
+   * Coq's shelved goals after it (`shelve`, an `eexists` witness), by identity; absent when none. A goal put
+   * on the shelf is not closed: it is acted on only when it leaves the shelf without coming back into view.
+   */
+  shelved?: string[];
 }
 
 export type VEnding = 'Qed' | 'Defined' | 'Admitted' | 'Abort' | 'open';
@@ -136,9 +141,13 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
   let current: VTheorem | undefined;
   let before: VGoal[] | undefined;
   let givenUpBefore = new Set<string>();
+  let shelvedBefore: string[] = [];
+  // Goals the proof has shown (a shelved one among them was put aside; a witness Coq shelved never was).
+  let shown = new Set<string>();
   sentences.forEach((s, index) => {
     if (before === undefined && s.goals !== undefined) {
       const start = s.goals[0];
+      shown = new Set(s.goals.map((g) => g.id));
       if (start !== undefined) {
         const name = NAMED.exec(s.code)?.[1] ?? NAMED.exec(s.pp.trim())?.[1];
         current = { ...(name !== undefined ? { name } : {}), opener: stripDot(s.code), index, endIndex: index, line: s.line, endLine: s.line, ending: 'open', start, tactics: [] };
@@ -151,10 +160,12 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
         current.endLine = s.line;
         current = undefined;
       } else {
-        const now = new Set(s.goals.map((g) => g.id));
-        const was = new Set(before.map((g) => g.id));
-        const acted = before.filter((g) => !now.has(g.id)).map((g) => g.id);
+        // `shelve` only puts a goal aside: it was not acted on (drawn closed) while it stays on the shelf.
+        const now = new Set([...s.goals.map((g) => g.id), ...(s.shelved ?? [])]);
+        const was = new Set([...before.map((g) => g.id), ...shelvedBefore]);
+        const acted = [...before.map((g) => g.id), ...shelvedBefore.filter((id) => shown.has(id))].filter((id) => !now.has(id));
         const made = s.goals.filter((g) => !was.has(g.id)).map((g) => g.id);
+        for (const g of s.goals) shown.add(g.id);
         const tactic = stripDot(s.code);
         const gaveUp = (s.givenUp ?? []).filter((id) => !givenUpBefore.has(id));
         current.tactics.push({ index, tactic, line: s.line, acted, made, gaveUp, left: s.goals.length, structural: acted.length === 0 && made.length === 0 && STRUCTURAL.test(tactic) });
@@ -163,6 +174,7 @@ export function theoremsOf(sentences: readonly VSentence[]): VTheorem[] {
       }
     }
     before = s.goals;
+    shelvedBefore = s.goals === undefined ? [] : s.shelved ?? [];
     givenUpBefore = new Set(s.goals === undefined ? [] : s.givenUp ?? []);
   });
   return out;
@@ -284,4 +296,7 @@ export interface VFileProgress {
   theorems: number;
   lastTheorems: string[];
   skipped?: number;
+  /** After reading: theorems judged so far (statement, what each rests on) of `judging`. */
+  judged?: number;
+  judging?: number;
 }

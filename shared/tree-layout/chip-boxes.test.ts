@@ -70,4 +70,23 @@ describe('a wrapped hypothesis chip', () => {
     for (const l of box.lines) expect(l.x + columns(l.text) * CHIP_CHAR_WIDTH).toBeLessThanOrEqual(box.x + box.w);
     expect(box.x + box.w).toBeLessThanOrEqual(n.w);
   });
+
+  // Attacks (atk-vfile, held): emoji sequences, astral letters, zero-width and combining characters, full-width
+  // goals and a 5,000-character hypothesis: no surrogate pair is cut in any drawn text, every chip stays in its node.
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  it.each([
+    ['H', '👨‍👩‍👧‍👦'.repeat(30), 'P'], ['H', '𝔸'.repeat(80), 'P'], ['x\u200b', 'a\u200bb'.repeat(50), 'P'],
+    ['H', 'é'.normalize('NFD').repeat(120), 'P'], ['𝔸𝔹', 'P', '𝔸'.repeat(200)], ['H', 'ｘ'.repeat(300), 'P'], ['H', 'a'.repeat(5000), 'P'],
+  ])('odd text %s stays whole and inside (held)', (name, expr, goal) => {
+    const t = withHyp(expr);
+    const child = t.children![0]!;
+    child.goal = goal;
+    child.ctxt.hyps[0]!.name = name;
+    for (const n of compactLayout(t).nodes) {
+      const c = contentOf(n);
+      const boxes = chipBoxes(c, nodeTextLayout(c, n.h).chipsTop);
+      for (const text of [c.label, ...c.more, ...c.chipRows.flat(), ...boxes.flatMap((b) => b.lines.map((l) => l.text))]) expect(lone.test(text), text).toBe(false);
+      for (const b of boxes) expect(b.x + b.w).toBeLessThanOrEqual(n.w);
+    }
+  });
 });

@@ -240,23 +240,28 @@ export class CoqideTopClient {
    * order, so pipelining e.g. Add+Goal saves a round trip per step. The batch holds the client's lock, so
    * callers still see one operation at a time. Rejects with the first failure, after every answer is in.
    */
-  async batch(xmls: string[], timeoutMs = this.defaultTimeout): Promise<CallResult[]> {
-    const settled = await this.batchSettled(xmls, timeoutMs);
+  async batch(xmls: string[], timeoutMs = this.defaultTimeout, signal?: AbortSignal): Promise<CallResult[]> {
+    const settled = await this.batchSettled(xmls, timeoutMs, signal);
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
   }
 
   /** As `batch`, each call's own outcome (a failed call does not hide the others' answers); a timeout fails them all. */
-  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout): Promise<PromiseSettledResult<CallResult>[]> {
+  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout, signal?: AbortSignal): Promise<PromiseSettledResult<CallResult>[]> {
     const run = async (): Promise<PromiseSettledResult<CallResult>[]> => {
       if (this.deadReason !== undefined) throw new CoqCrash(this.deadReason);
       let interrupted = false;
-      let timer: NodeJS.Timeout | undefined = setTimeout(() => {
+      const stop = (): void => {
+        if (interrupted) return;
         interrupted = true;
+        clearTimeout(timer);
         this.interrupt(); // CoqIDE's interrupt: the running call answers "User interrupt."
         timer = setTimeout(() => this.proc.kill(), this.grace);
-      }, timeoutMs);
+      };
+      let timer: NodeJS.Timeout | undefined = setTimeout(stop, timeoutMs);
+      // Cancel (a `.v` run's): interrupted at once, as when the limit passes, not after the sentence's limit.
+      signal?.addEventListener('abort', stop, { once: true });
       const answers = xmls.map(
         () =>
           new Promise<CallResult>((resolve, reject) => {
@@ -264,8 +269,10 @@ export class CoqideTopClient {
           }),
       );
       this.proc.stdin.write(xmls.join(''));
+      if (signal?.aborted) stop();
       const settled = await Promise.allSettled(answers);
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       if (interrupted) await this.absorbInterrupt();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed && interrupted) throw new CoqTimeout(failed.reason instanceof CoqCrash);
@@ -297,14 +304,14 @@ export class CoqideTopClient {
    * Add a sentence on the tip and execute it in one pipelined exchange (Add parses only; Goal forces
    * execution). If the Add fails, the Goal just observes the unchanged tip and its answer is dropped.
    */
-  async addAndGoals(sentence: string, timeoutMs?: number): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[]; all: RawGoal[] | undefined }> {
+  async addAndGoals(sentence: string, timeoutMs?: number, signal?: AbortSignal): Promise<{ stateId: number; goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[]; all: RawGoal[] | undefined; shelvedIds: string[] }> {
     const tip = this.tip;
-    const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs)) as [CallResult, CallResult];
+    const [add, goal] = (await this.batch([addCall(sentence, tip), goalCall()], timeoutMs, signal)) as [CallResult, CallResult];
     this.tip = decodeAdd(add.value);
     this.newest = Math.max(this.newest, this.tip);
     this.newestKnown = true;
     const lists = decodeGoals(goal.value);
-    return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all };
+    return { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.messages, all: lists?.all, shelvedIds: lists?.shelvedIds ?? [] };
   }
 
   /**
@@ -331,7 +338,7 @@ export class CoqideTopClient {
     this.tip = decodeAdd(add.value.value);
     this.newest = Math.max(this.newest, this.tip);
     const lists = decodeGoals(goal.value.value);
-    const added = { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.value.messages, all: lists?.all };
+    const added = { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.value.messages, all: lists?.all, shelvedIds: lists?.shelvedIds ?? [] };
     if (this.tip === expected && rest.every((r) => r.status === 'fulfilled')) {
       this.newest = Math.max(this.newest, expected + 1);
       return { added, answers: rest.slice(1, -1).map((r) => (r as PromiseFulfilledResult<CallResult>).value.messages) };

@@ -95,6 +95,9 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   const states: number[] = [];
   let stopped: VFileReport['stopped'];
   const skipped: VFileSkipped[] = [];
+  // For each skipped sentence, the index of the sentence run after it: a theorem ending at or after that
+  // index was read without it, also when it was skipped inside its own proof or on its first line.
+  const skippedBefore: number[] = [];
   // `Include` may make a module type's fields axioms of the file's library: from then on every theorem is asked.
   let included = false;
   const totalLines = lineCounter(text)(text.length);
@@ -121,8 +124,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         s = await nextCoqSentence(text, at, (piece) => client.annotate(piece));
       } catch (e) {
         if (e instanceof SentenceParseError) {
-          // The line of the sentence Coq could not read, not the end of the one before it.
-          stopped = { line: lineAt(nextStart(text, at)), message: e.message };
+          // The line of the sentence Coq could not read, not the end of the one before it; a comment that
+          // never closes reaches the end of the file: its own first line then (atk-vfile: was the file's last).
+          const start = nextStart(text, at);
+          const blank = text.slice(at).search(/\S/);
+          stopped = { line: lineAt(start >= text.length && blank >= 0 ? at + blank : start), message: e.message };
           break;
         }
         throw e;
@@ -134,15 +140,16 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       if (refusal !== undefined) {
         // Not run, and the run goes on (coqc would have run it): each later theorem says it was read without it.
         skipped.push({ line, text: coqCode(s.text).slice(0, 80), reason: refusal.replace(/^parse error: file /, '') });
+        skippedBefore.push(sentences.length);
         at = s.end;
         continue;
       }
       try {
-        const r = await client.addAndGoals(s.text, Math.max(1, Math.min(options.timeoutMs, deadline - performance.now())));
+        const r = await client.addAndGoals(s.text, Math.max(1, Math.min(options.timeoutMs, deadline - performance.now())), options.signal);
         const wasInProof = inProof;
         inProof = r.goals !== undefined;
         const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
-        sentences.push({ text: s.text, pp: s.pp, ...(s.tacticHead !== undefined ? { tacticHead: s.tacticHead } : {}), code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}) });
+        sentences.push({ text: s.text, pp: s.pp, ...(s.tacticHead !== undefined ? { tacticHead: s.tacticHead } : {}), code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}), ...(r.goals !== undefined && r.shelvedIds.length > 0 ? { shelved: r.shelvedIds } : {}) });
         states.push(r.stateId);
         if (/^\s*(?:#\[[^\]]*\]\s*)*Include\b/.test(s.pp)) included = true;
         const opened = !wasInProof && r.goals !== undefined ? OPENED.exec(coqCode(s.text))?.[1] : undefined;
@@ -153,6 +160,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         }
         options.onProgress?.({ sentences: sentences.length, line, lines: totalLines, theorems: done.length, lastTheorems: done.slice(-3), ...(skipped.length > 0 ? { skipped: skipped.length } : {}) });
       } catch (e) {
+        if (options.signal?.aborted) {
+          // Cancel interrupted this sentence: it did not run; what was read before it is kept.
+          stopped = { line, message: `cancelled at line ${line}: the theorems read before it are shown`, cancelled: true };
+          break;
+        }
         const said = performance.now() >= deadline
           ? `stopped at line ${line}: opening a .v file may take at most ${Math.round((options.wallClockMs ?? 0) / 1000)} s (Arbor's limit); the theorems read before it are shown`
           : (e as Error).message.replace(/\s+/g, ' ').trim();
@@ -170,12 +182,27 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     // Finished proofs holding a tactic a document refuses: a later conversion's DEFINE would hold them and be refused.
     const refusedBefore: RefusedBefore[] = [];
     let anyAdmitted = false;
-    for (const t of theoremsOf(sentences)) {
+    const found = theoremsOf(sentences);
+    const readingCut = stopped !== undefined;
+    for (const [k, t] of found.entries()) {
+      // Judging (Check, Print Assumptions, Locate) takes a second or more per theorem on a loaded machine:
+      // Cancel and the overall limit hold here too, keeping only the theorems judged (never one unjudged).
+      // A Cancel or the limit that already stopped the reading asked to keep what was read: all of it is judged.
+      const cancelled = options.signal?.aborted === true && !readingCut;
+      if (cancelled || (performance.now() > deadline && !readingCut)) {
+        const why = cancelled ? 'cancelled' : `stopped (opening a .v file may take at most ${Math.round((options.wallClockMs ?? 0) / 1000)} s, Arbor's limit)`;
+        const said = `${why} at line ${t.line} while asking Coq what each theorem rests on: the ${theorems.length} theorem${theorems.length === 1 ? '' : 's'} before it are shown`;
+        stopped = stopped === undefined ? { line: t.line, message: said, ...(cancelled ? { cancelled: true as const } : {}) } : { ...stopped, message: `${stopped.message}; then ${said}` };
+        break;
+      }
+      options.onProgress?.({ sentences: sentences.length, line: t.line, lines: totalLines, theorems: done.length, lastTheorems: done.slice(-3), ...(skipped.length > 0 ? { skipped: skipped.length } : {}), judged: k, judging: found.length });
       const steps = derivationSteps(recordedSteps(sentences, t));
       const state = states[t.endIndex];
       const finished = t.ending === 'Qed' || t.ending === 'Defined';
-      const restsOn = finished && state !== undefined && t.name !== undefined && (anyAdmitted || included) ? await admittedReliance(client, t.name, state, admitted) : [];
-      const readWithout = skipped.filter((k) => k.line < t.line);
+      // An anonymous `Goal … Qed` is a constant too (Coq names it): judged like a named theorem.
+      const judged = finished && state !== undefined && (anyAdmitted || included) ? t.name ?? await anonymousConstant(client, states[t.index - 1], state) : undefined;
+      const restsOn = judged !== undefined && state !== undefined ? await admittedReliance(client, judged, state, admitted) : [];
+      const readWithout = skipped.filter((_, i) => (skippedBefore[i] ?? Infinity) <= t.endIndex);
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
         ...(readWithout.length > 0 ? { readWithout: readWithout.map((k) => k.line) } : {}),
@@ -198,6 +225,21 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   } finally {
     await client.dispose();
   }
+}
+
+/**
+ * The constant Coq made for an anonymous `Goal … Qed` (`Unnamed_thm`, `Unnamed_thm0`, …: the first name that
+ * was free): the first of those whose kernel name after the proof differs from before it (a file may name a
+ * lemma `Unnamed_thm` itself; inside a module the name may shadow an outer one).
+ */
+async function anonymousConstant(client: CoqideTopClient, before: number | undefined, after: number): Promise<string | undefined> {
+  for (let k = -1; k < 1000; k++) {
+    const name = `Unnamed_thm${k < 0 ? '' : k}`;
+    const now = await kernelNameAt(client, name, after);
+    if (now === undefined) return undefined;
+    if (before === undefined || (await kernelNameAt(client, name, before)) !== now) return name;
+  }
+  return undefined;
 }
 
 const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({

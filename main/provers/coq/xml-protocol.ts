@@ -90,6 +90,8 @@ export interface GoalLists {
    * each background level is (goals before, goals after) the focus, innermost first.
    */
   all: RawGoal[];
+  /** The shelved goals' identities (a `.v` file's `shelve` puts a goal aside: it is not closed). */
+  shelvedIds: string[];
 }
 
 const decodeGoal = (g: XmlElement): RawGoal => ({
@@ -110,14 +112,15 @@ export const decodeGoals = (value: XmlElement): GoalLists | undefined => {
   const goals = child(opt, 0, 'goals');
   const lists = elems(goals).filter((e) => e.tag === 'list');
   const fg = elems(lists[0] ?? child(goals, 0, 'list')).map(decodeGoal);
-  const shelved = lists[2] ? elems(lists[2]).length : 0;
+  const shelvedIds = lists[2] ? elems(lists[2]).map((g) => textOf(child(g, 0, 'string'))) : [];
+  const shelved = shelvedIds.length;
   const givenUp = lists[3] ? elems(lists[3]).map((g): RawGoal => ({ ...decodeGoal(g), givenUp: true })) : [];
   let all = fg;
   for (const level of lists[1] ? elems(lists[1]) : []) {
     const [before, after] = elems(level);
     all = [...(before ? elems(before).map(decodeGoal) : []), ...all, ...(after ? elems(after).map(decodeGoal) : [])];
   }
-  return { goals: [...fg, ...givenUp], shelved, all };
+  return { goals: [...fg, ...givenUp], shelved, all, shelvedIds };
 };
 
 export const decodeStateId = (e: XmlElement): number => Number(e.attrs.val);
