@@ -77,4 +77,16 @@ describe('a trusted library cannot slip its reading into the clean environment (
     expect(end.STATEMENT, JSON.stringify(end)).toBeDefined();
     expect(end.STATEMENT?.differences.join('\n')).toMatch(/without the project's library/);
   }, 240_000);
+
+  // Left: once the text names something of the project (`hint`), there is no reading without the project to
+  // compare with, and the instance the global hint built uses Coq's names only (Build_Setoid, True, I).
+  it.fails('a global hint building an instance from Coq names only, in a text that also names a project constant (no project-free reading exists)', async () => {
+    await fresh();
+    expect((await send('DEFINE "Require Import Coq.Classes.SetoidClass. Require Import EvilLib.Hint."')).ERR).toBe('');
+    expect((await send('GOAL "forall x : nat, x == hint"')).ERR).toBe('');
+    expect((await send('APPLY (intros; exact I)')).ERR).toBe('');
+    const end = await send('END');
+    expect(end.ERR).toBe('');
+    expect(end.STATEMENT, JSON.stringify(end)).toBeDefined();
+  }, 240_000);
 });
