@@ -99,7 +99,7 @@ async function chosenByProject(doc: Reading, clean: Reading, text: string, optio
     clean: 'error' in free ? null : qualified(free),
     differences: [
       'error' in free
-        ? `without the project's library the text does not elaborate (${free.error}): the project's library chose what it means (a hint or instance, active once the library is loaded)`
+        ? `without the project's library the text does not elaborate (${free.error}): what it means depends on the project's library (a hint or instance, active once the library is loaded, or a Coq library it loads: require that one in the document itself)`
         : `without the project's library the text reads ${qualified(free)}: the project's library chose what it means (a hint or instance, active once the library is loaded)`,
     ],
   };
