@@ -80,7 +80,29 @@ export async function judgeStatement(
     if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared, text)) return undefined;
     return compareReadings(doc, full ? { ...clean, full } : clean);
   }
-  return compareReadings(doc, clean) ?? unwrittenProjectNames(doc, clean, text);
+  return compareReadings(doc, clean) ?? unwrittenProjectNames(doc, clean, text) ?? (await chosenByProject(doc, clean, text, options, library));
+}
+
+/**
+ * A trusted project's library is loaded (`Require`) in the clean environment, and loading alone makes its
+ * `#[global]` hints active whatever the import leaves out: a `Hint Extern` can build a class instance out of
+ * Coq's own names (`x == y` on nat as the trivial setoid), so no project name shows. A text that names
+ * nothing of the project must then read the same without the project's load paths at all.
+ */
+async function chosenByProject(doc: Reading, clean: Reading, text: string, options: ClientOptions, library: readonly string[]): Promise<StatementMeaning | undefined> {
+  if ((options.extraArgs ?? []).length === 0 || [...clean.full.values()].some((f) => !/^(Coq|Hammer)\./.test(f))) return undefined;
+  const free = await cleanReading(text, { ...options, extraArgs: [] }, library).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})`, library: [] as string[] }));
+  const differs = 'error' in free ? true : compareReadings(clean, free) !== undefined;
+  if (!differs) return undefined;
+  return {
+    elaborated: qualified(doc),
+    clean: 'error' in free ? null : qualified(free),
+    differences: [
+      'error' in free
+        ? `without the project's library the text does not elaborate (${free.error}): what it means depends on the project's library (a hint or instance, active once the library is loaded, or a Coq library it loads: require that one in the document itself)`
+        : `without the project's library the text reads ${qualified(free)}: the project's library chose what it means (a hint or instance, active once the library is loaded)`,
+    ],
+  };
 }
 
 /**
