@@ -247,27 +247,45 @@ export class CoqideTopClient {
     return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
   }
 
-  /** As `batch`, each call's own outcome (a failed call does not hide the others' answers); a timeout fails them all. */
-  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout): Promise<PromiseSettledResult<CallResult>[]> {
+  /**
+   * As `batch`, each call's own outcome (a failed call does not hide the others' answers); a timeout fails them all.
+   * With `rest`, the limit covers the first `rest.after` calls and the others get `rest.ms` of their own from
+   * their answer on; a timeout in that second part is not thrown: those calls fail (interrupted) and the first keep their answers.
+   */
+  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout, rest?: { after: number; ms: number }): Promise<PromiseSettledResult<CallResult>[]> {
     const run = async (): Promise<PromiseSettledResult<CallResult>[]> => {
       if (this.deadReason !== undefined) throw new CoqCrash(this.deadReason);
       let interrupted = false;
-      let timer: NodeJS.Timeout | undefined = setTimeout(() => {
-        interrupted = true;
-        this.interrupt(); // CoqIDE's interrupt: the running call answers "User interrupt."
-        timer = setTimeout(() => this.proc.kill(), this.grace);
-      }, timeoutMs);
+      let done = false;
+      const limit = (ms: number): NodeJS.Timeout =>
+        setTimeout(() => {
+          interrupted = true;
+          this.interrupt(); // CoqIDE's interrupt: the running call answers "User interrupt."
+          timer = setTimeout(() => this.proc.kill(), this.grace);
+        }, ms);
+      let timer: NodeJS.Timeout | undefined = limit(timeoutMs);
       const answers = xmls.map(
         () =>
           new Promise<CallResult>((resolve, reject) => {
             this.pending.push({ messages: [], resolve, reject });
           }),
       );
+      if (rest !== undefined && rest.after > 0 && rest.after < xmls.length) {
+        // The second part's own limit starts when the first part has answered, in time.
+        void Promise.allSettled(answers.slice(0, rest.after)).then(() => {
+          // After the whole batch (answers in one chunk) no timer may be left to interrupt a later call.
+          if (interrupted || done) return;
+          clearTimeout(timer);
+          timer = limit(rest.ms);
+        });
+      }
       this.proc.stdin.write(xmls.join(''));
       const settled = await Promise.allSettled(answers);
+      done = true;
       clearTimeout(timer);
       if (interrupted) await this.absorbInterrupt();
-      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      // A timeout is the first part's when it failed there (an interrupt the second part took is its calls' failure).
+      const failed = settled.slice(0, rest?.after ?? settled.length).find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed && interrupted) throw new CoqTimeout(failed.reason instanceof CoqCrash);
       return settled;
     };
@@ -317,7 +335,7 @@ export class CoqideTopClient {
     if (!this.newestKnown) return { added: await this.addAndGoals(sentence, timeoutMs), answers: undefined };
     const tip = this.tip;
     const expected = this.newest + 1;
-    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)], timeoutMs).catch((e: unknown) => {
+    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)], timeoutMs, { after: 2, ms: timeoutMs ?? this.defaultTimeout }).catch((e: unknown) => {
       this.newestKnown = false;
       throw e;
     });

@@ -17,6 +17,7 @@ describe('a slow read-back behind an accepted Qed (real coqidetop)', () => {
   });
 
   it('the Qed is accepted; the read-back is dropped (interrupted), and the session goes on from the Qed', async () => {
+    const start = c.tip;
     await c.addAndGoals('Theorem t : True.');
     await c.addAndGoals('exact I.');
     // A trivial Qed (well under the limit), then a query that never ends on its own (an exponential reduction, interruptible).
@@ -36,5 +37,23 @@ describe('a slow read-back behind an accepted Qed (real coqidetop)', () => {
     await c.addAndGoals('Theorem u : True.');
     const u = await c.addAndGoalsThen('exact I.', 'Set Printing All.', ['Check t.'], 30_000);
     expect(u.added.goals).toEqual([]);
+    await c.editAt(start);
+  }, 120_000);
+
+  it('a Qed that itself outlasts the limit is still a timeout (the read-back has its own limit, not the Qed)', async () => {
+    const before = c.tip;
+    await c.addAndGoals('Definition arbor_f := fix f (n : nat) : nat := match n with 0 => 0 | S m => f m + f m end.');
+    await c.addAndGoals('Theorem slow : arbor_f 40 = 0.');
+    // The tactic does not check; the kernel does at Qed (2^40 steps).
+    await c.addAndGoals('exact_no_check (@eq_refl nat 0).');
+    const open = c.tip;
+    const err = await c.addAndGoalsThen('Qed.', 'Set Printing All.', ['Check slow.'], 3000).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/CoqTimeout/);
+    if (c.alive) {
+      await c.editAt(open);
+      // Back in the proof, its goals closed (not undefined: not past a Qed).
+      expect((await c.goals()).goals).toEqual([]);
+    }
+    if (c.alive) await c.editAt(before);
   }, 120_000);
 });
