@@ -147,4 +147,27 @@ describe('document patches against the host (real coqidetop)', () => {
     expect(after.check.error).toBeUndefined();
     await docs.close('w', 'recheck');
   }, 120_000);
+
+  it('typing below the running line (a note at the end) does not stop a run-all: it reaches the new end', async () => {
+    const { docs, events } = host();
+    const lines = text(4).split('\n');
+    docs.sync('w', 'below', { version: 1, text: lines.join('\n') });
+    const all = docs.run('w', 'below', { kind: 'all' });
+    // Wait (on the host's own events) until line 3 runs, then append a line at the end, far below it.
+    const runningAt = (): number | undefined => docs.get('w', 'below')?.check.running?.line;
+    await new Promise<void>((resolve) => {
+      const poll = (): void => ((runningAt() ?? 0) >= 3 ? resolve() : void setImmediate(poll));
+      poll();
+    });
+    expect(events.length).toBeGreaterThan(0);
+    lines.push('    // a note typed at the end while checking');
+    docs.sync('w', 'below', { version: 2, text: lines.join('\n'), edit: { firstLine: lines.length, lineDelta: 1 } });
+    const state = await all;
+    await docs.idle('w', 'below');
+    const final = docs.get('w', 'below') as DocumentState;
+    expect(final.check.error).toBeUndefined();
+    expect(final.check.entries.at(-1)?.line).toBe(16);
+    expect(state.check.entries.length).toBeGreaterThan(0);
+    await docs.close('w', 'below');
+  }, 300_000);
 });
