@@ -170,4 +170,27 @@ describe('document patches against the host (real coqidetop)', () => {
     expect(state.check.entries.length).toBeGreaterThan(0);
     await docs.close('w', 'below');
   }, 300_000);
+
+  it('typing below the replayed line while a restart replays: the checked lines come back, none stale', async () => {
+    const { docs } = host();
+    const lines = text(4).split('\n');
+    docs.sync('w', 'replay', { version: 1, text: lines.join('\n') });
+    await docs.run('w', 'replay', { kind: 'all' });
+    expect(docs.get('w', 'replay')?.check.entries.length).toBe(16);
+    // The channels panel's Restart: a new prover, the 16 checked lines replayed on it.
+    const restarted = docs.restartProver('w', 'replay');
+    await new Promise<void>((resolve) => {
+      const poll = (): void => ((docs.get('w', 'replay')?.check.running?.line ?? 0) >= 3 ? resolve() : void setImmediate(poll));
+      poll();
+    });
+    lines[13] = (lines[13] as string).replace('APPLY lia', 'APPLY (lia)');
+    docs.sync('w', 'replay', { version: 2, text: lines.join('\n'), edit: { firstLine: 14, lineDelta: 0 } });
+    await restarted;
+    await docs.idle('w', 'replay');
+    const final = docs.get('w', 'replay') as DocumentState;
+    expect(firstStaleLine(final.check.entries, lines)).toBeUndefined();
+    expect(final.check.error).toBeUndefined();
+    expect(final.check.entries.map((e) => e.line)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    await docs.close('w', 'replay');
+  }, 300_000);
 });
