@@ -147,4 +147,50 @@ describe('document patches against the host (real coqidetop)', () => {
     expect(after.check.error).toBeUndefined();
     await docs.close('w', 'recheck');
   }, 120_000);
+
+  it('typing below the running line (a note at the end) does not stop a run-all: it reaches the new end', async () => {
+    const { docs, events } = host();
+    const lines = text(4).split('\n');
+    docs.sync('w', 'below', { version: 1, text: lines.join('\n') });
+    const all = docs.run('w', 'below', { kind: 'all' });
+    // Wait (on the host's own events) until line 3 runs, then append a line at the end, far below it.
+    const runningAt = (): number | undefined => docs.get('w', 'below')?.check.running?.line;
+    await new Promise<void>((resolve) => {
+      const poll = (): void => ((runningAt() ?? 0) >= 3 ? resolve() : void setImmediate(poll));
+      poll();
+    });
+    expect(events.length).toBeGreaterThan(0);
+    lines.push('    // a note typed at the end while checking');
+    docs.sync('w', 'below', { version: 2, text: lines.join('\n'), edit: { firstLine: lines.length, lineDelta: 1 } });
+    const state = await all;
+    await docs.idle('w', 'below');
+    const final = docs.get('w', 'below') as DocumentState;
+    expect(final.check.error).toBeUndefined();
+    expect(final.check.entries.at(-1)?.line).toBe(16);
+    expect(state.check.entries.length).toBeGreaterThan(0);
+    await docs.close('w', 'below');
+  }, 300_000);
+
+  it('typing below the replayed line while a restart replays: the checked lines come back, none stale', async () => {
+    const { docs } = host();
+    const lines = text(4).split('\n');
+    docs.sync('w', 'replay', { version: 1, text: lines.join('\n') });
+    await docs.run('w', 'replay', { kind: 'all' });
+    expect(docs.get('w', 'replay')?.check.entries.length).toBe(16);
+    // The channels panel's Restart: a new prover, the 16 checked lines replayed on it.
+    const restarted = docs.restartProver('w', 'replay');
+    await new Promise<void>((resolve) => {
+      const poll = (): void => ((docs.get('w', 'replay')?.check.running?.line ?? 0) >= 3 ? resolve() : void setImmediate(poll));
+      poll();
+    });
+    lines[13] = (lines[13] as string).replace('APPLY lia', 'APPLY (lia)');
+    docs.sync('w', 'replay', { version: 2, text: lines.join('\n'), edit: { firstLine: 14, lineDelta: 0 } });
+    await restarted;
+    await docs.idle('w', 'replay');
+    const final = docs.get('w', 'replay') as DocumentState;
+    expect(firstStaleLine(final.check.entries, lines)).toBeUndefined();
+    expect(final.check.error).toBeUndefined();
+    expect(final.check.entries.map((e) => e.line)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    await docs.close('w', 'replay');
+  }, 300_000);
 });

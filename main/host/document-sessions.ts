@@ -65,6 +65,8 @@ interface DocumentSession {
   generation: number;
   recheckTimer?: ReturnType<typeof setTimeout>;
   pendingTarget?: number;
+  /** While a replay runs (its lines checked again from their kept parse, not from the text): the last line it restores. */
+  replayEnd?: number;
   closed: boolean;
   /** Other clients' commands run one at a time, each after the previous one's line is in and checked. */
   clientQueue: Promise<unknown>;
@@ -460,8 +462,19 @@ export class DocumentSessions {
    */
   private edited(doc: DocumentSession, firstLine: number, lineDelta: number): Promise<void> {
     const running = doc.check.running;
+    const runTarget = doc.check.target;
+    if (running !== undefined && runTarget !== undefined && doc.replayEnd === undefined && firstLine > running.line && firstLine > this.checkedEnd(doc)) {
+      // Typed below the line being checked and every checked line: nothing checked changed and the run reads the
+      // text as it is now, so it goes on (cutting it left a run-all stopped for a note typed at the end). When the
+      // edit moved the run's last line, a re-check behind it goes on to there.
+      const moved = recheckTarget(Math.max(runTarget, doc.pendingTarget ?? 0), firstLine, lineDelta);
+      if (moved !== runTarget) this.scheduleRecheck(doc, moved);
+      return Promise.resolve();
+    }
     const stopsRunning = running !== undefined && running.line >= firstLine;
-    const oldEnd = Math.max(this.checkedEnd(doc), stopsRunning ? doc.check.target ?? running.line : 0);
+    // A replay cut short by this edit had lines still to restore: they are checked again (re-check) too.
+    const replayEnd = doc.replayEnd;
+    const oldEnd = Math.max(this.checkedEnd(doc), stopsRunning ? doc.check.target ?? running.line : 0, replayEnd ?? 0);
     const target = recheckTarget(Math.max(oldEnd, doc.pendingTarget ?? 0), firstLine, lineDelta);
     if (stopsRunning && doc.channel !== undefined) {
       // The running command's answer no longer matters: stop it now rather than wait for it (a HAMMER can
@@ -476,16 +489,19 @@ export class DocumentSessions {
     this.bump(doc);
     const done = this.enqueue(doc, () => this.retract(doc, firstLine));
     if (doc.check.error && doc.check.error.line >= firstLine) this.setCheck(doc, { error: undefined });
-    if (target >= firstLine && (oldEnd >= firstLine || hadPending)) {
-      doc.pendingTarget = target;
-      clearTimeout(doc.recheckTimer);
-      doc.recheckTimer = setTimeout(() => {
-        delete doc.pendingTarget;
-        delete doc.recheckTimer;
-        if (!doc.closed) void this.recheck(doc, Math.min(target, doc.lines.length));
-      }, this.options.recheckDelayMs ?? 600);
-    }
+    if ((target >= firstLine && (oldEnd >= firstLine || hadPending)) || replayEnd !== undefined) this.scheduleRecheck(doc, target);
     return done;
+  }
+
+  /** A re-check through `target` after a pause in typing (a later edit reschedules it). */
+  private scheduleRecheck(doc: DocumentSession, target: number): void {
+    doc.pendingTarget = target;
+    clearTimeout(doc.recheckTimer);
+    doc.recheckTimer = setTimeout(() => {
+      delete doc.pendingTarget;
+      delete doc.recheckTimer;
+      if (!doc.closed) void this.recheck(doc, Math.min(target, doc.lines.length));
+    }, this.options.recheckDelayMs ?? 600);
   }
 
   /**
@@ -648,12 +664,14 @@ export class DocumentSessions {
     this.setCheck(doc, { entries: [] });
     await this.channel(doc);
     const gen = doc.generation;
+    doc.replayEnd = entries.at(-1)?.line;
     try {
       for (const e of entries) {
         if (doc.generation !== gen) return;
         if (!(await this.checkLine(doc, e.line, this.requestsOf(doc, e), gen))) return;
       }
     } finally {
+      delete doc.replayEnd;
       this.setCheck(doc, { running: undefined });
     }
   }

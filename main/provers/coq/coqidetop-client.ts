@@ -241,17 +241,24 @@ export class CoqideTopClient {
    * callers still see one operation at a time. Rejects with the first failure, after every answer is in.
    */
   async batch(xmls: string[], timeoutMs = this.defaultTimeout, signal?: AbortSignal): Promise<CallResult[]> {
-    const settled = await this.batchSettled(xmls, timeoutMs, signal);
+    const settled = await this.batchSettled(xmls, timeoutMs, { signal });
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
     return settled.map((r) => (r as PromiseFulfilledResult<CallResult>).value);
   }
 
-  /** As `batch`, each call's own outcome (a failed call does not hide the others' answers); a timeout fails them all. */
-  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout, signal?: AbortSignal): Promise<PromiseSettledResult<CallResult>[]> {
+  /**
+   * As `batch`, each call's own outcome (a failed call does not hide the others' answers); a timeout fails them all.
+   * With `rest`, the limit covers the first `rest.after` calls and the others get `rest.ms` of their own from
+   * their answer on; a timeout in that second part is not thrown: those calls fail (interrupted) and the first keep their answers.
+   * An aborted `signal` (a `.v` run's Cancel) interrupts at once, as when the limit passes.
+   */
+  batchSettled(xmls: string[], timeoutMs = this.defaultTimeout, options: { rest?: { after: number; ms: number }; signal?: AbortSignal } = {}): Promise<PromiseSettledResult<CallResult>[]> {
+    const { rest, signal } = options;
     const run = async (): Promise<PromiseSettledResult<CallResult>[]> => {
       if (this.deadReason !== undefined) throw new CoqCrash(this.deadReason);
       let interrupted = false;
+      let done = false;
       const stop = (): void => {
         if (interrupted) return;
         interrupted = true;
@@ -259,8 +266,8 @@ export class CoqideTopClient {
         this.interrupt(); // CoqIDE's interrupt: the running call answers "User interrupt."
         timer = setTimeout(() => this.proc.kill(), this.grace);
       };
-      let timer: NodeJS.Timeout | undefined = setTimeout(stop, timeoutMs);
-      // Cancel (a `.v` run's): interrupted at once, as when the limit passes, not after the sentence's limit.
+      const limit = (ms: number): NodeJS.Timeout => setTimeout(stop, ms);
+      let timer: NodeJS.Timeout | undefined = limit(timeoutMs);
       signal?.addEventListener('abort', stop, { once: true });
       const answers = xmls.map(
         () =>
@@ -268,13 +275,24 @@ export class CoqideTopClient {
             this.pending.push({ messages: [], resolve, reject });
           }),
       );
+      if (rest !== undefined && rest.after > 0 && rest.after < xmls.length) {
+        // The second part's own limit starts when the first part has answered, in time.
+        void Promise.allSettled(answers.slice(0, rest.after)).then(() => {
+          // After the whole batch (answers in one chunk) no timer may be left to interrupt a later call.
+          if (interrupted || done) return;
+          clearTimeout(timer);
+          timer = limit(rest.ms);
+        });
+      }
       this.proc.stdin.write(xmls.join(''));
       if (signal?.aborted) stop();
       const settled = await Promise.allSettled(answers);
+      done = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', stop);
       if (interrupted) await this.absorbInterrupt();
-      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      // A timeout is the first part's when it failed there (an interrupt the second part took is its calls' failure).
+      const failed = settled.slice(0, rest?.after ?? settled.length).find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed && interrupted) throw new CoqTimeout(failed.reason instanceof CoqCrash);
       return settled;
     };
@@ -324,7 +342,7 @@ export class CoqideTopClient {
     if (!this.newestKnown) return { added: await this.addAndGoals(sentence, timeoutMs), answers: undefined };
     const tip = this.tip;
     const expected = this.newest + 1;
-    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)], timeoutMs).catch((e: unknown) => {
+    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)], timeoutMs, { rest: { after: 2, ms: timeoutMs ?? this.defaultTimeout } }).catch((e: unknown) => {
       this.newestKnown = false;
       throw e;
     });
