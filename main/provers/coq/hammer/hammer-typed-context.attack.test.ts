@@ -57,4 +57,42 @@ describe('HAMMER in sections and with typed witnesses, under attack (real arbor-
     expect((await hammer(ch, 10)).ERR).toMatch(/the goal is false: s = \[\S/);
     await on(ch, 'RELEASE_CHANNEL');
   });
+
+  it('a huge inductive (60 constructors with arguments), a type with no values, a dependent type: HAMMER 3/5 within n + 1 s, nothing false proved', { timeout: 300_000 }, async () => {
+    const ch = await channel();
+    const ctors = Array.from({ length: 60 }, (_, k) => `| c${k} (n : nat) (b : bool)`).join(' ');
+    const score = Array.from({ length: 60 }, (_, k) => `| c${k} n b => n + ${k}`).join(' ');
+    await on(ch, `DEFINE "Inductive huge := ${ctors}. Definition score (h : huge) : nat := match h with ${score} end. Inductive void : Type := . Inductive vec : nat -> Type := vnil : vec 0 | vcons : forall n, nat -> vec n -> vec (S n)."`);
+    const goals = ['exists h : huge, score h = 1000 /\\ score h = 999', 'exists v : void, True', 'exists v : vec 2, v = v /\\ 1 = 2', '{h : huge | score h = 5000 /\\ 0 = 1}'];
+    for (const goal of goals) {
+      await on(ch, `GOAL "${goal}"`);
+      for (const n of [3, 5]) {
+        const r = await hammer(ch, n);
+        expect(r.ERR, goal).toMatch(/^(fail|timeout)/);
+        // A HAMMER stopped at its deadline still says what ran.
+        expect(r.HAMMER_REPORT?.stages.length ?? 0, goal).toBeGreaterThan(0);
+      }
+    }
+    await on(ch, 'RELEASE_CHANNEL');
+  });
+
+  it('an END that hammers answers within the channel\'s timeout + 1 s (a shell with --timeout 4)', { timeout: 300_000 }, async () => {
+    const short = new ShellProcess(['--timeout', '4', '--max-channels', '2', '--pool', '0']);
+    try {
+      const ch = ((await short.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+      const ctors = Array.from({ length: 40 }, (_, k) => `| d${k} (n : nat)`).join(' ');
+      const d = await short.request(`${ch} DEFINE "Inductive many := ${ctors}. Definition val (m : many) : nat := match m with ${Array.from({ length: 40 }, (_, k) => `| d${k} n => n * ${k + 2}`).join(' ')} end."`, ch);
+      expect(d.ERR).toBe('');
+      for (const goal of ['exists m : many, val m = 1 /\\ val m = 3', 'forall m : many, val m + val m = 2 * val m + 0 * val m']) {
+        expect((await short.request(`${ch} GOAL "${goal}"`, ch)).ERR).toBe('');
+        const t0 = performance.now();
+        const r = await short.request(`${ch} END`, ch);
+        const ms = performance.now() - t0;
+        expect(ms, `END answered after ${Math.round(ms)} ms (${r.ERR.slice(0, 80)})`).toBeLessThanOrEqual(4000 + STOP_MS);
+        expect(r.ERR).not.toMatch(/Anomaly|TypeError|undefined/);
+      }
+    } finally {
+      expect(await short.end()).toBe(0);
+    }
+  });
 });
