@@ -95,4 +95,16 @@ describe('HAMMER in sections and with typed witnesses, under attack (real arbor-
       expect(await short.end()).toBe(0);
     }
   });
+
+  it('a definition behind a notation is unfolded: a <+> b <+> c = c <+> b <+> a (plus2 printed as <+>)', { timeout: 300_000 }, async () => {
+    const ch = await channel();
+    await on(ch, 'DEFINE "Definition plus2 (a b : nat) := a + b + 2. Notation \\"a <+> b\\" := (plus2 a b) (at level 50, left associativity)."');
+    await on(ch, 'GOAL "forall a b c, a <+> b <+> c = c <+> b <+> a"');
+    // Before: the printed goal never names plus2, so nothing was unfolded and HAMMER 10 failed (20 here: room at load 10+).
+    const r = await hammer(ch, 20);
+    expect(r.ERR).toBe('');
+    expect(r.HAMMER_REPORT?.closedWith).toMatch(/unfold plus2/);
+    await on(ch, 'END');
+    await on(ch, 'RELEASE_CHANNEL');
+  });
 });
