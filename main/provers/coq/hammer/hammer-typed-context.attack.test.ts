@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import type { ShellResponse } from '../../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../../cli/shell-process.ts';
 
@@ -105,6 +106,38 @@ describe('HAMMER in sections and with typed witnesses, under attack (real arbor-
     expect(r.ERR).toBe('');
     expect(r.HAMMER_REPORT?.closedWith).toMatch(/unfold plus2/);
     await on(ch, 'END');
+    await on(ch, 'RELEASE_CHANNEL');
+  });
+
+  /** The commands of every process below `root` (ps, read from outside: sandboxed children included). */
+  const descendants = (root: number): string[] => {
+    const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
+    const below = new Set([root]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const [pid, ppid] of rows) if (!below.has(Number(pid)) && below.has(Number(ppid))) { below.add(Number(pid)); grew = true; }
+    }
+    return rows.filter(([pid]) => Number(pid) !== root && below.has(Number(pid))).map((r) => `${r[0] ?? ''} ${r[2] ?? ''}`);
+  };
+
+  it('a HAMMER stopped at its deadline in CoqHammer\'s stage leaves no ATP, coqc or forked coqidetop (ps from outside)', { timeout: 300_000 }, async () => {
+    const ch = await channel();
+    // False, and no small values to refute it with (a function): every stage fails, CoqHammer's runs to the deadline.
+    await on(ch, 'GOAL "forall (f : nat -> nat), (forall x, f (f x) = x) -> forall y, f y = y"');
+    const n = 15;
+    // The channel's sessions (a split session runs several coqidetop) before the HAMMER: only these may remain.
+    const before = new Set(descendants(shell.child.pid as number));
+    const seen = new Set<string>();
+    // Observed while it runs (not waited on): which processes the HAMMER started.
+    const watch = setInterval(() => { for (const c of descendants(shell.child.pid as number)) seen.add(c); }, 200);
+    const r = await hammer(ch, n).finally(() => clearInterval(watch));
+    expect(r.ERR).toMatch(/^(fail|timeout)/);
+    expect(r.HAMMER_REPORT?.stages.map((x) => x.stage)).toContain('coqhammer');
+    // The walk sees the channel's prover (else the empty list below would prove nothing).
+    expect([...before].some((c) => /coqidetop/.test(c)), [...before].join(' ')).toBe(true);
+    // Right after the answer nothing it started is left: no ATP, coqc or forked coqidetop, no new process at all.
+    const extra = descendants(shell.child.pid as number).filter((c) => !before.has(c));
+    expect(extra, `seen while running: ${[...seen].filter((c) => !before.has(c)).join(', ')}`).toEqual([]);
     await on(ch, 'RELEASE_CHANNEL');
   });
 });
