@@ -198,7 +198,9 @@ export class HammerPipeline {
     const len = this.port.length();
     const saved = this.port.keepGoals();
     const secsNow = Math.max(1, Math.floor(limitMs / 1000));
-    const r = await this.attempt([`Timeout ${secsNow} (assert (~ (${plan.statement})) by (${plan.tactic})).`], secsNow * 1000);
+    // `clear` first: the closure states every hypothesis it may use; a section's `Hypothesis H : False` left in
+    // scope would "refute" any goal, true ones included (`rev [] = []`).
+    const r = await this.attempt([`Timeout ${secsNow} (assert (~ (${plan.statement})) by (clear; ${plan.tactic})).`], secsNow * 1000);
     if (!r.ok) return undefined;
     // Only the answer stays: the document and its goals are as they were.
     await this.rewind(len);

@@ -9,6 +9,18 @@ describe('the document\'s own definitions a goal mentions (pure)', () => {
     expect(unfoldableDefinitions(decls, "rv' l = l")).toEqual(["rv'"]);
     expect(unfoldableDefinitions(decls, 'itr l [] = l')).toEqual([]);
   });
+
+  it('a definition shown through its notation (Notation, Infix, an abbreviation) is mentioned (attack: notations)', () => {
+    const decls = ['Definition plus2 (a b : nat) := a + b + 2.', 'Notation "a <+> b" := (plus2 a b) (at level 50, left associativity).',
+      'Definition catl (l m : list nat) := m ++ l.', 'Infix "+++" := catl (at level 60).', 'Definition sq (n : nat) := n * n.', 'Notation square := sq.',
+      'Definition tw (n : nat) := 2 * n.', "Notation \"'twice' x\" := (tw x) (at level 10)."];
+    expect(unfoldableDefinitions(decls, 'a <+> b <+> c = c <+> b <+> a')).toEqual(['plus2']);
+    expect(unfoldableDefinitions(decls, 'l +++ m = m ++ l')).toEqual(['catl']);
+    expect(unfoldableDefinitions(decls, 'square n = n * n')).toEqual(['sq']);
+    expect(unfoldableDefinitions(decls, 'twice n = n + n')).toEqual(['tw']);
+    // Not shown: a goal without the notation's symbol mentions none of them.
+    expect(unfoldableDefinitions(decls, 'a + b = b + a')).toEqual([]);
+  });
 });
 
 describe('HAMMER unfolds the document\'s definitions, then uses its lemmas (real coqidetop)', () => {

@@ -10,7 +10,26 @@ const DEFINITION = /^(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Program)\s+)*Definiti
 
 export function unfoldableDefinitions(declarations: readonly string[], goal: string): string[] {
   const names = declarations.flatMap((d) => DEFINITION.exec(d.trim())?.[1] ?? []);
-  return [...new Set(names)].filter((n) => nameOccurrence(n).test(goal)).slice(0, 3);
+  // A definition behind a notation (`a <+> b` for `plus2 a b`) is printed as the notation: it is mentioned too.
+  const shown = declarations.flatMap((d) => notationShown(d.trim(), goal) ?? []).join(' ');
+  return [...new Set(names)].filter((n) => nameOccurrence(n).test(goal) || nameOccurrence(n).test(shown)).slice(0, 3);
+}
+
+const NOTATION = /^(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global)\s+)*(?:Notation|Infix)\s+"((?:[^"]|"")*)"\s*:=\s*([\s\S]*)$/u;
+const ABBREVIATION = /^(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global)\s+)*Notation\s+([\p{L}_][\p{L}\p{N}_']*)[^:]*:=\s*([\s\S]*)$/u;
+const IDENT = /^[\p{L}_][\p{L}\p{N}_']*$/u;
+
+/**
+ * The body of a `Notation`/`Infix` whose fixed tokens all appear in the goal (its symbols, or its quoted words;
+ * the bare identifiers of a notation are its arguments); undefined for any other sentence or a notation not shown.
+ */
+function notationShown(sentence: string, goal: string): string | undefined {
+  const abbreviation = ABBREVIATION.exec(sentence);
+  if (abbreviation) return nameOccurrence(abbreviation[1] as string).test(goal) ? abbreviation[2] : undefined;
+  const notation = NOTATION.exec(sentence);
+  if (!notation) return undefined;
+  const tokens = (notation[1] as string).replace(/""/g, '"').split(/\s+/).filter((t) => t !== '' && !IDENT.test(t)).map((t) => t.replace(/^'(.+)'$/, '$1'));
+  return tokens.length > 0 && tokens.every((t) => goal.includes(t)) ? notation[2] : undefined;
 }
 
 /** The tactics with the definitions unfolded everywhere right after their `intros`. */
