@@ -140,4 +140,15 @@ describe('HAMMER in sections and with typed witnesses, under attack (real arbor-
     expect(extra, `seen while running: ${[...seen].filter((c) => !before.has(c)).join(', ')}`).toEqual([]);
     await on(ch, 'RELEASE_CHANNEL');
   });
+
+  it('a small budget is used, not skipped: HAMMER 2 closes rev (rev l) = l (one library rewrite, 20 ms)', { timeout: 300_000 }, async () => {
+    const ch = await channel();
+    await on(ch, 'GOAL "forall l : list nat, rev (rev l) = l"');
+    // Before: every whole-goal tactic was skipped (a slice under 1 s gives Coq's Timeout 0) and HAMMER 2 answered
+    // `fail … it may be false` after 0.6 s.
+    const r = await hammer(ch, 2);
+    expect(r.ERR).toBe('');
+    await on(ch, 'END');
+    await on(ch, 'RELEASE_CHANNEL');
+  });
 });
