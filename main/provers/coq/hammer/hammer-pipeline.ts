@@ -13,6 +13,9 @@ import { compoundSubterms, fertilised, subtermConjectures } from './subterm-gene
 import { isEquation, type Premise, premiseTactics } from './premise-selection.ts';
 import { nameOccurrence } from '../../../../shared/protocol/name-pattern.ts';
 
+/** Below this much of a slice left, a tactic is not started (a Coq call's round trip at load takes about this). */
+const MIN_TRY_MS = 200;
+
 /** Limit for calls that only parse or move the tip (`intros`, an `assert` without its proof), as in the session. */
 const ROUND_TRIP_MS = 5000;
 /** Quick closers tried on each subgoal before CoqHammer's `hammer` (seed 000: blast 1 s, fastforce 2 s). */
@@ -428,13 +431,16 @@ export class HammerPipeline {
     const count = this.current.length;
     const end = Math.min(until, this.hardDeadline ?? Infinity);
     for (const t of tactics) {
-      const secsNow = Math.min(t.secs, Math.floor((end - Date.now()) / 1000));
-      if (secsNow < 1) {
+      const leftMs = end - Date.now();
+      // Coq's Timeout counts whole seconds, but what is left of a slice under one second still gets its try (the call
+      // is interrupted at the slice's end): HAMMER 2 skipped a 20 ms rewrite and answered `fail` after 0.6 s.
+      if (leftMs < MIN_TRY_MS) {
         stages.push({ stage: t.stage, tactic: t.tactic, ms: 0, outcome: 'skipped', detail: 'its share of the budget is spent' });
         continue;
       }
+      const secsNow = Math.max(1, Math.min(t.secs, Math.floor(leftMs / 1000)));
       const t0 = Date.now();
-      const a = await this.attempt([`Timeout ${secsNow} (${t.tactic}).`], secsNow * 1000);
+      const a = await this.attempt([`Timeout ${secsNow} (${t.tactic}).`], Math.min(secsNow * 1000, leftMs));
       const closed = a.ok && this.current.length < count;
       stages.push({ stage: t.stage, tactic: t.tactic, ms: Date.now() - t0, outcome: closed ? 'closed' : !a.ok && this.isTimeout(a.error) ? 'timeout' : 'failed' });
       if (closed) return t.tactic;
