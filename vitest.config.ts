@@ -12,6 +12,9 @@ export default defineConfig({
     reporters: ['default', new SummaryReporter()],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits on a condition; its 1 s default failed on a busy CI machine (an inspector that took longer
+    // to update). A condition that holds still returns at once.
+    expect: { poll: { timeout: 20_000 } },
     // Test doubles (a Pantograph double, an external arbor-shell) run from this repository through node and
     // tsx: sandboxed provers may read the repository and its node_modules (wherever that symlink points).
     // The Pantograph double reads its version from the environment.
