@@ -55,7 +55,7 @@ export interface DefineOutcome extends DefineAnswer {
 /** One item of a document's reproduction script. */
 export type ScriptItem =
   | { kind: 'define'; script: string[] }
-  | { kind: 'proof'; name: string; goal: string; steps: string[][]; openGoals: number };
+  | { kind: 'proof'; name: string; goal: string; steps: string[][]; openGoals: number; /** Why the kernel refused its `Qed` (END failed after every goal closed). */ kernelRefused?: string };
 
 /** A prover process may use this much address space by default: CoqHammer's runs fit, a runaway tactic does not take the machine. */
 export const DEFAULT_PROVER_MEMORY_MB = 4096;

@@ -378,6 +378,9 @@ export class TacticEngine implements ChannelEngine {
     return names;
   }
 
+  /** The last END the kernel refused (`Qed`), with the record it was asked at: the script says so for that proof. */
+  private kernelRefusal: { record: StepRecord; reason: string } | undefined;
+
   private unnamedTheorem(): string {
     const taken = this.theoremNames();
     if (!taken.has('arbor_goal')) return 'arbor_goal';
@@ -393,7 +396,11 @@ export class TacticEngine implements ChannelEngine {
     if (current.status === 'proved') {
       this.pendingAct = { leaf: current.id, removed: true };
       const tree = removeCurrentLeaf(last.tree);
-      const finished = await this.finishIfDone(tree);
+      const finished = await this.finishIfDone(tree).catch((err: unknown) => {
+        // Every goal closed, yet the kernel refused `Qed`: the script must not claim `Qed` for this proof.
+        if (err instanceof ProverError && err.code === 'fail') this.kernelRefusal = { record: last, reason: err.message };
+        throw err;
+      });
       this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });
       return this.stateResult(true, finished);
     }
@@ -547,6 +554,7 @@ export class TacticEngine implements ChannelEngine {
     const last = this.history.at(-1);
     const current = items.at(-1);
     if (current?.kind === 'proof' && last?.tree) current.openGoals = openLeaves(last.tree).length;
+    if (current?.kind === 'proof' && last !== undefined && this.kernelRefusal?.record === last) current.kernelRefused = this.kernelRefusal.reason;
     const session = this.sessionNow();
     if (session.renderDocument) return session.renderDocument(scope === 'item' ? itemWithDependencies(items) : items);
     // Backends without documents have one proof at a time.

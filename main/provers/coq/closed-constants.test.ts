@@ -62,4 +62,31 @@ describe('assumptions remembered per global (real coqidetop)', () => {
     for (const r of ['GOAL user "True -> True \\/ ~ True"', 'APPLY (exact (helper True))']) expect((await send(r)).ERR).toBe('');
     expect((await send('END')).ASSUMPTIONS).toEqual(['classic : forall P : Prop, P \\/ ~ P']);
   }, 240_000);
+
+  it('asks again what a qualified name stands for once a declaration may have shadowed it', async () => {
+    // Its own shell: one shell serves a few channels at a time.
+    const own = new ShellProcess(['--timeout', '20', '--pool', '0']);
+    try {
+      await shadowedQualifiedName(own);
+    } finally {
+      await own.end();
+    }
+  }, 240_000);
 });
+
+/** A kept answer for `M.c` is not used once a DEFINE made `M.c` stand for another constant, one resting on an axiom. */
+async function shadowedQualifiedName(shell: ShellProcess): Promise<void> {
+  const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+  const send = (r: string): Promise<ShellResponse> => shell.request(`${ch} ${r}`, ch);
+  expect((await send('PRELUDE "Require Import Classical."')).ERR).toBe('');
+  expect((await send('DEFINE "Module M. Definition c : 0 = 0 := eq_refl. End M."')).ERR).toBe('');
+  for (const r of ['GOAL first "0 = 0"', 'APPLY (exact M.c)']) expect((await send(r)).ERR).toBe('');
+  expect((await send('END')).ASSUMPTIONS).toEqual([]);
+  for (const r of ['GOAL second "0 = 0"', 'APPLY (exact M.c)']) expect((await send(r)).ERR).toBe('');
+  expect((await send('END')).ASSUMPTIONS).toEqual([]);
+  // `M.c` now stands for Sh.M.c, which rests on excluded middle: the kept answer for `M.c` must not be used.
+  const shadow = 'Module Sh. Module M. Definition c : 0 = 0 := match classic True with or_introl _ => eq_refl | or_intror _ => eq_refl end. End M. End Sh. Import Sh.';
+  expect((await send(`DEFINE "${shadow}"`)).ERR).toBe('');
+  for (const r of ['GOAL third "0 = 0"', 'APPLY (exact M.c)']) expect((await send(r)).ERR).toBe('');
+  expect((await send('END')).ASSUMPTIONS).toEqual(['classic : forall P : Prop, P \\/ ~ P']);
+}

@@ -3,6 +3,8 @@ import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions
 
 /** Library constants known closed across sessions (closed-library-cache.ts). */
 export interface KnownClosed {
+  /** Learn what is loaded now (after boot). */
+  warm(): Promise<void>;
   knownClosed(fulls: readonly string[]): Promise<Set<string>>;
   remember(closed: readonly string[]): Promise<void>;
 }
@@ -47,6 +49,11 @@ export interface JudgeIO {
   resolve(name: string): Promise<Resolved>;
   /** The session's log length now (the document's globals are remembered against it). */
   logLength(): number;
+  /**
+   * True when everything the session ran after its first `length` sentences belongs to proofs (a theorem's
+   * statement, its tactics, its `Qed`): no declaration, `Require`, `Import`, module or section command.
+   */
+  onlyProofsSince(length: number): boolean;
 }
 
 /** Words of Coq's term grammar that `Locate Term` cannot take (and that never name a global). */
@@ -63,19 +70,55 @@ const NOT_FOUND = /^No (term|object) of basename /;
 /** The installed libraries' globals never change while a session lives; any other (the document's, `Top.…`) may. */
 const documentGlobal = (full: string): boolean => !/^(Coq|Hammer)\./.test(full);
 
+/**
+ * A qualified name's `Locate Term` answer, kept for later ENDs. Only a vernacular command (a declaration,
+ * `Require`, `Import`, a module or section command) changes what a qualified name `d.c` stands for, or a new
+ * object whose path ends in `d.c`; a proof (statement, tactics, `Qed`) declares at most objects `M.x` of the
+ * module `M` it is stated in (the theorem, what `abstract` or a scheme adds). So the answer stays Coq's
+ * answer while only proofs ran since it was given, unless `d` is a suffix of `M` (then it is never kept).
+ * Bare names (most of them bound variables) are always asked: any proof may declare one.
+ */
+interface Located {
+  /** The answer's first line: the object the name stands for. */
+  first: string;
+  /** The session's log length when Coq gave it. */
+  at: number;
+}
+
+/** `d` (the qualifier of a qualified name) is a suffix of the module path `module` (both dot-separated). */
+const suffixOf = (d: string, module: string): boolean => module === d || module.endsWith(`.${d}`);
+
 export class ClosedConstants {
   private readonly walked = new Map<string, Walked>();
+  private readonly located = new Map<string, Located>();
   /** Counters for tests and benchmarks: how often the library was walked. */
-  readonly stats = { judged: 0, fallbacks: 0, walks: 0 };
+  readonly stats = { judged: 0, fallbacks: 0, walks: 0, locatedAsked: 0, locatedKnown: 0 };
 
   constructor(
     private readonly io: JudgeIO,
     private readonly library?: KnownClosed,
   ) {}
 
+  /** After boot: what the prelude loaded is learnt before the first request (never fails). */
+  async warm(): Promise<void> {
+    await this.library?.warm();
+  }
+
   /** The session's log was cut to its first `length` sentences: the document's globals judged after that are gone. */
   forgetAfter(length: number): void {
     for (const [full, w] of this.walked) if (w.logLength !== undefined && w.logLength > length) this.walked.delete(full);
+    for (const [name, l] of this.located) if (l.at > length) this.located.delete(name);
+  }
+
+  /** The kept answer for a qualified name, while it is still Coq's answer (see `Located`). */
+  private knownLocation(token: string): string | undefined {
+    const l = this.located.get(token);
+    if (l === undefined) return undefined;
+    if (!this.io.onlyProofsSince(l.at)) {
+      this.located.delete(token);
+      return undefined;
+    }
+    return l.first;
   }
 
   /** Judges the theorem `name` (just closed by `Qed`): its assumptions, by kernel name, against `trusted`. */
@@ -124,17 +167,24 @@ export class ClosedConstants {
     if (term.trim() === '' || UNREADABLE.test(term)) return undefined;
     // The theorem's own name is asked too: its kernel name is what later lemmas will find it by.
     const tokens = [name, ...new Set(term.match(NAME) ?? [])].filter((t, i) => !KEYWORDS.has(t) && isQualid(t) && (i === 0 || t !== name));
+    const known = tokens.map((t, i) => (i > 0 && t.includes('.') ? this.knownLocation(t) : undefined));
+    const asked = tokens.filter((_, i) => known[i] === undefined);
+    this.stats.locatedAsked += asked.length;
+    this.stats.locatedKnown += tokens.length - asked.length;
+    const at = this.io.logLength();
     let answers: string[];
     try {
-      answers = await this.io.query(tokens.map((t) => `Locate Term ${t}.`).join(' '));
+      answers = await this.io.query(asked.map((t) => `Locate Term ${t}.`).join(' '));
     } catch {
       return undefined;
     }
-    if (answers.length !== tokens.length) return undefined;
+    if (answers.length !== asked.length) return undefined;
+    let next = 0;
+    const firsts = tokens.map((_, i) => known[i] ?? ((answers[next++] as string).split('\n')[0]?.trim() ?? ''));
     const fulls = new Set<string>();
     let self: string | undefined;
     for (const [i, token] of tokens.entries()) {
-      const first = (answers[i] as string).split('\n')[0]?.trim() ?? '';
+      const first = firsts[i] as string;
       const m = LOCATED.exec(first);
       if (m && i === 0) self = m[2];
       else if (m) fulls.add(m[2] as string);
@@ -145,6 +195,13 @@ export class ClosedConstants {
       return undefined;
     }
     if (self === undefined) return undefined;
+    // The module the theorem was stated in: what the proofs that follow may declare lies in it.
+    const module = self.split('.').slice(0, -1).join('.');
+    for (const [i, token] of tokens.entries()) {
+      const qualifier = token.split('.').slice(0, -1).join('.');
+      if (i === 0 || known[i] !== undefined || qualifier === '' || suffixOf(qualifier, module) || !LOCATED.test(firsts[i] as string)) continue;
+      this.located.set(token, { first: firsts[i] as string, at });
+    }
     fulls.delete(self);
     return { self, fulls: [...fulls] };
   }

@@ -29,6 +29,8 @@ export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstan
       return (await functorParameterField(full, tip.openBlocks(), () => libraries().catch(() => undefined))) ?? full;
     },
     logLength: () => tip.log.length,
+    // Declarations (DEFINE: any vernacular) ending after `length`; a proof's own sentences never change a qualified name.
+    onlyProofsSince: (length) => tip.items.every((item) => item.kind === 'proof' || (item.end ?? Infinity) <= length),
   }, new ClosedLibraryCache({
     query: async (sentences) => (await tip.client.query(sentences, tip.client.tip, ROUND_TRIP_MS)).filter((m) => m.level === 'notice').map((m) => m.text),
     coqVersion: () => tip.client.about(ROUND_TRIP_MS),

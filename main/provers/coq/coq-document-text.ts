@@ -2,12 +2,20 @@ import type { ScriptItem } from '../../shell/prover-session.ts';
 import { environmentPrelude } from './environments.ts';
 import { closingSentences, openBlocksAfter } from './document-blocks.ts';
 
+/** Text safe inside a Coq comment, on one line (Coq's message could hold `*)` or a string quote that opens one). */
+const inComment = (text: string): string => text.replace(/\s+/g, ' ').replace(/\(\*|\*\)|"/g, (m) => (m === '"' ? "'" : m.split('').join(' '))).slice(0, 300);
+
 /** A channel's document as one `.v` file: Arbor's prelude, the preludes' sentences that ran, then each item (an open proof `Admitted`). */
 export function coqDocumentText(preludes: readonly string[], items: readonly ScriptItem[], environment?: string): string {
   const channel = preludes.length === 0 ? [] : ['(* channel prelude *)', ...preludes, ''];
   const body = items.flatMap((item) => {
     if (item.kind === 'define') return [...item.script, ''];
-    const end = item.openGoals > 0 ? [`  (* ${item.openGoals} open goal${item.openGoals === 1 ? '' : 's'} *)`, 'Admitted.'] : ['Qed.'];
+    const end =
+      item.openGoals > 0
+        ? [`  (* ${item.openGoals} open goal${item.openGoals === 1 ? '' : 's'} *)`, 'Admitted.']
+        : item.kernelRefused !== undefined
+          ? [`  (* Coq's kernel refused Qed: ${inComment(item.kernelRefused)} *)`, 'Admitted.']
+          : ['Qed.'];
     return [`Theorem ${item.name} : (${item.goal}).`, 'Proof.', ...item.steps.flat().map((s) => `  ${s}`), ...end, ''];
   });
   // A document read inside a section or module: closed at the end, as coqc wants.

@@ -78,6 +78,7 @@ export class CoqSession implements ProverSession {
     const clientOptions: ClientOptions = options.project === undefined ? withMemory : { ...withMemory, extraArgs: [...options.project.args], sandbox: withMemory.sandbox === false ? false : { ...(withMemory.sandbox ?? {}), readOnly: [...(withMemory.sandbox?.readOnly ?? []), ...options.project.readOnly] } };
     const s = new CoqSession(options, clientOptions);
     await s.tip.boot();
+    await s.closedConstants.warm();
     return s;
   }
 

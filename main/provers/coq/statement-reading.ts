@@ -98,6 +98,8 @@ class CleanEnvironment {
   private library: LibraryState | undefined;
   /** Kernel names never change for a given set of library sentences: one `Locate` per name and set. */
   private readonly located = new Map<string, Map<string, string>>();
+  /** Whether a name refers to something, per set of library sentences (`referring`). */
+  private readonly refers = new Map<string, Map<string, boolean>>();
   /**
    * Readings by (library sentences, text): a reading is a function of both (the same base state, the same
    * sentences run on it), so a GOAL's statement read ahead (`prefetch`) is the one its END compares with.
@@ -220,12 +222,27 @@ class CleanEnvironment {
     });
   }
 
-  /** Which of `names` refer to something here as written (`Check @name` succeeds): a shadowed library name does. */
+  /**
+   * Which of `names` refer to something here as written (`Check @name` succeeds): a shadowed library name does.
+   * The state of a set of library sentences never changes (every reading goes back to it): answers are kept per state.
+   */
   referring(names: string[], options: ClientOptions = {}, library: readonly string[] = []): Promise<Set<string>> {
     return this.atLibrary(options, library, async (client, state) => {
+      let known = this.refers.get(state.key);
+      if (!known) this.refers.set(state.key, (known = new Map()));
       const out = new Set<string>();
       for (const n of names) {
-        if (isQualid(n) && (await client.query(`Check @${n}.`, state.tip, ROUND_TRIP_MS).then(() => true, () => false))) out.add(n);
+        if (!isQualid(n)) continue;
+        let refers = known.get(n);
+        if (refers === undefined) {
+          refers = await client.query(`Check @${n}.`, state.tip, ROUND_TRIP_MS).then(() => true, (e: unknown) => {
+            // A dead or hung environment is no answer: asked again next time.
+            if (!(e instanceof CoqFailure)) throw e;
+            return false;
+          });
+          known.set(n, refers);
+        }
+        if (refers) out.add(n);
       }
       return out;
     });
