@@ -16,10 +16,17 @@ class CoqDouble implements JudgeIO {
   module = 'Top';
   printed = '';
 
+  /** The environment's objects as `Inspect` prints them, oldest first. */
+  objects: string[] = [];
+
   async query(sentences: string): Promise<string[]> {
-    const names = [...sentences.matchAll(/Locate Term (\S+)\./g)].map((m) => m[1] as string);
-    this.asked.push(...names);
-    return names.map((n) => this.where[n] ?? (n.startsWith('t') ? `Constant ${this.module}.${n}` : `No object of basename ${n}`));
+    return [...sentences.matchAll(/(Inspect 2|Check (\S+)|Locate Term (\S+))\./g)].map((m) => {
+      if (m[1] === 'Inspect 2') return this.objects.slice(-2).join('');
+      if (m[2] !== undefined) return `${m[2]}\n     : nat`;
+      const n = m[3] as string;
+      this.asked.push(n);
+      return this.where[n] ?? (n.startsWith('t') ? `Constant ${this.module}.${n}` : `No object of basename ${n}`);
+    });
   }
   async printAll(): Promise<string> {
     return this.printed;
@@ -40,6 +47,7 @@ class CoqDouble implements JudgeIO {
 
 const theorem = async (coq: CoqDouble, judge: ClosedConstants, name: string, body: string): Promise<void> => {
   coq.log += 3; // Theorem, a tactic, Qed
+  coq.objects.push(`${name} : nat`);
   coq.printed = `${name} = ${body}\n     : nat`;
   coq.asked = [];
   expect((await judge.judge(name, new Set())).ok).toBe(true);
@@ -52,8 +60,27 @@ describe('kept Locate answers (closed-constants.ts)', () => {
     await theorem(coq, judge, 't1', 'fun x : nat => Z.add x x');
     expect(coq.asked).toEqual(['t1', 'x', 'nat', 'Z.add']);
     await theorem(coq, judge, 't2', 'fun y : nat => Z.add y y');
-    expect(coq.asked).toEqual(['t2', 'y', 'nat']);
-    expect(judge.stats.locatedKnown).toBe(1);
+    // `nat` was answered along the stretch (only t2 was declared since): only the new names are asked.
+    expect(coq.asked).toEqual(['t2', 'y']);
+    expect(judge.stats.locatedKnown).toBe(2);
+  });
+
+  it('asks bare names again once the check shows an object besides the theorems', async () => {
+    const coq = new CoqDouble();
+    const judge = new ClosedConstants(coq);
+    await theorem(coq, judge, 't1', 'fun x : nat => x');
+    await theorem(coq, judge, 't2', 'fun x : nat => x');
+    expect(coq.asked).toEqual(['t2']);
+    // A proof that declared something of its own before its theorem (e.g. a scheme): the stretch ends.
+    coq.objects.push('nat : Set');
+    await theorem(coq, judge, 't3', 'fun x : nat => x');
+    expect(coq.asked).toEqual(['t3', 'x', 'nat']);
+    await theorem(coq, judge, 't4', 'fun x : nat => x');
+    expect(coq.asked).toEqual(['t4']);
+    // A cut of the log below the stretch's last theorem ends it too.
+    judge.forgetAfter(coq.log - 1);
+    await theorem(coq, judge, 't5', 'fun x : nat => x');
+    expect(coq.asked).toEqual(['t5', 'x', 'nat']);
   });
 
   it('asks again after a declaration, and after the log was cut below the answer', async () => {
@@ -75,10 +102,10 @@ describe('kept Locate answers (closed-constants.ts)', () => {
     const judge = new ClosedConstants(coq);
     await theorem(coq, judge, 't1', 'B.c');
     await theorem(coq, judge, 't2', 'B.c');
-    expect(coq.asked).toEqual(['t2', 'B.c', 'nat']);
+    expect(coq.asked).toEqual(['t2', 'B.c']);
     coq.module = 'Top.X';
     await theorem(coq, judge, 't3', 'B.c');
     await theorem(coq, judge, 't4', 'B.c');
-    expect(coq.asked).toEqual(['t4', 'nat']);
+    expect(coq.asked).toEqual(['t4']);
   });
 });

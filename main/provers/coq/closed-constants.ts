@@ -76,7 +76,7 @@ const documentGlobal = (full: string): boolean => !/^(Coq|Hammer)\./.test(full);
  * object whose path ends in `d.c`; a proof (statement, tactics, `Qed`) declares at most objects `M.x` of the
  * module `M` it is stated in (the theorem, what `abstract` or a scheme adds). So the answer stays Coq's
  * answer while only proofs ran since it was given, unless `d` is a suffix of `M` (then it is never kept).
- * Bare names (most of them bound variables) are always asked: any proof may declare one.
+ * Bare names (most of them bound variables) are kept only along a verified stretch of proofs (`Stretch`).
  */
 interface Located {
   /** The answer's first line: the object the name stands for. */
@@ -85,12 +85,31 @@ interface Located {
   at: number;
 }
 
+/**
+ * Proofs since the log length `from` that are known to have declared nothing but their theorems: at each END
+ * the environment's last two objects (`Inspect 2`, which counts objects of every kind) must be exactly the
+ * stretch's previous theorem and this one. Along it a bare name's answer (asked at or after `from`) is still
+ * Coq's answer, except for the theorem just declared. Anything else (a declaration, a cut of the log, an
+ * object the check does not show) ends the stretch, and every bare name is asked again.
+ */
+interface Stretch {
+  from: number;
+  /** The last theorem of the stretch, and the log length after its `Qed`. */
+  last: string;
+  end: number;
+}
+
+/** Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`). */
+const unlaid = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '');
+
 /** `d` (the qualifier of a qualified name) is a suffix of the module path `module` (both dot-separated). */
 const suffixOf = (d: string, module: string): boolean => module === d || module.endsWith(`.${d}`);
 
 export class ClosedConstants {
   private readonly walked = new Map<string, Walked>();
   private readonly located = new Map<string, Located>();
+  private readonly bare = new Map<string, Located>();
+  private stretch: Stretch | undefined;
   /** Counters for tests and benchmarks: how often the library was walked. */
   readonly stats = { judged: 0, fallbacks: 0, walks: 0, locatedAsked: 0, locatedKnown: 0 };
 
@@ -108,6 +127,12 @@ export class ClosedConstants {
   forgetAfter(length: number): void {
     for (const [full, w] of this.walked) if (w.logLength !== undefined && w.logLength > length) this.walked.delete(full);
     for (const [name, l] of this.located) if (l.at > length) this.located.delete(name);
+    if (this.stretch !== undefined && length < this.stretch.end) this.endStretch();
+  }
+
+  private endStretch(): void {
+    this.stretch = undefined;
+    this.bare.clear();
   }
 
   /** The kept answer for a qualified name, while it is still Coq's answer (see `Located`). */
@@ -167,20 +192,36 @@ export class ClosedConstants {
     if (term.trim() === '' || UNREADABLE.test(term)) return undefined;
     // The theorem's own name is asked too: its kernel name is what later lemmas will find it by.
     const tokens = [name, ...new Set(term.match(NAME) ?? [])].filter((t, i) => !KEYWORDS.has(t) && isQualid(t) && (i === 0 || t !== name));
-    const known = tokens.map((t, i) => (i > 0 && t.includes('.') ? this.knownLocation(t) : undefined));
-    const asked = tokens.filter((_, i) => known[i] === undefined);
-    this.stats.locatedAsked += asked.length;
-    this.stats.locatedKnown += tokens.length - asked.length;
+    // Along a stretch, the check that it goes on travels in the same exchange as the names asked.
+    const stretch = this.stretch !== undefined && this.io.onlyProofsSince(this.stretch.from) ? this.stretch : undefined;
+    const keptBare = (t: string): string | undefined => (stretch === undefined || t === name ? undefined : this.bare.get(t)?.first);
+    const known = tokens.map((t, i) => (i === 0 ? undefined : t.includes('.') ? this.knownLocation(t) : keptBare(t)));
+    const probe = stretch === undefined ? [] : ['Inspect 2.', `Check ${stretch.last}.`, `Check ${name}.`];
     const at = this.io.logLength();
-    let answers: string[];
-    try {
-      answers = await this.io.query(asked.map((t) => `Locate Term ${t}.`).join(' '));
-    } catch {
+    const locate = async (names: readonly string[], before: readonly string[] = []): Promise<string[] | undefined> => {
+      this.stats.locatedAsked += names.length;
+      const answers = await this.io.query([...before, ...names.map((t) => `Locate Term ${t}.`)].join(' ')).catch(() => undefined);
+      return answers?.length === before.length + names.length ? answers : undefined;
+    };
+    const asked = tokens.filter((_, i) => known[i] === undefined);
+    const answers = await locate(asked, probe);
+    if (answers === undefined) {
+      this.endStretch();
       return undefined;
     }
-    if (answers.length !== asked.length) return undefined;
-    let next = 0;
-    const firsts = tokens.map((_, i) => known[i] ?? ((answers[next++] as string).split('\n')[0]?.trim() ?? ''));
+    const verified = stretch !== undefined && unlaid(answers[0]) === unlaid(answers[1]) + unlaid(answers[2]);
+    const firstLine = (a: string | undefined): string => a?.split('\n')[0]?.trim() ?? '';
+    const answered = new Map(asked.map((t, j) => [t, firstLine(answers[probe.length + j])]));
+    if (!verified) {
+      // Something besides the theorems may have been declared: bare names kept so far are asked now.
+      this.endStretch();
+      const again = tokens.filter((t, i) => known[i] !== undefined && !t.includes('.'));
+      const more = again.length === 0 ? [] : await locate(again);
+      if (more === undefined) return undefined;
+      for (const [j, t] of again.entries()) answered.set(t, firstLine(more[j]));
+    }
+    this.stats.locatedKnown += tokens.filter((t, i) => known[i] !== undefined && (verified || t.includes('.'))).length;
+    const firsts = tokens.map((t, i) => answered.get(t) ?? (known[i] as string));
     const fulls = new Set<string>();
     let self: string | undefined;
     for (const [i, token] of tokens.entries()) {
@@ -199,9 +240,13 @@ export class ClosedConstants {
     const module = self.split('.').slice(0, -1).join('.');
     for (const [i, token] of tokens.entries()) {
       const qualifier = token.split('.').slice(0, -1).join('.');
-      if (i === 0 || known[i] !== undefined || qualifier === '' || suffixOf(qualifier, module) || !LOCATED.test(firsts[i] as string)) continue;
-      this.located.set(token, { first: firsts[i] as string, at });
+      if (i === 0 || !answered.has(token)) continue;
+      if (qualifier === '') this.bare.set(token, { first: firsts[i] as string, at });
+      else if (!suffixOf(qualifier, module) && LOCATED.test(firsts[i] as string)) this.located.set(token, { first: firsts[i] as string, at });
     }
+    // This theorem is the only object its proof declared when the stretch goes on; its own name is asked from now on.
+    this.bare.delete(name);
+    this.stretch = verified && stretch !== undefined ? { from: stretch.from, last: name, end: at } : { from: at, last: name, end: at };
     fulls.delete(self);
     return { self, fulls: [...fulls] };
   }
