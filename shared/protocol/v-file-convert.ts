@@ -37,6 +37,9 @@ export const applyLine = (tactic: string): string => {
   return formatCommand({ name: 'APPLY', tactic: t.includes(';') && !(t.startsWith('(') && t.endsWith(')')) ? `(${t})` : t });
 };
 
+/** A proof sentence without Coq's `Time` prefix (which only reports how long the sentence took). */
+export const untimed = (sentence: string): string => sentence.replace(/^\s*Time\s+/, '');
+
 /** What closes the proof's last goal, and what closes any other (seed 000: NEXT is END's synonym for subgoals). */
 const LAST_CLOSE: ShellCommand = { name: 'END' };
 const OTHER_CLOSE: ShellCommand = { name: 'NEXT' };
@@ -47,8 +50,10 @@ export function convertTheorem(input: ConvertInput): Converted {
   const name = t.name ?? input.fallbackName ?? 'arbor_goal';
   const lines = [formatCommand({ name: 'GOAL', theoremName: name, expr: input.statement.replace(/\s+/g, ' ').trim() })];
   if (input.binders.length > 0) lines.push(applyLine(`intros ${input.binders.join(' ')}`));
-  for (const tac of t.tactics) {
-    if (tac.structural) continue;
+  for (const timed of t.tactics) {
+    if (timed.structural) continue;
+    // `Time tac.` runs `tac` and prints how long it took: the step is `tac` itself.
+    const tac = { ...timed, tactic: untimed(timed.tactic) };
     if (MULTI_GOAL.test(tac.tactic)) return { ok: false, reason: `line ${tac.line}: '${tac.tactic}' works on several goals or out of order` };
     // `Fail tac` (Coq ran it: it failed, as the file expects) changes nothing and is no tactic to APPLY.
     if (tac.acted.length === 0 && tac.made.length === 0 && /^Fail\s/.test(tac.tactic)) continue;

@@ -109,4 +109,23 @@ describe('.v files as derivations (attack, real coqidetop)', () => {
     expect(free?.ok && free.lines.some((l) => /Admitted|admit\b|Lemma uses\b|Lemma indirect\b/.test(l))).toBe(false);
     expect(by.get('ok')?.converted.ok).toBe(true);
   });
+
+  it('Time is judged by the sentence it wraps: a timed tactic reads and converts, a timed Redirect or Qed does not run', { timeout: 300_000 }, async () => {
+    const policy = new SentencePolicy('read-only');
+    expect(policy.judge('Time reflexivity.', true)).toBeUndefined();
+    expect(policy.judge('Time Definition x := 1.', false)).toBeUndefined();
+    expect(policy.judge('Time Redirect "x" Print nat.', false)).toMatch(/not allowed: Redirect/);
+    expect(policy.judge('Time Time Redirect "x" Print nat.', false)).toMatch(/not allowed: Redirect/);
+    expect(policy.judge('Time Qed.', true)).toMatch(/not allowed: Time Qed/);
+    expect(policy.judge('Time admit.', true)).toBeUndefined(); // read-only: admitting is shown, as a bare admit is
+    expect(new SentencePolicy('define').judge('Time admit.', true)).toMatch(/gives up/);
+    const report = await vFileDerivations('Lemma a : 1 + 1 = 2.\nProof. Time reflexivity. Qed.\nLemma b : 2 + 2 = 4.\nProof. Time simpl. reflexivity. Qed.\n', { timeoutMs: 60_000 });
+    expect(report.stopped).toBeUndefined();
+    expect(report.skipped ?? []).toEqual([]);
+    expect(report.theorems.map((t) => [t.name, t.ending])).toEqual([['a', 'Qed'], ['b', 'Qed']]);
+    const converted = report.theorems[1]?.converted;
+    expect(converted?.ok).toBe(true);
+    // The step is the tactic itself; the earlier proof travels in the DEFINE as written (Time and all).
+    expect(converted?.ok === true ? converted.lines : []).toEqual(['DEFINE "Lemma a : 1 + 1 = 2. Proof. Time reflexivity. Qed."', 'GOAL b "2 + 2 = 4"', 'APPLY simpl', 'APPLY reflexivity', 'END']);
+  });
 });

@@ -1,5 +1,6 @@
 import { sentenceSpans } from './coq-sentence.ts';
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
+import { untimed } from '../../../shared/protocol/v-file-convert.ts';
 
 /**
  * A `.v` file as the items of an Arbor document (issue 24): declarations become `DEFINE`, each theorem
@@ -149,7 +150,7 @@ export function vToDocument(text: string): ConvertedItem[] {
         break;
       }
       if (t === '' || /^Proof\b/.test(t)) continue;
-      tactics.push(t.replace(/\.$/, ''));
+      tactics.push(untimed(t).replace(/\.$/, ''));
     }
     const statement = head.binders === '' ? head.type : `forall ${head.binders}, ${head.type}`;
     const introduced = binderNames(head.binders);

@@ -78,8 +78,9 @@ describe('the one gate for untrusted Coq text, judging the sentences Coq delimit
     ['Set Warnings "+notation-overridden".', /option not allowed/],
     ['Set Printing All.', /option not allowed/],
     ['Set Default Goal Selector "all".', /option not allowed/],
-    ['Time Redirect "x" Print nat.', /not allowed: Time/],
-    // `Fail` is judged by what it wraps.
+    // `Time` and `Fail` are judged by what they wrap.
+    ['Time Redirect "x" Print nat.', /not allowed: Redirect/],
+    ['Time Fail Time Load x.', /not allowed: Load/],
     ['Fail Load x.', /not allowed: Load/],
     ['Fail Fail Redirect "x" Print nat.', /not allowed: Redirect/],
     ['Lemma l : True. Proof. Fail Cd "/tmp". exact I. Qed.', /not allowed: Cd \(inside a proof\)/],

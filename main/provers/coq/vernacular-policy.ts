@@ -144,6 +144,14 @@ export class SentencePolicy {
     // sentence it wraps (so `Fail Redirect …` is refused as `Redirect …` is), and Coq's answer decides the rest.
     const wrapped = failWrapped(pp);
     if (wrapped !== undefined) return this.judgeWrapped(wrapped, inProof);
+    // `Time c.` runs `c` as it is and prints how long it took: judged as `c` itself (`Time Redirect …` is refused
+    // as `Redirect …` is). A proof's own end is never timed here: the run reads how each proof ends from its head.
+    const timed = timeWrapped(pp);
+    if (timed !== undefined) {
+      const end = inProof ? /^(Proof|Qed|Defined|Admitted|Abort)\b/.exec(timed.trim())?.[1] : undefined;
+      if (end !== undefined) return `parse error: ${this.what} sentence not allowed: Time ${end} (time the tactics instead)`;
+      return this.judge(timed, inProof, tacticHead);
+    }
     const refusal = inProof ? proofSentence(pp, this.purpose, tacticHead) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     const head = headOf(pp);
@@ -157,7 +165,7 @@ export class SentencePolicy {
 
   /** A sentence under `Fail`: judged as itself, but it changes no block structure (a failed command did nothing). */
   private judgeWrapped(pp: string, inProof: boolean): string | undefined {
-    const nested = failWrapped(pp);
+    const nested = failWrapped(pp) ?? timeWrapped(pp);
     if (nested !== undefined) return this.judgeWrapped(nested, inProof);
     const refusal = inProof ? proofSentence(pp, this.purpose) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
@@ -195,6 +203,12 @@ function proofSentence(pp: string, purpose: PolicyPurpose, tacticHead?: string):
   // Read-only: a goal given up can never reach a `Qed` the kernel accepts; the proof ends `Admitted` or not at all.
   if (!readOnly && GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;
   return undefined;
+}
+
+/** The sentence `Time` wraps (Coq's reprint: `Time` first), or undefined. */
+function timeWrapped(pp: string): string | undefined {
+  const m = /^\s*Time\s+([^]*)$/.exec(pp);
+  return m ? (m[1] as string) : undefined;
 }
 
 /** The sentence `Fail` wraps (Coq's reprint: `Fail` first, after no attribute), or undefined. */
