@@ -49,3 +49,34 @@ describe('a library abbreviation the document redefines is not one of its new wo
     }, 180_000);
   }
 });
+
+describe('a library name of the channel\'s environment the document redefines is not one of its new words', () => {
+  let shell: ShellProcess;
+  beforeAll(() => {
+    shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
+  });
+  afterAll(async () => {
+    await shell.end();
+  });
+
+  it('STATEMENT shows it: String.substring (environment `strings`) redefined to return its argument', { timeout: 180_000 }, async () => {
+    const rs = await shell.onFreshChannel([
+      'PRELUDE strings',
+      `DEFINE ${q('Definition substring (n m : nat) (s : string) : string := s. Definition my_s : string := "abc".')}`,
+      // Read with the environment's substring: "a" = "abc", which is false.
+      `GOAL ${q('substring 0 1 my_s = my_s')}`,
+      'APPLY reflexivity',
+      'END',
+    ]);
+    expect(rs.map((r) => r.ERR).slice(0, 4)).toEqual(['', '', '', '']);
+    const end = rs.at(-1);
+    expect(finished(end), JSON.stringify(end)).toBe(true);
+    expect(end?.STATEMENT, JSON.stringify(end)).toBeDefined();
+  });
+
+  it('an honest statement over the environment\'s strings has no STATEMENT line', { timeout: 180_000 }, async () => {
+    const rs = await shell.onFreshChannel(['PRELUDE strings', `GOAL ${q('length "ab"%string = 2 /\\ (substring 0 1 "ab" = "a")%string')}`, 'APPLY (split; reflexivity)', 'END']);
+    expect(rs.map((r) => r.ERR)).toEqual(['', '', '', '']);
+    expect(rs.at(-1)?.STATEMENT, JSON.stringify(rs.at(-1))).toBeUndefined();
+  });
+});
