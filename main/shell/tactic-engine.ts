@@ -400,8 +400,8 @@ export class TacticEngine implements ChannelEngine {
       const tree = removeCurrentLeaf(last.tree);
       const finished = await this.finishIfDone(tree).catch((err: unknown) => {
         // Every goal closed, yet the kernel refused `Qed`: the script must not claim `Qed` for this proof.
-        // The same state, the refusal with it (the same root: a fork's handle still finds it).
-        if (err instanceof ProverError && err.code === 'fail') this.history[this.history.length - 1] = { ...last, origin: rootOf(last), kernelRefused: err.message };
+        // A new record (never the old one's root): a sibling that adopted the state before END runs the step again and gets the refusal.
+        if (err instanceof ProverError && err.code === 'fail') this.history[this.history.length - 1] = { ...last, origin: undefined, kernelRefused: err.message };
         throw err;
       });
       this.history.push({ ...last, kernelRefused: undefined, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });

@@ -85,7 +85,11 @@ describe('SCRIPT after a refused Qed: REVERT, re-do and forks (real Coq, in-proc
     const send = async (line: string): Promise<ShellResponse> => (await Promise.all(local.submitLine(line)))[0] as ShellResponse;
     try {
       expect((await send('0 GOAL again "1 = 1"')).ERR).toBe('');
+      // A try before the refusal: the channel now keeps a sibling prover that follows it (state-forks.ts).
+      expect(await forksOf(local).run(0, async (fork) => (await fork.run('STATE')).ERR, { step: 1 })).toBe('');
       expect((await send('0 APPLY (exact_no_check (@eq_refl nat 2))')).ERR).toBe('');
+      // The follower holds the state with every goal closed before END is asked.
+      expect(await forksOf(local).run(0, async (fork) => (await fork.run('STATE')).ERR, { step: 2 })).toBe('');
       expect((await send('0 END')).ERR).toMatch(/kernel did not accept/);
       // A fork of the refused state on a sibling prover (a try from a named step): its script must not claim Qed either.
       const forked = await forksOf(local).run(0, async (fork) => String((await fork.run('SCRIPT')).RESPONSE), { step: 2 });
