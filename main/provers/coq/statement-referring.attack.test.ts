@@ -80,3 +80,27 @@ describe('a library name of the channel\'s environment the document redefines is
     expect(rs.at(-1)?.STATEMENT, JSON.stringify(rs.at(-1))).toBeUndefined();
   });
 });
+
+describe('a module alias that makes a library path mean another library\'s', () => {
+  let shell: ShellProcess;
+  beforeAll(() => {
+    shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
+  });
+  afterAll(async () => {
+    await shell.end();
+  });
+
+  it('STATEMENT shows it: Module Nat := Z, then Nat.lt (Nat.sub 0 1) my_zero', { timeout: 180_000 }, async () => {
+    const rs = await shell.onFreshChannel([
+      `DEFINE ${q('Module Nat := Z. Definition my_zero := 0%Z.')}`,
+      // Read with the library's Nat: 0 - 1 < 0 on nat, which is false; here it is -1 < 0 on Z.
+      `GOAL ${q('Nat.lt (Nat.sub 0 1) my_zero')}`,
+      'APPLY reflexivity',
+      'END',
+    ]);
+    expect(rs.map((r) => r.ERR).slice(0, 3)).toEqual(['', '', '']);
+    const end = rs.at(-1);
+    expect(finished(end), JSON.stringify(end)).toBe(true);
+    expect(end?.STATEMENT, JSON.stringify(end)).toBeDefined();
+  });
+});
