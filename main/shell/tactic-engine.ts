@@ -48,6 +48,11 @@ interface StepRecord {
   act?: StepAct;
   /** On a fork (state-handle.ts): the record of the channel it mirrors, so a later handle finds the common prefix. */
   origin?: StepRecord;
+  /**
+   * Why the kernel refused `Qed` at END in this state (every goal closed): the script ends this proof
+   * `Admitted`. Part of the record, so copies of the state (LET, PRINT_MODE, a crash's replay, a fork) keep it.
+   */
+  kernelRefused?: string;
 }
 
 /**
@@ -378,9 +383,6 @@ export class TacticEngine implements ChannelEngine {
     return names;
   }
 
-  /** The last END the kernel refused (`Qed`), with the record it was asked at: the script says so for that proof. */
-  private kernelRefusal: { record: StepRecord; reason: string } | undefined;
-
   private unnamedTheorem(): string {
     const taken = this.theoremNames();
     if (!taken.has('arbor_goal')) return 'arbor_goal';
@@ -398,10 +400,11 @@ export class TacticEngine implements ChannelEngine {
       const tree = removeCurrentLeaf(last.tree);
       const finished = await this.finishIfDone(tree).catch((err: unknown) => {
         // Every goal closed, yet the kernel refused `Qed`: the script must not claim `Qed` for this proof.
-        if (err instanceof ProverError && err.code === 'fail') this.kernelRefusal = { record: last, reason: err.message };
+        // A new record (never the old one's root): a sibling that adopted the state before END runs the step again and gets the refusal.
+        if (err instanceof ProverError && err.code === 'fail') this.history[this.history.length - 1] = { ...last, origin: undefined, kernelRefused: err.message };
         throw err;
       });
-      this.history.push({ ...last, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });
+      this.history.push({ ...last, kernelRefused: undefined, tree, checkpoint: finished?.checkpoint ?? last.checkpoint, script: [], proofStep: undefined, goal: undefined, finished: finished !== undefined });
       return this.stateResult(true, finished);
     }
     // Not yet proved: END is HAMMER then END (seed 000).
@@ -554,7 +557,7 @@ export class TacticEngine implements ChannelEngine {
     const last = this.history.at(-1);
     const current = items.at(-1);
     if (current?.kind === 'proof' && last?.tree) current.openGoals = openLeaves(last.tree).length;
-    if (current?.kind === 'proof' && last !== undefined && this.kernelRefusal?.record === last) current.kernelRefused = this.kernelRefusal.reason;
+    if (current?.kind === 'proof' && last?.kernelRefused !== undefined && last.finished !== true) current.kernelRefused = last.kernelRefused;
     const session = this.sessionNow();
     if (session.renderDocument) return session.renderDocument(scope === 'item' ? itemWithDependencies(items) : items);
     // Backends without documents have one proof at a time.

@@ -56,10 +56,14 @@ export interface JudgeIO {
   onlyProofsSince(length: number): boolean;
 }
 
-/** Words of Coq's term grammar that `Locate Term` cannot take (and that never name a global). */
+/**
+ * Words of Coq's term grammar that `Locate Term` cannot take (and that never name a global). Not `struct`, `is`,
+ * `IF`, `mod`: Coq takes each as a constant's name (`mod` where Arith's notation is not loaded), so they are
+ * asked like any name (no object by that name: a bound word; a keyword where `Locate` fails: Coq walks).
+ */
 const KEYWORDS = new Set([
   'fun', 'forall', 'let', 'in', 'match', 'with', 'end', 'as', 'return', 'if', 'then', 'else', 'fix', 'cofix',
-  'struct', 'Prop', 'Set', 'Type', 'SProp', '_', 'where', 'for', 'exists', 'exists2', 'at', 'using', 'is', 'mod', 'IF',
+  'Prop', 'Set', 'Type', 'SProp', '_', 'where', 'for', 'exists', 'exists2', 'at', 'using',
 ]);
 const NAME = /[\p{L}_][\p{L}\p{N}_']*(?:\.[\p{L}_][\p{L}\p{N}_']*)*/gu;
 /** Text the name reading cannot vouch for: literals (strings, numerals) and any dot outside a qualified name (elision). */

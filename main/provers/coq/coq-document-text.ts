@@ -2,8 +2,12 @@ import type { ScriptItem } from '../../shell/prover-session.ts';
 import { environmentPrelude } from './environments.ts';
 import { closingSentences, openBlocksAfter } from './document-blocks.ts';
 
-/** Text safe inside a Coq comment, on one line (Coq's message could hold `*)` or a string quote that opens one). */
-const inComment = (text: string): string => text.replace(/\s+/g, ' ').replace(/\(\*|\*\)|"/g, (m) => (m === '"' ? "'" : m.split('').join(' '))).slice(0, 300);
+/**
+ * Text safe inside a Coq comment, on one line (Coq's message could hold `*)`, `(*` or a string quote that opens
+ * one). A space goes after every `(` before a `*`, then after every `*` before a `)`: one pass over `(*)` would
+ * leave `( *)`, which closes the comment.
+ */
+const inComment = (text: string): string => text.replace(/\s+/g, ' ').replace(/"/g, "'").replace(/\((?=\*)/g, '( ').replace(/\*(?=\))/g, '* ').slice(0, 300);
 
 /** A channel's document as one `.v` file: Arbor's prelude, the preludes' sentences that ran, then each item (an open proof `Admitted`). */
 export function coqDocumentText(preludes: readonly string[], items: readonly ScriptItem[], environment?: string): string {

@@ -20,6 +20,7 @@ import { declaredBy } from './coq-declarations.ts';
 import { crushTactic, obtainTactic, ruleTactic, unfoldTactic, type StepTip } from './coq-proof-steps.ts';
 import { theoremMeaning } from './theorem-meaning.ts';
 import { CoqPreludes } from './coq-preludes.ts';
+import { environmentLibrarySentences } from './environments.ts';
 import { HammerPipeline } from './hammer/hammer-pipeline.ts';
 import { CoqTip, GRACE_MS, ROUND_TRIP_MS } from './coq-tip.ts';
 import { coqHammerPort } from './coq-hammer-port.ts';
@@ -131,7 +132,7 @@ export class CoqSession implements ProverSession {
     this.printer.newProof();
     this.tip.items.push({ kind: 'proof', start: this.tip.log.length, name: theorem, goal: g });
     // Its END's statement judge compares with the clean environment's reading: read it while the proof is written.
-    cleanEnvironment.prefetch(g, this.clientOptions, librarySentences(this.declarationSentences()));
+    cleanEnvironment.prefetch(g, this.clientOptions, librarySentences(this.meaningSentences()));
     return this.transaction(async () => {
       await this.tip.run(`Theorem ${theorem} : (${g}).`, this.timeoutMs);
       return { script: [] };
@@ -243,6 +244,11 @@ export class CoqSession implements ProverSession {
     return [...this.preludes.channelSentences, ...this.preludes.untrustedSentences, ...defined];
   }
 
+  /** What the statement judge reads a statement after: the environment's library sets, then the preludes and DEFINEs. */
+  private meaningSentences(): string[] {
+    return [...environmentLibrarySentences(this.preludes.environment), ...this.declarationSentences()];
+  }
+
   /**
    * `Qed` in the session: the kernel re-checks the whole proof (shelved, given-up or unresolved goals
    * make it refuse), then `Print Assumptions` must show only what the user trusts. Anything else leaves
@@ -265,7 +271,7 @@ export class CoqSession implements ProverSession {
       // The statement's meaning is read beside it (queries at the Qed's own state, and the clean environment,
       // never the tip); both are awaited before anything else moves the tip.
       const judged = this.closedConstants.judge(proof.name ?? 'arbor_goal', this.preludes.trustedNow());
-      const declared = this.declarationSentences();
+      const declared = this.meaningSentences();
       const meaning = theoremMeaning(this.tip.client, this.clientOptions, proof.name ?? 'arbor_goal', proof.goal ?? '', declared);
       const [verdictOf, statementOf] = await Promise.allSettled([judged, meaning]);
       if (verdictOf.status === 'rejected') throw verdictOf.reason;

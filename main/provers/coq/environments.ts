@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { arborPrelude, SESSION_ONLY_PRELUDE } from './prelude.ts';
+import { splitSentences } from './coq-sentence.ts';
 
 /**
  * The environment a Coq document starts from (issue 24). `default` is Arbor's prelude as it always was
@@ -38,6 +39,16 @@ export function environmentPrelude(name = DEFAULT_ENVIRONMENT): string {
   if (name === 'bare') return bare;
   const sets = name.split(',').filter((n) => Object.hasOwn(LIBRARY_SETS, n)).map((n) => LIBRARY_SETS[n] as string);
   return `${bare.trimEnd()}\n\n(* The document's library sets (${name}). *)\n${sets.join('\n')}\n`;
+}
+
+/**
+ * The sentences an environment's library sets add to the bare prelude (none for `default` and `bare`): the
+ * document's own library sentences as far as the statement judge goes, so its clean reading has the same
+ * library vocabulary (a redefined `String.substring` is then a shadowed library name, never a new word).
+ */
+export function environmentLibrarySentences(name = DEFAULT_ENVIRONMENT): string[] {
+  if (name === DEFAULT_ENVIRONMENT || name === 'bare') return [];
+  return name.split(',').filter((n) => Object.hasOwn(LIBRARY_SETS, n)).flatMap((n) => splitSentences(LIBRARY_SETS[n] as string));
 }
 
 /** Only for the interactive session (the `hammer` tactic needs CoqHammer's plugin; scripts must not). */

@@ -240,6 +240,9 @@ class CleanEnvironment {
             if (!(e instanceof CoqFailure)) throw e;
             return false;
           });
+          // An abbreviation with parameters (`iter_nat n A f x`, `Pcompare x y m`) refers to something as written,
+          // yet `Check @` refuses it ("not applied enough"): `Locate Term` says whether the name itself is one.
+          if (!refers) refers = abbreviationAsWritten(notices(await client.query(`Locate Term ${n}.`, state.tip, ROUND_TRIP_MS)));
           known.set(n, refers);
         }
         if (refers) out.add(n);
@@ -259,6 +262,18 @@ class CleanEnvironment {
     await started?.client.dispose();
   }
 }
+
+/**
+ * A `Locate Term` answer whose first entry is an abbreviation (`Notation Coq.Arith.Wf_nat.iter_nat`) the name
+ * refers to as written: no "shorter name" remark (that one is reached only by a longer name).
+ */
+export const abbreviationAsWritten = (located: string): boolean => {
+  const lines = located.trim().split('\n');
+  // The first entry: its line and the indented remarks under it.
+  const next = lines.findIndex((l, i) => i > 0 && !/^\s/.test(l));
+  const entry = next < 0 ? lines : lines.slice(0, next);
+  return /^Notation\s+\S/.test(entry[0] ?? '') && !entry.some((l) => /shorter name/.test(l));
+};
 
 /**
  * One clean environment per set of project arguments (`ClientOptions.extraArgs`, present only while the
