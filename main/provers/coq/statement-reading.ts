@@ -236,8 +236,8 @@ class CleanEnvironment {
         let refers = known.get(n);
         if (refers === undefined) {
           refers = await client.query(`Check @${n}.`, state.tip, ROUND_TRIP_MS).then(() => true, (e: unknown) => {
-            // A dead or hung environment is no answer: asked again next time.
-            if (!(e instanceof CoqFailure)) throw e;
+            // A dead, hung or interrupted environment is no answer: asked again next time, never kept.
+            if (!(e instanceof CoqFailure) || /User interrupt/i.test(e.message)) throw e;
             return false;
           });
           // An abbreviation with parameters (`iter_nat n A f x`, `Pcompare x y m`) refers to something as written,
