@@ -197,8 +197,8 @@ class CleanEnvironment {
   private readNow(text: string, options: ClientOptions, library: readonly string[]): Promise<(Reading & { library: string[] }) | { error: string; library: string[] }> {
     return this.atLibrary(options, library, async (client, state) => {
       try {
-        await client.add(`Theorem arbor_clean_reading : (${text}).`, ROUND_TRIP_MS);
-        const goal = (await client.goals(ROUND_TRIP_MS)).goals?.[0]?.goal;
+        // Add and Goal in one exchange (the reading runs beside every GOAL of every document).
+        const goal = (await client.addAndGoals(`Theorem arbor_clean_reading : (${text}).`, ROUND_TRIP_MS)).goals?.[0]?.goal;
         if (goal === undefined) return { error: 'no goal', library: state.applied };
         return { ...(await readTerm(client, goal, client.tip, this.cache(state.key))), library: state.applied };
       } catch (e) {
