@@ -87,10 +87,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     return { theorems: [], sentences: 0, stopped: { line: lineCounter(text)(control.at), message: `the file contains the control character U+${control.code} (line ${lineCounter(text)(control.at)}), which coqidetop's XML cannot carry: nothing was run` }, ms: Math.round(performance.now() - started), project: options.project !== undefined };
   }
   const project = options.project;
-  const client = await CoqideTopClient.start({
+  const clientOptions = {
     ...(options.client ?? {}),
     ...(project !== undefined ? { extraArgs: [...project.args], sandbox: { readOnly: [...project.readOnly] } } : {}),
-  });
+  };
+  let client = await CoqideTopClient.start(clientOptions);
   const sentences: VSentence[] = [];
   const states: number[] = [];
   let stopped: VFileReport['stopped'];
@@ -131,7 +132,13 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
           stopped = { line: lineAt(start >= text.length && blank >= 0 ? at + blank : start), message: e.message };
           break;
         }
-        throw e;
+        if (client.alive) throw e;
+        // coqidetop died (killed after a Cancel's unanswered interrupt, or a crash): what was read is kept and judged.
+        const line = lineAt(nextStart(text, at));
+        stopped = options.signal?.aborted
+          ? { line, message: `cancelled at line ${line}: the theorems read before it are shown`, cancelled: true }
+          : { line, message: `Coq stopped at line ${line} (${(e as Error).message.replace(/\s+/g, ' ').trim()}): the theorems read before it are shown` };
+        break;
       }
       if (s === undefined) break;
       // The sentence's own first line: after the comments before it, not the first of those.
@@ -173,6 +180,18 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         break;
       }
       at = s.end;
+    }
+    if (!client.alive && sentences.length > 0) {
+      // Cancel's interrupt went unanswered (a loaded machine) and coqidetop was killed: the sentences read are
+      // read again on a fresh one (Add only parses; each is run when a judgement asks at its state).
+      await client.dispose();
+      client = await CoqideTopClient.start(clientOptions);
+      try {
+        for (const [i, s] of sentences.entries()) states[i] = await client.add(s.text, options.timeoutMs);
+      } catch (e) {
+        const said = `Coq had to be stopped and could not read the file again (${(e as Error).message.replace(/\s+/g, ' ').trim()}): no theorem could be judged`;
+        return { theorems: [], sentences: sentences.length, stopped: { ...(stopped ?? { line: 1 }), message: stopped === undefined ? said : `${stopped.message}; ${said}` }, ms: Math.round(performance.now() - started), project: project !== undefined };
+      }
     }
     const theorems: VFileTheoremReport[] = [];
     // Admitted proofs so far, by kernel name (Coq's Locate right after the Admitted); the sentences of those

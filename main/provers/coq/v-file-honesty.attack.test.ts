@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeView } from '../../../shared/proof-tree/proof-tree.ts';
+import { descendants } from '../../process/process-tree.ts';
 import { vFileDerivations, type VFileReport } from './v-file-derivations.ts';
 
 /**
@@ -91,6 +92,28 @@ describe('.v files: Cancel during a sentence that never ends (attack, real coqid
     });
     expect(performance.now() - started).toBeLessThan(120_000);
     expect(r.stopped).toMatchObject({ line: 5, cancelled: true });
+    expect(r.theorems.map((t) => t.name)).toEqual(['adm', 'ok', 'loop']);
+    expect(r.theorems[1]?.restsOn?.map((a) => a.name)).toEqual(['adm']);
+  });
+
+  it('keeps and judges the theorems read when coqidetop died at Cancel (killed after an unanswered interrupt)', { timeout: 300_000 }, async () => {
+    const cancel = new AbortController();
+    // This test's own coqidetop (a descendant of this worker), killed as the client kills one deaf to SIGINT.
+    const killOurCoqidetop = (): void => {
+      for (const p of descendants(process.pid)) if (/^coqidetop/.test(p.name)) process.kill(p.pid, 'SIGKILL');
+    };
+    const r = await vFileDerivations('Ltac spin := idtac; spin.\nLemma adm : False. Admitted.\nLemma ok : False. Proof. exact adm. Qed.\nLemma loop : True. Proof.\nspin. Qed.\n', {
+      timeoutMs: 240_000, signal: cancel.signal,
+      onProgress: (p) => {
+        if (p.line === 4 && p.judging === undefined) {
+          killOurCoqidetop();
+          setImmediate(() => cancel.abort());
+        }
+      },
+    });
+    // Stopped where the next sentence was to be delimited or run (line 4's `Proof.`, or `spin.`), as cancelled.
+    expect(r.stopped).toMatchObject({ cancelled: true });
+    expect([4, 5]).toContain(r.stopped?.line);
     expect(r.theorems.map((t) => t.name)).toEqual(['adm', 'ok', 'loop']);
     expect(r.theorems[1]?.restsOn?.map((a) => a.name)).toEqual(['adm']);
   });
