@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { ShellProcess } from '../../cli/shell-process.ts';
+
+/**
+ * Attacks on END's bare names (closed-constants.ts: `directReferences`, the verified stretch of `Inspect 2`)
+ * through the real arbor-shell and coqidetop: a name read from the finished theorem's term that stands for a
+ * global resting on an axiom must never be taken for a bound variable or a keyword, whatever the name, and a
+ * bare name's kept answer must never outlive what a later proof item declared.
+ */
+const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
+const finished = (r: ShellResponse | undefined): boolean =>
+  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
+/** The axiom behind `admit`: Arbor never trusts it. */
+const ADMIT = 'Coq.Compat.AdmitAxiom.proof_admitted';
+
+describe('END: bare names, keywords and the verified stretch (real coqidetop)', () => {
+  let shell: ShellProcess;
+  beforeAll(() => {
+    shell = new ShellProcess(['--timeout', '20']);
+  });
+  afterAll(async () => {
+    await shell.end();
+  });
+  const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
+
+  // `struct`, `is` and `IF` are words of Coq's printing (`{struct n}`) or notations, but plain identifiers to
+  // coqc: a constant may have that name, and a theorem that uses it rests on what it rests on.
+  it('a constant named like a word of the term grammar (IF, is, struct) is a reference, not a keyword', async () => {
+    const rs = await session([
+      `DEFINE ${q(`Require Coq.Compat.AdmitAxiom. Definition IF : False := ${ADMIT}. Definition is : False := ${ADMIT}. Definition struct : False := ${ADMIT}.`)}`,
+      `GOAL a ${q('False')}`, 'APPLY (exact IF)', 'END',
+      `GOAL b ${q('False')}`, 'APPLY (exact is)', 'END',
+      `GOAL c ${q('False')}`, 'APPLY (exact struct)', 'END',
+    ]);
+    expect(rs[0]?.ERR).toBe('');
+    for (const i of [3, 6, 9]) expect(rs[i]?.ERR, JSON.stringify(rs[i])).toMatch(/^unsound: depends on .*proof_admitted/);
+  }, 240_000);
+
+  it('in the bare environment `mod` is an identifier too', async () => {
+    const rs = await session([
+      'PRELUDE bare',
+      `DEFINE ${q(`Require Coq.Compat.AdmitAxiom. Definition mod : False := ${ADMIT}.`)}`,
+      `GOAL a ${q('False')}`, 'APPLY (exact mod)', 'END',
+    ]);
+    expect(rs[1]?.ERR).toBe('');
+    expect(rs[4]?.ERR, JSON.stringify(rs[4])).toMatch(/^unsound: depends on .*proof_admitted/);
+  }, 240_000);
+
+  // HELD when written: `abstract … using x` in a GOAL's statement declares `x` before the theorem, so `Inspect 2`
+  // shows it and the stretch ends; `x`, a bound variable for the earlier theorems, is asked again.
+  it('a name kept as a bound variable, then declared by a statement\'s abstract on an axiom, is asked again', async () => {
+    const rs = await session([
+      `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
+      `GOAL t1 ${q('forall evil : nat, evil = evil')}`, 'APPLY (intros; reflexivity)', 'END',
+      `GOAL t2 ${q('forall evil : nat, evil + 0 = evil')}`, 'APPLY (intros; apply Nat.add_0_r)', 'END',
+      `GOAL t3 ${q(`ltac:(let x := constr:(ltac:(abstract exact ${ADMIT} using evil) : False) in exact True)`)}`, 'APPLY (exact I)', 'END',
+      `GOAL t4 ${q('False')}`, 'APPLY (exact evil)', 'END',
+    ]);
+    expect(finished(rs[3])).toBe(true);
+    expect(finished(rs[6])).toBe(true);
+    expect(rs[12]?.ERR, JSON.stringify(rs.slice(7))).toMatch(/^unsound: depends on evil/);
+  }, 240_000);
+});
