@@ -56,10 +56,15 @@ export interface JudgeIO {
   onlyProofsSince(length: number): boolean;
 }
 
-/** Words of Coq's term grammar that `Locate Term` cannot take (and that never name a global). */
+/**
+ * Words of Coq's term grammar that `Locate Term` cannot take and that never name a global, in any environment.
+ * Not `struct`, `is`, `IF` (nor `mod` where only Init is loaded): coqc takes them as names (`Definition IF :=
+ * …`), so they are asked like any name; where one is a keyword, Coq refuses the batch and the whole closure
+ * is walked instead.
+ */
 const KEYWORDS = new Set([
   'fun', 'forall', 'let', 'in', 'match', 'with', 'end', 'as', 'return', 'if', 'then', 'else', 'fix', 'cofix',
-  'struct', 'Prop', 'Set', 'Type', 'SProp', '_', 'where', 'for', 'exists', 'exists2', 'at', 'using', 'is', 'mod', 'IF',
+  'Prop', 'Set', 'Type', 'SProp', '_', 'where', 'for', 'exists', 'exists2', 'at', 'using',
 ]);
 const NAME = /[\p{L}_][\p{L}\p{N}_']*(?:\.[\p{L}_][\p{L}\p{N}_']*)*/gu;
 /** Text the name reading cannot vouch for: literals (strings, numerals) and any dot outside a qualified name (elision). */
