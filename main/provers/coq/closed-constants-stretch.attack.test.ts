@@ -61,4 +61,27 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
     expect(finished(rs[6])).toBe(true);
     expect(rs[12]?.ERR, JSON.stringify(rs.slice(7))).toMatch(/^unsound: depends on evil/);
   }, 240_000);
+  // HELD when written: a theorem is the one object a verified stretch lets a proof declare, and its own name is
+  // dropped from the kept answers, also when its END was judged by the full walk (a numeral in its statement),
+  // where the next END's check sees the stretch's last theorem is not the previous one.
+  for (const [what, statement] of [['read by its references', 'forall P : Prop, P \\/ ~ P'], ['walked whole (a numeral)', 'forall P : Prop, 1 = 1 -> P \\/ ~ P']] as const) {
+    it(`a bound variable's name kept along the stretch, then a theorem of that name on a trusted axiom (${what})`, async () => {
+      const use = statement.includes('1 = 1') ? '(h P eq_refl)' : '(h P)';
+      const rs = await session([
+        'PRELUDE "Require Import Classical."',
+        `GOAL t1 ${q('forall h : nat, h = h')}`, 'APPLY (intros; reflexivity)', 'END',
+        `GOAL t2 ${q('forall h plus_n_O : nat, h + plus_n_O = plus_n_O + h')}`, 'APPLY (intros; apply Nat.add_comm)', 'END',
+        `GOAL h ${q(statement)}`, `APPLY (intros; exact (classic P))`, 'END',
+        `GOAL t3 ${q('forall P : Prop, ~ ~ P -> P')}`, `APPLY (intros P H; destruct ${use} as [p | n]; [exact p | contradiction])`, 'END',
+        `GOAL plus_n_O ${q('forall P : Prop, P \\/ ~ P')}`, `APPLY (intros P; exact ${use})`, 'END',
+        `GOAL t4 ${q('forall P : Prop, ~ ~ P -> P')}`, 'APPLY (intros P H; destruct (plus_n_O P) as [p | n]; [exact p | contradiction])', 'END',
+      ]);
+      const classic = ['classic : forall P : Prop, P \\/ ~ P'];
+      expect(rs.map((r) => r.ERR).filter((e) => e !== '')).toEqual([]);
+      expect(rs[9]?.ASSUMPTIONS).toEqual(classic);
+      expect(rs[12]?.ASSUMPTIONS).toEqual(classic);
+      expect(rs[15]?.ASSUMPTIONS).toEqual(classic);
+      expect(rs[18]?.ASSUMPTIONS).toEqual(classic);
+    }, 240_000);
+  }
 });
