@@ -25,28 +25,32 @@ describe('END after a restart that loaded a rebuilt project library (real coqide
   beforeAll(async () => {
     await mkdir(TMP, { recursive: true });
     dir = await mkdtemp(join(TMP, 'restart-lib-'));
-    await compile('Definition unrelated := 0.\n');
+    await compile('Lemma lem : True.\nProof. exact I. Qed.\n');
   }, 180_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('a name kept as a bound variable is asked again once the restarted prover loaded a library that declares it', async () => {
+  it('a name kept as a bound variable, and a library lemma judged closed, are asked again once the restarted prover loaded the rebuilt library', async () => {
     const session = await CoqSession.open({ timeoutMs: 20_000, project: { args: ['-Q', dir, 'P'], readOnly: [dir] } });
     try {
       await session.define('Require Import P.Lib.');
-      for (const [name, goal, tactic] of [['t1', 'forall helper : nat, helper = helper', 'intros; reflexivity'], ['t2', 'forall helper : nat, helper + 0 = helper', 'intros; apply Nat.add_0_r']]) {
+      for (const [name, goal, tactic] of [['t0', 'True', 'exact lem'], ['t1', 'forall helper : nat, helper = helper', 'intros; reflexivity'], ['t2', 'forall helper : nat, helper + 0 = helper', 'intros; apply Nat.add_0_r']]) {
         await session.start(goal as string, name);
         await session.step({ kind: 'apply', tactic: tactic as string });
         expect((await session.finish()).assumptions).toEqual([]);
       }
       // The user rebuilds the library (now declaring `helper`, resting on the axiom behind admit) while the document is open…
-      await compile('Require Coq.Compat.AdmitAxiom.\nDefinition unrelated := 0.\nDefinition helper : False := Coq.Compat.AdmitAxiom.proof_admitted.\n');
+      await compile('Require Coq.Compat.AdmitAxiom.\nLemma lem : True.\nProof. case Coq.Compat.AdmitAxiom.proof_admitted. Qed.\nDefinition helper : False := Coq.Compat.AdmitAxiom.proof_admitted.\n');
       // …and the prover dies: the next request restarts it, replaying `Require Import P.Lib`.
       session.killProcessForTest();
       await session.start('False', 't3').catch(() => undefined);
       await session.start('False', 't3');
       await session.step({ kind: 'apply', tactic: 'exact helper' });
+      await expect(session.finish()).rejects.toThrow(/proof_admitted/);
+      // A library lemma judged closed before the rebuild is judged again too.
+      await session.start('True', 't4');
+      await session.step({ kind: 'apply', tactic: 'exact lem' });
       await expect(session.finish()).rejects.toThrow(/proof_admitted/);
     } finally {
       await session.dispose();

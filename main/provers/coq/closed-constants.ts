@@ -135,6 +135,17 @@ export class ClosedConstants {
     if (this.stretch !== undefined && length < this.stretch.end) this.endStretch();
   }
 
+  /**
+   * A new coqidetop replayed the preludes and the log: the same sentences, but a `Require` loads its library
+   * as it is on disk now (the user may have rebuilt it). Whatever was learnt about names and globals that are
+   * not the installed libraries' is asked again; `Inspect 2` cannot see a library's new objects.
+   */
+  forgetEnvironment(): void {
+    for (const full of this.walked.keys()) if (documentGlobal(full)) this.walked.delete(full);
+    this.located.clear();
+    this.endStretch();
+  }
+
   private endStretch(): void {
     this.stretch = undefined;
     this.bare.clear();
