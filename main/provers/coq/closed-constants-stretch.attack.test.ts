@@ -84,4 +84,16 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
       expect(rs[18]?.ASSUMPTIONS).toEqual(classic);
     }, 240_000);
   }
+  // HELD when written: theorems named like Coq commands or notation words (the check's `Check <name>` must parse),
+  // and END on each still lists the axiom a later theorem reaches through them.
+  it('theorems named Inspect, Check, IF, is, struct along a stretch', async () => {
+    const names = ['Inspect', 'Check', 'IF', 'is', 'struct', 'Locate', 'Term'];
+    const rs = await session([
+      'PRELUDE "Require Import Classical."',
+      ...names.flatMap((n) => [`GOAL ${n} ${q('forall P : Prop, P \\/ ~ P')}`, 'APPLY (exact classic)', 'END']),
+      ...names.flatMap((n) => [`GOAL use_${n} ${q('forall P : Prop, ~ ~ P -> P')}`, `APPLY (intros P H; destruct (${n} P) as [p | n]; [exact p | contradiction])`, 'END']),
+    ]);
+    expect(rs.map((r) => r.ERR).filter((e) => e !== '')).toEqual([]);
+    for (let i = 0; i < 2 * names.length; i++) expect(rs[3 + 3 * i]?.ASSUMPTIONS, String(i)).toEqual(['classic : forall P : Prop, P \\/ ~ P']);
+  }, 240_000);
 });
