@@ -106,6 +106,11 @@ interface Stretch {
 
 /** Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`). */
 const unlaid = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '');
+/**
+ * `Check @t` (implicit arguments not inserted: `Check t` prints `forall x : ?A, …` for `{A}`, `Inspect` the
+ * binder) prints `@t : T` when `t` has implicit arguments; `Inspect` prints `t : T`.
+ */
+const checked = (text: string | undefined): string => unlaid(text).replace(/^@/, '');
 
 /** `d` (the qualifier of a qualified name) is a suffix of the module path `module` (both dot-separated). */
 const suffixOf = (d: string, module: string): boolean => module === d || module.endsWith(`.${d}`);
@@ -212,7 +217,7 @@ export class ClosedConstants {
     const stretch = this.stretch !== undefined && this.io.onlyProofsSince(this.stretch.from) ? this.stretch : undefined;
     const keptBare = (t: string): string | undefined => (stretch === undefined || t === name ? undefined : this.bare.get(t)?.first);
     const known = tokens.map((t, i) => (i === 0 ? undefined : t.includes('.') ? this.knownLocation(t) : keptBare(t)));
-    const probe = stretch === undefined ? [] : ['Inspect 2.', `Check ${stretch.last}.`, `Check ${name}.`];
+    const probe = stretch === undefined ? [] : ['Inspect 2.', `Check @${stretch.last}.`, `Check @${name}.`];
     const at = this.io.logLength();
     const locate = async (names: readonly string[], before: readonly string[] = []): Promise<string[] | undefined> => {
       this.stats.locatedAsked += names.length;
@@ -225,7 +230,7 @@ export class ClosedConstants {
       this.endStretch();
       return undefined;
     }
-    const verified = stretch !== undefined && unlaid(answers[0]) === unlaid(answers[1]) + unlaid(answers[2]);
+    const verified = stretch !== undefined && unlaid(answers[0]) === checked(answers[1]) + checked(answers[2]);
     const firstLine = (a: string | undefined): string => a?.split('\n')[0]?.trim() ?? '';
     const answered = new Map(asked.map((t, j) => [t, firstLine(answers[probe.length + j])]));
     if (!verified) {
