@@ -104,8 +104,12 @@ interface Stretch {
   end: number;
 }
 
-/** Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`). */
-const unlaid = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '');
+/**
+ * Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`) and without universe
+ * instances (`Inspect` prints a universe-polymorphic `t@{u} : T`, `Check` prints `t`). The names, which the
+ * check rests on, stay: each is the text before its object's first colon.
+ */
+const unlaid = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '').replace(/@\{[^{}]*\}/g, '');
 /**
  * `Check @t` (implicit arguments not inserted: `Check t` prints `forall x : ?A, …` for `{A}`, `Inspect` the
  * binder) prints `@t : T` when `t` has implicit arguments; `Inspect` prints `t : T`.
