@@ -107,4 +107,17 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
     expect(rs[3]?.ERR).toBe('');
     expect(rs[3]?.ASSUMPTIONS).toEqual([]);
   }, 240_000);
+  // HELD when written: END without a finished proof runs HAMMER in the middle of a stretch; what it finds through
+  // the document's theorem on a trusted axiom is listed.
+  it('END that runs HAMMER along a stretch lists the axiom reached through the document\'s theorem', async () => {
+    const rs = await session([
+      'PRELUDE "Require Import Classical."',
+      `GOAL t1 ${q('forall em : nat, em = em')}`, 'APPLY (intros; reflexivity)', 'END',
+      `GOAL t2 ${q('forall em : nat, em + 0 = em')}`, 'APPLY (intros; apply Nat.add_0_r)', 'END',
+      `GOAL em ${q('forall A : Prop, A \\/ ~ A')}`, 'APPLY (exact classic)', 'END',
+      `GOAL t3 ${q('forall A : Prop, ~ ~ A -> A')}`, 'END',
+    ]);
+    expect(rs.map((r) => r.ERR).filter((e) => e !== '')).toEqual([]);
+    expect(rs[11]?.ASSUMPTIONS).toEqual(['classic : forall P : Prop, P \\/ ~ P']);
+  }, 240_000);
 });
