@@ -120,4 +120,16 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
     expect(rs.map((r) => r.ERR).filter((e) => e !== '')).toEqual([]);
     expect(rs[11]?.ASSUMPTIONS).toEqual(['classic : forall P : Prop, P \\/ ~ P']);
   }, 240_000);
+  // `Print` ends with `Arguments …` lines (scopes, implicit status), which the reading dropped as any line
+  // starting with `Arguments `; but `Arguments` is a name coqc takes, and a long application of it wraps so
+  // that a line of the term itself starts with it.
+  it('a constant named Arguments whose application starts a line of the printed term is read', async () => {
+    const props = 'A B C D E F G H I J K L M N';
+    const rs = await session([
+      `DEFINE ${q(`Require Coq.Compat.AdmitAxiom. Definition Arguments (${props} : Prop) (n : nat) : False := ${ADMIT}.`)}`,
+      `GOAL bad ${q('False')}`, `APPLY (exact (Arguments ${props.split(' ').map(() => 'True').join(' ')} O))`, 'END',
+    ]);
+    expect(rs[0]?.ERR).toBe('');
+    expect(rs[3]?.ERR, JSON.stringify(rs[3])).toMatch(/^unsound: depends on .*proof_admitted/);
+  }, 240_000);
 });
