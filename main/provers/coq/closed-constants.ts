@@ -212,8 +212,10 @@ export class ClosedConstants {
     } catch {
       return undefined;
     }
-    // `Arguments …` lines after the term name scopes and arguments, never globals of the term.
-    const term = printed.split('\n').filter((l) => !/^Arguments\s/.test(l)).join('\n');
+    // The `Arguments …` paragraphs after the term (a blank line before each) name scopes and arguments, never
+    // globals of the term. Only whole paragraphs: `Arguments` is a name coqc takes, and a long application
+    // of it wraps so that a line of the term itself starts with it.
+    const term = printed.split(/\n[ \t]*\n/).filter((p, i) => i === 0 || !/^Arguments\s/.test(p)).join('\n');
     if (term.trim() === '' || UNREADABLE.test(term)) return undefined;
     // The theorem's own name is asked too: its kernel name is what later lemmas will find it by.
     const tokens = [name, ...new Set(term.match(NAME) ?? [])].filter((t, i) => !KEYWORDS.has(t) && isQualid(t) && (i === 0 || t !== name));
