@@ -132,4 +132,17 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
     expect(rs[0]?.ERR).toBe('');
     expect(rs[3]?.ERR, JSON.stringify(rs[3])).toMatch(/^unsound: depends on .*proof_admitted/);
   }, 240_000);
+  // Coq's identifiers also take the no-break space (U+00A0) and the combining marks U+1DC0–U+1DFF (Coq's
+  // unicode.ml), which the reading's name pattern split into two names, each then taken for a bound variable.
+  for (const name of ['x\u00a0y', 'x\u1dc0y']) {
+    it(`a constant named ${JSON.stringify(name)} is one name`, async () => {
+      const rs = await session([
+        `DEFINE ${q(`Require Coq.Compat.AdmitAxiom. Definition ${name} : False := ${ADMIT}.`)}`,
+        `GOAL bad ${q('False')}`, `APPLY (exact ${name})`, 'END',
+      ]);
+      expect(rs[0]?.ERR).toBe('');
+      expect(rs[2]?.ERR).toBe('');
+      expect(rs[3]?.ERR, JSON.stringify(rs[3])).toMatch(/^unsound: depends on .*proof_admitted/);
+    }, 240_000);
+  }
 });
