@@ -41,8 +41,11 @@ export interface PrintedAssumptions {
   bypasses: string[];
 }
 
-/** A qualified identifier as Coq prints one (no spaces, no quotes): the only text sent back to `Locate Term`. */
-const QUALID = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
+/**
+ * A qualified identifier as Coq prints one (no quotes, no blanks but the no-break space, which Coq's lexer
+ * takes in names as it takes the combining marks U+1DC0–U+1DFF): the only text sent back to `Locate Term`.
+ */
+const QUALID = /^[\p{L}_\u00A0\u1DC0-\u1DFF][\p{L}\p{N}_'\u00A0\u1DC0-\u1DFF]*(\.[\p{L}_\u00A0\u1DC0-\u1DFF][\p{L}\p{N}_'\u00A0\u1DC0-\u1DFF]*)*$/u;
 /** Lines of `Print Assumptions` that are headings, not entries. */
 const HEADING = /^(Closed under the global context|Axioms:|Section Variables:|Opaque constants:|Transparent constants:|used in .* to prove:?)\s*$/;
 

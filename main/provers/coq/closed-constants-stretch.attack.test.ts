@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
 
@@ -145,4 +148,48 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
       expect(rs[3]?.ERR, JSON.stringify(rs[3])).toMatch(/^unsound: depends on .*proof_admitted/);
     }, 240_000);
   }
+  // With the whole name read, the stretch's check compared texts without any blank, the no-break space too:
+  // `x y : True` (declared by `transparent_abstract … using` in a statement) then read as the previous theorem `xy : True`.
+  it('the stretch check tells `x\u00a0y` (no-break space) from the previous theorem `xy`', async () => {
+    const nb = 'x\u00a0y';
+    const rs = await session([
+      `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
+      `GOAL t1 ${q(`forall ${nb} : nat, ${nb} = ${nb}`)}`, 'APPLY (intros; reflexivity)', 'END',
+      `GOAL xy ${q('True')}`, 'APPLY (exact I)', 'END',
+      `GOAL t3 ${q(`ltac:(let _ := constr:(ltac:(transparent_abstract exact (False_ind True ${ADMIT}) using ${nb}) : True) in exact True)`)}`, 'APPLY (exact I)', 'END',
+      `GOAL t4 ${q('True')}`, `APPLY (exact ${nb})`, 'END',
+    ]);
+    expect(rs.slice(0, 12).map((r) => r.ERR)).toEqual(Array(12).fill(''));
+    expect(rs[12]?.ERR, JSON.stringify(rs[12])).toMatch(/^unsound: depends on .*proof_admitted/);
+  }, 240_000);
+});
+
+// `Print Assumptions` prints an axiom as `name : type`; a name with a no-break space (`x y`, declared as an
+// axiom by `abstract … using` in a GOAL's statement) was read as `x`, and resolved to the user's trusted `x`.
+describe('Print Assumptions: a name with a no-break space is not a trusted axiom of its prefix (real coqidetop)', () => {
+  const TMP = fileURLToPath(new URL('../../../.tmp/', import.meta.url));
+  let dir: string;
+  let shell: ShellProcess;
+  beforeAll(async () => {
+    await mkdir(TMP, { recursive: true });
+    dir = await mkdtemp(join(TMP, 'nbsp-'));
+    const file = join(dir, 'trusted.v');
+    await writeFile(file, 'Axiom x : True.\n');
+    shell = new ShellProcess(['--timeout', '20', '--prelude', file]);
+  });
+  afterAll(async () => {
+    await shell.end();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('an untrusted `x\u00a0y : False` is refused while the user trusts `x : True`', async () => {
+    const nb = 'x\u00a0y';
+    const rs = await shell.onFreshChannel([
+      `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
+      `GOAL t3 ${q(`ltac:(let _ := constr:(ltac:(abstract exact ${ADMIT} using ${nb}) : False) in exact True)`)}`, 'APPLY (exact I)', 'END',
+      `GOAL t4 ${q('False')}`, `APPLY (exact ${nb})`, 'END',
+    ]);
+    expect(rs.slice(0, 6).map((r) => r.ERR)).toEqual(Array(6).fill(''));
+    expect(rs[6]?.ERR, JSON.stringify(rs[6])).toMatch(/^unsound/);
+  }, 240_000);
 });

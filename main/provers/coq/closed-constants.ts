@@ -66,7 +66,12 @@ const KEYWORDS = new Set([
   'fun', 'forall', 'let', 'in', 'match', 'with', 'end', 'as', 'return', 'if', 'then', 'else', 'fix', 'cofix',
   'Prop', 'Set', 'Type', 'SProp', '_', 'where', 'for', 'exists', 'exists2', 'at', 'using',
 ]);
-const NAME = /[\p{L}_][\p{L}\p{N}_']*(?:\.[\p{L}_][\p{L}\p{N}_']*)*/gu;
+/**
+ * A name as Coq's lexer reads one (unicode.ml): letters, `_` and also the no-break space (U+00A0) and the
+ * combining marks U+1DC0–U+1DFF anywhere, digits and `'` after the first character. A pattern narrower
+ * than Coq's would split one global's name into names taken for bound variables.
+ */
+const NAME = /[\p{L}_\u00A0\u1DC0-\u1DFF][\p{L}\p{N}_'\u00A0\u1DC0-\u1DFF]*(?:\.[\p{L}_\u00A0\u1DC0-\u1DFF][\p{L}\p{N}_'\u00A0\u1DC0-\u1DFF]*)*/gu;
 /** Text the name reading cannot vouch for: literals (strings, numerals) and any dot outside a qualified name (elision). */
 const UNREADABLE = /"|(^|[^\p{L}\p{N}_'])[0-9]|(^|[^\p{L}\p{N}_')])\.|\.($|[^\p{L}_(])/u;
 /** The first line of a `Locate Term` answer: the object the name stands for. */
@@ -105,11 +110,12 @@ interface Stretch {
 }
 
 /**
- * Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`) and without universe
+ * Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`; only the blanks
+ * Coq lays out with: a no-break space is part of a name, `x y` is not `xy`) and without universe
  * instances (`Inspect` prints a universe-polymorphic `t@{u} : T`, `Check` prints `t`). The names, which the
  * check rests on, stay: each is the text before its object's first colon.
  */
-const unlaid = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '').replace(/@\{[^{}]*\}/g, '');
+const unlaid = (text: string | undefined): string => (text ?? '').replace(/[ \t\r\n]+/g, '').replace(/@\{[^{}]*\}/g, '');
 /**
  * `Check @t` (implicit arguments not inserted: `Check t` prints `forall x : ?A, …` for `{A}`, `Inspect` the
  * binder) prints `@t : T` when `t` has implicit arguments; `Inspect` prints `t : T`.
