@@ -137,7 +137,7 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
   }, 240_000);
   // Coq's identifiers also take the no-break space (U+00A0) and the combining marks U+1DC0–U+1DFF (Coq's
   // unicode.ml), which the reading's name pattern split into two names, each then taken for a bound variable.
-  for (const name of ['x\u00a0y', 'x\u1dc0y']) {
+  for (const name of ['x\u00a0y', 'x\u1dc0y', '\u00a0x', 'x\u00a0']) {
     it(`a constant named ${JSON.stringify(name)} is one name`, async () => {
       const rs = await session([
         `DEFINE ${q(`Require Coq.Compat.AdmitAxiom. Definition ${name} : False := ${ADMIT}.`)}`,
@@ -184,6 +184,17 @@ describe('Print Assumptions: a name with a no-break space is not a trusted axiom
 
   it('an untrusted `x\u00a0y : False` is refused while the user trusts `x : True`', async () => {
     const nb = 'x\u00a0y';
+    const rs = await shell.onFreshChannel([
+      `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
+      `GOAL t3 ${q(`ltac:(let _ := constr:(ltac:(abstract exact ${ADMIT} using ${nb}) : False) in exact True)`)}`, 'APPLY (exact I)', 'END',
+      `GOAL t4 ${q('False')}`, `APPLY (exact ${nb})`, 'END',
+    ]);
+    expect(rs.slice(0, 6).map((r) => r.ERR)).toEqual(Array(6).fill(''));
+    expect(rs[6]?.ERR, JSON.stringify(rs[6])).toMatch(/^unsound/);
+  }, 240_000);
+  // A line at column 0 of `Print Assumptions` starts an entry: one that starts with a no-break space too.
+  it('an axiom named with a leading no-break space is listed', async () => {
+    const nb = '\u00a0z';
     const rs = await shell.onFreshChannel([
       `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
       `GOAL t3 ${q(`ltac:(let _ := constr:(ltac:(abstract exact ${ADMIT} using ${nb}) : False) in exact True)`)}`, 'APPLY (exact I)', 'END',

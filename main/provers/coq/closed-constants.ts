@@ -1,5 +1,5 @@
 import type { AssumptionVerdict, PrintedAssumptions, ResolvedAssumption } from './assumptions.ts';
-import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { coqTrim, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** Library constants known closed across sessions (closed-library-cache.ts). */
 export interface KnownClosed {
@@ -71,11 +71,11 @@ const KEYWORDS = new Set([
  * combining marks U+1DC0–U+1DFF anywhere, digits and `'` after the first character. A pattern narrower
  * than Coq's would split one global's name into names taken for bound variables.
  */
-const NAME = /[\p{L}_\u00A0\u1DC0-\u1DFF][\p{L}\p{N}_'\u00A0\u1DC0-\u1DFF]*(?:\.[\p{L}_\u00A0\u1DC0-\u1DFF][\p{L}\p{N}_'\u00A0\u1DC0-\u1DFF]*)*/gu;
+const NAME = /(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1DC0-\u1DFF])*(?:\.(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1DC0-\u1DFF])*)*/gu;
 /** Text the name reading cannot vouch for: literals (strings, numerals) and any dot outside a qualified name (elision). */
 const UNREADABLE = /"|(^|[^\p{L}\p{N}_'])[0-9]|(^|[^\p{L}\p{N}_')])\.|\.($|[^\p{L}_(])/u;
 /** The first line of a `Locate Term` answer: the object the name stands for. */
-const LOCATED = /^(Constant|Inductive|Constructor)\s+(\S+)/;
+const LOCATED = /^(Constant|Inductive|Constructor)[ \t]+([^ \t\r\n]+)/;
 const NOT_FOUND = /^No (term|object) of basename /;
 /** The installed libraries' globals never change while a session lives; any other (the document's, `Top.…`) may. */
 const documentGlobal = (full: string): boolean => !/^(Coq|Hammer)\./.test(full);
@@ -243,7 +243,7 @@ export class ClosedConstants {
       return undefined;
     }
     const verified = stretch !== undefined && unlaid(answers[0]) === checked(answers[1]) + checked(answers[2]);
-    const firstLine = (a: string | undefined): string => a?.split('\n')[0]?.trim() ?? '';
+    const firstLine = (a: string | undefined): string => coqTrim(a?.split('\n')[0] ?? '');
     const answered = new Map(asked.map((t, j) => [t, firstLine(answers[probe.length + j])]));
     if (!verified) {
       // Something besides the theorems may have been declared: bare names kept so far are asked now.
