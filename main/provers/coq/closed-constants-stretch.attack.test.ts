@@ -162,6 +162,34 @@ describe('END: bare names, keywords and the verified stretch (real coqidetop)', 
     expect(rs.slice(0, 12).map((r) => r.ERR)).toEqual(Array(12).fill(''));
     expect(rs[12]?.ERR, JSON.stringify(rs[12])).toMatch(/^unsound: depends on .*proof_admitted/);
   }, 240_000);
+  // HELD when written: a Qed the kernel refuses (a guard failure found only at Qed) in the middle of a stretch,
+  // and a REVERT below the stretch's last theorem, each followed by a theorem of a kept name on a trusted axiom.
+  it('a kernel-refused END and a REVERT in the middle of a stretch', async () => {
+    const classic = ['classic : forall P : Prop, P \\/ ~ P'];
+    const rs = await session([
+      'PRELUDE "Require Import Classical."',
+      `GOAL t1 ${q('forall h k : nat, h + k = k + h')}`, 'APPLY (intros; apply Nat.add_comm)', 'END',
+      `GOAL t2 ${q('forall h k : nat, h + k = k + h')}`, 'APPLY (intros; apply Nat.add_comm)', 'END',
+      `GOAL loop ${q('forall n : nat, n = n + 0')}`, 'APPLY (fix f 1)', 'APPLY (intro n; exact (f n))', 'END',
+      `GOAL h ${q('forall P : Prop, P \\/ ~ P')}`, 'APPLY (exact classic)', 'END',
+      `GOAL t3 ${q('forall P : Prop, ~ ~ P -> P')}`, 'APPLY (intros P H; destruct (h P) as [p | n]; [exact p | contradiction])', 'END',
+    ]);
+    expect(rs[10]?.ERR).toMatch(/^fail: Coq's kernel did not accept the proof/);
+    expect(rs[13]?.ASSUMPTIONS).toEqual(classic);
+    expect(rs[16]?.ASSUMPTIONS).toEqual(classic);
+    const step = rs[6]?.STEP as number;
+    const again = await session([
+      'PRELUDE "Require Import Classical."',
+      `GOAL t1 ${q('forall h k : nat, h + k = k + h')}`, 'APPLY (intros; apply Nat.add_comm)', 'END',
+      `GOAL t2 ${q('forall h k : nat, h + k = k + h')}`, 'APPLY (intros; apply Nat.add_comm)', 'END',
+      `REVERT ${step - 3}`,
+      `GOAL k ${q('forall P : Prop, P \\/ ~ P')}`, 'APPLY (exact classic)', 'END',
+      `GOAL t3 ${q('forall P : Prop, ~ ~ P -> P')}`, 'APPLY (intros P H; destruct (k P) as [p | n]; [exact p | contradiction])', 'END',
+    ]);
+    expect(again.map((r) => r.ERR).filter((e) => e !== '')).toEqual([]);
+    expect(again[10]?.ASSUMPTIONS).toEqual(classic);
+    expect(again[13]?.ASSUMPTIONS).toEqual(classic);
+  }, 240_000);
 });
 
 // `Print Assumptions` prints an axiom as `name : type`; a name with a no-break space (`x y`, declared as an
