@@ -41,8 +41,11 @@ export interface PrintedAssumptions {
   bypasses: string[];
 }
 
-/** A qualified identifier as Coq prints one (no spaces, no quotes): the only text sent back to `Locate Term`. */
-const QUALID = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
+/**
+ * A qualified identifier as Coq prints one (no quotes, no blanks but the no-break space, which Coq's lexer
+ * takes in names as it takes the combining marks U+1DC0–U+1DFF): the only text sent back to `Locate Term`.
+ */
+const QUALID = /^(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1DC0-\u1DFF])*(\.(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1DC0-\u1DFF])*)*$/u;
 /** Lines of `Print Assumptions` that are headings, not entries. */
 const HEADING = /^(Closed under the global context|Axioms:|Section Variables:|Opaque constants:|Transparent constants:|used in .* to prove:?)\s*$/;
 
@@ -52,28 +55,30 @@ const HEADING = /^(Closed under the global context|Axioms:|Section Variables:|Op
  * was bypassed (`… is assumed to be guarded/positive/…`) is kept: it refuses the proof.
  */
 export function parsePrintAssumptions(text: string): PrintedAssumptions {
+  const trim = coqTrim;
   const axioms: PrintedAssumptions['axioms'] = [];
   const bypasses: string[] = [];
   let current: { name: string; statement: string } | undefined;
   for (const line of text.split('\n')) {
     if (/\bis assumed to be\b|\bunsafe\b|inconsistent/.test(line)) bypasses.push(line.trim());
-    if (line.trim() === '') continue;
+    if (trim(line) === '') continue;
     // Section variables print as `n` then `: nat` at column 0: a line that starts with `:` names nothing.
     if (/^:/.test(line) && current) {
-      current.statement = (current.statement === '' ? line.slice(1) : `${current.statement} ${line}`).trim();
+      current.statement = trim(current.statement === '' ? line.slice(1) : `${current.statement} ${line}`);
       continue;
     }
-    if (/^\S/.test(line)) {
+    // Blanks are Coq's layout blanks only: a no-break space is part of a name (`x y`, ` x`).
+    if (/^[^ \t\r]/.test(line)) {
       current = undefined;
-      if (HEADING.test(line.trim())) continue;
-      const name = line.split(/\s/)[0] ?? '';
+      if (HEADING.test(trim(line))) continue;
+      const name = line.split(/[ \t\r]/)[0] ?? '';
       if (!QUALID.test(name)) continue;
-      const rest = line.slice(name.length).trim();
-      current = { name, statement: rest.replace(/^:\s*/, '') };
+      const rest = trim(line.slice(name.length));
+      current = { name, statement: rest.replace(/^:[ \t]*/, '') };
       axioms.push(current);
     } else if (current) {
-      const t = line.trim();
-      current.statement = (current.statement === '' ? t.replace(/^:\s*/, '') : `${current.statement} ${t}`).trim();
+      const t = trim(line);
+      current.statement = trim(current.statement === '' ? t.replace(/^:[ \t]*/, '') : `${current.statement} ${t}`);
     }
   }
   return { axioms, bypasses };
@@ -86,8 +91,8 @@ export function parsePrintAssumptions(text: string): PrintedAssumptions {
  * whose answer contains the type). Undefined when the first object is not a constant.
  */
 export function constantFromLocate(text: string): string | undefined {
-  const first = text.split('\n').find((l) => l.trim() !== '');
-  const m = /^Constant\s+(\S+)$/.exec(first?.trim() ?? '');
+  const first = text.split('\n').find((l) => coqTrim(l) !== '');
+  const m = /^Constant[ \t]+([^ \t\r\n]+)$/.exec(coqTrim(first ?? ''));
   return m && QUALID.test(m[1] as string) ? m[1] : undefined;
 }
 
@@ -96,18 +101,24 @@ export function constantFromLocate(text: string): string | undefined {
  * `Variable n`. Only an open section has these; `Variable` outside one declares an axiom, a `Constant`.
  */
 export function sectionVariableFromLocate(text: string): { sectionVariable: string } | undefined {
-  const first = text.split('\n').find((l) => l.trim() !== '');
-  const m = /^Variable\s+(\S+)$/.exec(first?.trim() ?? '');
+  const first = text.split('\n').find((l) => coqTrim(l) !== '');
+  const m = /^Variable[ \t]+([^ \t\r\n]+)$/.exec(coqTrim(first ?? ''));
   return m && QUALID.test(m[1] as string) ? { sectionVariable: m[1] as string } : undefined;
 }
 
 /** Every constant a `Locate Term <basename>` answer lists (all objects of that basename, imported or not). */
 export function constantsFromLocate(text: string): string[] {
-  return text.split('\n').map((l) => /^Constant\s+(\S+)$/.exec(l.trim())?.[1]).filter((n): n is string => n !== undefined && QUALID.test(n));
+  return text.split('\n').map((l) => /^Constant[ \t]+([^ \t\r\n]+)$/.exec(coqTrim(l))?.[1]).filter((n): n is string => n !== undefined && QUALID.test(n));
 }
 
 /** Whether `name` may be sent to `Locate Term` (a qualified name and nothing else). */
 export const isQualid = (name: string): boolean => QUALID.test(name);
+
+/**
+ * `trim` of Coq's layout blanks only. JavaScript's `trim` and `\s` also take the no-break space, which Coq's
+ * lexer reads as part of a name (`x `, ` x`): trimming it would answer for another name.
+ */
+export const coqTrim = (text: string): string => text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 
 /**
  * Names a trusted prelude (the user's own `--prelude` file or project file) declares as assumptions:

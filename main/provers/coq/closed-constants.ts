@@ -1,5 +1,5 @@
 import type { AssumptionVerdict, PrintedAssumptions, ResolvedAssumption } from './assumptions.ts';
-import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { coqTrim, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
 
 /** Library constants known closed across sessions (closed-library-cache.ts). */
 export interface KnownClosed {
@@ -57,19 +57,25 @@ export interface JudgeIO {
 }
 
 /**
- * Words of Coq's term grammar that `Locate Term` cannot take (and that never name a global). Not `struct`, `is`,
- * `IF`, `mod`: Coq takes each as a constant's name (`mod` where Arith's notation is not loaded), so they are
- * asked like any name (no object by that name: a bound word; a keyword where `Locate` fails: Coq walks).
+ * Words of Coq's term grammar that `Locate Term` cannot take and that never name a global, in any environment.
+ * Not `struct`, `is`, `IF` (nor `mod` where only Init is loaded): coqc takes them as names (`Definition IF :=
+ * …`), so they are asked like any name; where one is a keyword, Coq refuses the batch and the whole closure
+ * is walked instead.
  */
 const KEYWORDS = new Set([
   'fun', 'forall', 'let', 'in', 'match', 'with', 'end', 'as', 'return', 'if', 'then', 'else', 'fix', 'cofix',
   'Prop', 'Set', 'Type', 'SProp', '_', 'where', 'for', 'exists', 'exists2', 'at', 'using',
 ]);
-const NAME = /[\p{L}_][\p{L}\p{N}_']*(?:\.[\p{L}_][\p{L}\p{N}_']*)*/gu;
+/**
+ * A name as Coq's lexer reads one (unicode.ml): letters, `_` and also the no-break space (U+00A0) and the
+ * combining marks U+1DC0–U+1DFF anywhere, digits and `'` after the first character. A pattern narrower
+ * than Coq's would split one global's name into names taken for bound variables.
+ */
+const NAME = /(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1DC0-\u1DFF])*(?:\.(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1DC0-\u1DFF])*)*/gu;
 /** Text the name reading cannot vouch for: literals (strings, numerals) and any dot outside a qualified name (elision). */
 const UNREADABLE = /"|(^|[^\p{L}\p{N}_'])[0-9]|(^|[^\p{L}\p{N}_')])\.|\.($|[^\p{L}_(])/u;
 /** The first line of a `Locate Term` answer: the object the name stands for. */
-const LOCATED = /^(Constant|Inductive|Constructor)\s+(\S+)/;
+const LOCATED = /^(Constant|Inductive|Constructor)[ \t]+([^ \t\r\n]+)/;
 const NOT_FOUND = /^No (term|object) of basename /;
 /** The installed libraries' globals never change while a session lives; any other (the document's, `Top.…`) may. */
 const documentGlobal = (full: string): boolean => !/^(Coq|Hammer)\./.test(full);
@@ -103,8 +109,18 @@ interface Stretch {
   end: number;
 }
 
-/** Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`). */
-const unlaid = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '');
+/**
+ * Coq's answer without its layout (`Check t` prints `t\n : T`, `Inspect` prints `t : T`; only the blanks
+ * Coq lays out with: a no-break space is part of a name, `x y` is not `xy`) and without universe
+ * instances (`Inspect` prints a universe-polymorphic `t@{u} : T`, `Check` prints `t`). The names, which the
+ * check rests on, stay: each is the text before its object's first colon.
+ */
+const unlaid = (text: string | undefined): string => (text ?? '').replace(/[ \t\r\n]+/g, '').replace(/@\{[^{}]*\}/g, '');
+/**
+ * `Check @t` (implicit arguments not inserted: `Check t` prints `forall x : ?A, …` for `{A}`, `Inspect` the
+ * binder) prints `@t : T` when `t` has implicit arguments; `Inspect` prints `t : T`.
+ */
+const checked = (text: string | undefined): string => unlaid(text).replace(/^@/, '');
 
 /** `d` (the qualifier of a qualified name) is a suffix of the module path `module` (both dot-separated). */
 const suffixOf = (d: string, module: string): boolean => module === d || module.endsWith(`.${d}`);
@@ -132,6 +148,17 @@ export class ClosedConstants {
     for (const [full, w] of this.walked) if (w.logLength !== undefined && w.logLength > length) this.walked.delete(full);
     for (const [name, l] of this.located) if (l.at > length) this.located.delete(name);
     if (this.stretch !== undefined && length < this.stretch.end) this.endStretch();
+  }
+
+  /**
+   * A new coqidetop replayed the preludes and the log: the same sentences, but a `Require` loads its library
+   * as it is on disk now (the user may have rebuilt it). Whatever was learnt about names and globals that are
+   * not the installed libraries' is asked again; `Inspect 2` cannot see a library's new objects.
+   */
+  forgetEnvironment(): void {
+    for (const full of this.walked.keys()) if (documentGlobal(full)) this.walked.delete(full);
+    this.located.clear();
+    this.endStretch();
   }
 
   private endStretch(): void {
@@ -191,8 +218,10 @@ export class ClosedConstants {
     } catch {
       return undefined;
     }
-    // `Arguments …` lines after the term name scopes and arguments, never globals of the term.
-    const term = printed.split('\n').filter((l) => !/^Arguments\s/.test(l)).join('\n');
+    // The `Arguments …` paragraphs after the term (a blank line before each) name scopes and arguments, never
+    // globals of the term. Only whole paragraphs: `Arguments` is a name coqc takes, and a long application
+    // of it wraps so that a line of the term itself starts with it.
+    const term = printed.split(/\n[ \t]*\n/).filter((p, i) => i === 0 || !/^Arguments\s/.test(p)).join('\n');
     if (term.trim() === '' || UNREADABLE.test(term)) return undefined;
     // The theorem's own name is asked too: its kernel name is what later lemmas will find it by.
     const tokens = [name, ...new Set(term.match(NAME) ?? [])].filter((t, i) => !KEYWORDS.has(t) && isQualid(t) && (i === 0 || t !== name));
@@ -200,7 +229,7 @@ export class ClosedConstants {
     const stretch = this.stretch !== undefined && this.io.onlyProofsSince(this.stretch.from) ? this.stretch : undefined;
     const keptBare = (t: string): string | undefined => (stretch === undefined || t === name ? undefined : this.bare.get(t)?.first);
     const known = tokens.map((t, i) => (i === 0 ? undefined : t.includes('.') ? this.knownLocation(t) : keptBare(t)));
-    const probe = stretch === undefined ? [] : ['Inspect 2.', `Check ${stretch.last}.`, `Check ${name}.`];
+    const probe = stretch === undefined ? [] : ['Inspect 2.', `Check @${stretch.last}.`, `Check @${name}.`];
     const at = this.io.logLength();
     const locate = async (names: readonly string[], before: readonly string[] = []): Promise<string[] | undefined> => {
       this.stats.locatedAsked += names.length;
@@ -213,8 +242,8 @@ export class ClosedConstants {
       this.endStretch();
       return undefined;
     }
-    const verified = stretch !== undefined && unlaid(answers[0]) === unlaid(answers[1]) + unlaid(answers[2]);
-    const firstLine = (a: string | undefined): string => a?.split('\n')[0]?.trim() ?? '';
+    const verified = stretch !== undefined && unlaid(answers[0]) === checked(answers[1]) + checked(answers[2]);
+    const firstLine = (a: string | undefined): string => coqTrim(a?.split('\n')[0] ?? '');
     const answered = new Map(asked.map((t, j) => [t, firstLine(answers[probe.length + j])]));
     if (!verified) {
       // Something besides the theorems may have been declared: bare names kept so far are asked now.

@@ -64,7 +64,7 @@ export class CoqSession implements ProverSession {
   ) {
     this.timeoutMs = options.timeoutMs;
     this.preludes = new CoqPreludes(options, this.timeoutMs);
-    this.tip = new CoqTip(clientOptions, this.preludes, (len) => this.closedConstants.forgetAfter(len));
+    this.tip = new CoqTip(clientOptions, this.preludes, (len) => this.closedConstants.forgetAfter(len), () => this.closedConstants.forgetEnvironment());
     this.closedConstants = closedConstantsOn(this.tip, this.timeoutMs);
     this.printer = new GoalPrinter(() => this.tip.client, options.printMode ?? 1);
     this.stepTip = { timeoutMs: this.timeoutMs, attempt: (sentences, wantedMs) => this.tip.attempt(sentences, wantedMs), firstHyps: () => this.tip.current[0]?.hyps ?? [] };

@@ -47,6 +47,8 @@ export class CoqTip {
     private readonly preludes: CoqPreludes,
     /** The log is cut to its first `len` sentences: what was learnt about the rest is forgotten. */
     private readonly onTruncate: (len: number) => void,
+    /** A new coqidetop replays the preludes and the log: a `Require` loads its library as it is on disk now. */
+    private readonly onRestart: () => void = () => undefined,
   ) {}
 
   /** Start coqidetop and run the preludes; throws `unavailable` when that is impossible. */
@@ -73,6 +75,7 @@ export class CoqTip {
     if (this.client.alive) this.client.kill();
     await this.client.exited;
     this.truncate(len);
+    this.onRestart();
     await this.boot();
     for (const entry of this.log) entry.stateId = await this.client.add(entry.sentence);
     const r = await this.client.goals();

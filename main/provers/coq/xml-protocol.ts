@@ -52,8 +52,11 @@ export const decodeAnnotateHead = (value: XmlElement): string | undefined => {
 /** Text of a richpp (or any) element, whitespace normalised: terms never contain line breaks. */
 export const ppText = (e: XmlElement): string => textOf(e).replace(/\s+/g, ' ').trim();
 
-/** A message exactly as Coq printed it (line breaks kept, e.g. CoqHammer's reconstruction hint). */
-export const rawText = (e: XmlElement): string => textOf(e).trim();
+/**
+ * A message exactly as Coq printed it (line breaks kept, e.g. CoqHammer's reconstruction hint), without the
+ * layout blanks around it; a no-break space stays (Coq's names may end with one: `Constant Top.x `).
+ */
+export const rawText = (e: XmlElement): string => textOf(e).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 
 export interface CoqMessage {
   level: string;
