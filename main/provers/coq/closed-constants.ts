@@ -97,7 +97,8 @@ interface Located {
 
 /**
  * Proofs since the log length `from` that are known to have declared nothing but their theorems: at each END
- * the environment's last two objects (`Inspect 2`, which counts objects of every kind) must be exactly the
+ * the environment's last two objects (`Inspect 2`: constants, inductives, modules, section variables — all a
+ * proof item can declare, see docs/kept-answers-attacks.md) must be exactly the
  * stretch's previous theorem and this one. Along it a bare name's answer (asked at or after `from`) is still
  * Coq's answer, except for the theorem just declared. Anything else (a declaration, a cut of the log, an
  * object the check does not show) ends the stretch, and every bare name is asked again.

@@ -3,12 +3,13 @@ import { globalNames, parseCoqTerm, type CoqTerm } from './coq-sexp.ts';
 import { arborPrelude } from './prelude.ts';
 import { splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
-import { isQualid } from './assumptions.ts';
+import { coqTrim, isQualid } from './assumptions.ts';
 import { runProjectLibrarySentence } from './project-library-sentence.ts';
 
 const ROUND_TRIP_MS = 5000;
 /** A `Locate` line naming an object (not a notation, tactic or module), and its full name. */
-const LOCATED_OBJECT = /^(?:Constant|Inductive|Constructor|Variable|Projection)\s+(\S+)/;
+/** Coq's layout blanks only: a no-break space is part of a name (`x y`), as Coq's lexer reads it. */
+const LOCATED_OBJECT = /^(?:Constant|Inductive|Constructor|Variable|Projection)[ \t]+([^ \t\r\n]+)/;
 
 const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
 
@@ -41,7 +42,7 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
       let hit = cache?.get(n);
       if (hit === undefined) {
         const text = batched.get(n) ?? notices(await client.query(`Locate ${n}.`, at, ROUND_TRIP_MS).catch(() => []));
-        const line = text.split('\n').map((l) => LOCATED_OBJECT.exec(l.trim())).find((m) => m !== null);
+        const line = text.split('\n').map((l) => LOCATED_OBJECT.exec(coqTrim(l))).find((m) => m !== null);
         hit = line?.[1] ?? n;
         cache?.set(n, hit);
       }
