@@ -81,9 +81,14 @@ describe.skipIf(!HAVE_CHROMIUM)('a new user\'s walk (real Coq, Chromium)', () =>
     const seen: string[] = [];
     for (let i = 0; i < 6 && !seen.includes('16'); i++) {
       await page.keyboard.press('ArrowDown');
-      // The goals panel follows the editor's cursor line (Monaco marks its number active).
-      const cursorLine = (await page.locator('.monaco-editor .line-numbers.active-line-number').first().textContent())?.trim() ?? '';
-      await expect.poll(goalsLine).toBe(cursorLine);
+      // The goals panel follows the editor's cursor line (Monaco marks its number active, a frame or more
+      // after the key on a busy machine): both are read together until they agree.
+      const activeLine = async (): Promise<string> => (await page.locator('.monaco-editor .line-numbers.active-line-number').first().textContent())?.trim() ?? '';
+      let cursorLine = '';
+      await expect.poll(async () => {
+        cursorLine = await activeLine();
+        return cursorLine !== '' && cursorLine === (await goalsLine());
+      }).toBe(true);
       seen.push(cursorLine);
     }
     expect(seen).toContain('14');
