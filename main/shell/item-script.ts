@@ -13,9 +13,22 @@ export function scriptOverCap(length: number): string {
 
 const IDENT = /[\p{L}_][\p{L}\p{N}_']*/gu;
 
+/** A script piece's identifiers, kept per piece: every END reads every earlier item again (a document's pieces never change once recorded). */
+const known = new WeakMap<readonly string[], readonly string[]>();
+const identifiersOf = (lines: readonly string[]): readonly string[] => {
+  let ids = known.get(lines);
+  if (ids === undefined) {
+    ids = [...new Set(lines.join('\n').match(IDENT) ?? [])];
+    known.set(lines, ids);
+  }
+  return ids;
+};
+
 const identifiers = (item: ScriptItem): Set<string> => {
-  const text = item.kind === 'define' ? item.script.join('\n') : `${item.goal}\n${item.steps.flat().join('\n')}`;
-  return new Set(text.match(IDENT) ?? []);
+  if (item.kind === 'define') return new Set(identifiersOf(item.script));
+  const out = new Set(item.goal.match(IDENT) ?? []);
+  for (const step of item.steps) for (const id of identifiersOf(step)) out.add(id);
+  return out;
 };
 
 /**

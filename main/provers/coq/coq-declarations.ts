@@ -10,20 +10,20 @@ const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
 /** What declarations added (at the tip): the names their heads declare (and an inductive type's constructors), with types. */
 export async function declaredBy(client: CoqideTopClient, sentences: string[]): Promise<EnvironmentEntry[]> {
   const names = sentences.flatMap(declaredNames);
+  // Every name's `About` in one exchange, then every inductive's `Print` in one more.
+  const ask = (query: string): Promise<string> => client.queryJoined(query, client.tip, ROUND_TRIP_MS).then(notices, () => '');
+  const abouts = await Promise.all(names.map((n) => (n.startsWith('"') ? undefined : ask(`About ${n}.`).then((text) => parseAbout(text, n)))));
+  const printed = await Promise.all(abouts.map((about, i) => (about?.kind === 'Inductive' ? ask(`Print ${names[i]}.`) : undefined)));
   const out: EnvironmentEntry[] = [];
-  for (const n of names) {
-    if (n.startsWith('"')) {
-      out.push({ name: n, type: '', kind: 'Notation', module: 'document' });
-      continue;
+  names.forEach((n, i) => {
+    const about = abouts[i];
+    if (n.startsWith('"')) out.push({ name: n, type: '', kind: 'Notation', module: 'document' });
+    else if (about) {
+      out.push(entryOf(about));
+      const text = printed[i];
+      if (text !== undefined) for (const c of constructorsOf(text)) out.push({ ...c, kind: 'Constructor', module: 'document' });
     }
-    const about = parseAbout(notices(await client.query(`About ${n}.`, client.tip, ROUND_TRIP_MS).catch(() => [])), n);
-    if (!about) continue;
-    out.push(entryOf(about));
-    if (about.kind === 'Inductive') {
-      const printed = notices(await client.query(`Print ${n}.`, client.tip, ROUND_TRIP_MS).catch(() => []));
-      for (const c of constructorsOf(printed)) out.push({ ...c, kind: 'Constructor', module: 'document' });
-    }
-  }
+  });
   return out;
 }
 

@@ -147,6 +147,10 @@ export class SentenceParseError extends Error {}
 
 /** Characters sent to Coq while looking for one sentence's end: past this, the text is refused, not searched. */
 const MAX_TRIED = 16 << 20;
+/** A piece asked ahead of need is at most this long (a wasted guess costs Coq little). */
+const ASK_AHEAD_MAX = 64 << 10;
+/** Coq's layout blanks (its lexer's; a no-break space is part of a name). */
+const ONLY_BLANKS = /^[ \t\r\n]*$/;
 const BULLET = /[-+*{}]/;
 /** After a bullet or brace, a character that cannot continue a symbol token (`->`, `{|`, `*)`…). */
 const AFTER_BULLET = /[\s\p{L}\p{N}_]/u;
@@ -188,13 +192,16 @@ function* bulletEnds(text: string, from: number, to: number): Generator<number> 
 }
 
 /** Sends pieces to Coq, refusing to search past MAX_TRIED characters for one sentence. */
-function budgeted(annotate: Annotate): Annotate {
+function budgeted(annotate: Annotate): Annotate & { charge(length: number): void } {
   let tried = 0;
-  return (piece) => {
-    tried += piece.length;
+  const charge = (length: number): void => {
+    tried += length;
     if (tried > MAX_TRIED) throw new SentenceParseError('parse error: sentence too long to delimit');
-    return annotate(piece);
   };
+  return Object.assign((piece: string) => {
+    charge(piece.length);
+    return annotate(piece);
+  }, { charge });
 }
 
 /**
@@ -209,13 +216,32 @@ function budgeted(annotate: Annotate): Annotate {
  * comment or string is a lexer error, never a sentence.
  */
 export async function nextCoqSentence(text: string, from: number, annotate: Annotate): Promise<CoqSentence | undefined> {
-  const ask = budgeted(annotate);
+  // Only Coq's blanks left: no sentence, and nothing to ask (anything else, comments included, is Coq's to read).
+  if (ONLY_BLANKS.test(text.slice(from))) return undefined;
+  const charged = budgeted(annotate);
+  // Each piece is asked once; a piece asked ahead (below) is charged to the budget only when its answer is used.
+  const answers = new Map<number, Promise<AnnotateAnswer>>();
+  const ask = (end: number): Promise<AnnotateAnswer> => {
+    const ahead = answers.get(end);
+    if (ahead !== undefined) {
+      answers.delete(end);
+      charged.charge(end - from);
+      return ahead;
+    }
+    return charged(text.slice(from, end));
+  };
+  const askAhead = (end: number): void => {
+    if (end - from > ASK_AHEAD_MAX || answers.has(end)) return;
+    const answer = annotate(text.slice(from, end));
+    answer.catch(() => undefined); // read (or dropped) later; a failure here is the caller's only if used
+    answers.set(end, answer);
+  };
   /** The sentence ends exactly at `end` (else: where Coq's reading of the piece ends is not `end`). */
   const endsAt = async (end: number, known?: { pp: string; tacticHead?: string }): Promise<CoqSentence | 'before' | undefined> => {
     const piece = text.slice(from, end);
-    const r = known ?? (await ask(piece));
+    const r = known ?? (await ask(end));
     if (!('pp' in r) || r.pp === '') return undefined;
-    const shorter = await ask(text.slice(from, end - 1));
+    const shorter = await ask(end - 1);
     if (shorter.ok && shorter.pp === r.pp) return 'before';
     return { text: piece, pp: r.pp, ...(r.tacticHead !== undefined ? { tacticHead: r.tacticHead } : {}), start: from, end };
   };
@@ -231,7 +257,11 @@ export async function nextCoqSentence(text: string, from: number, annotate: Anno
   // over the dots, then bisecting: a few pieces per sentence, however many dots comments hold.
   const dots = lazily(dotEnds(text, from));
   const parses = async (i: number): Promise<{ ok: true; pp: string; tacticHead?: string } | undefined> => {
-    const r = await ask(text.slice(from, dots.at(i)));
+    const end = dots.at(i) as number;
+    // Most texts' first sentence ends at their first dot: the piece one character shorter, which proves it
+    // ends exactly there, goes in the same exchange.
+    if (i === 0) askAhead(end - 1);
+    const r = await ask(end);
     if (r.ok) return r.pp === '' ? undefined : r;
     // A parser (not lexer) error at a dot outside comments and strings stays an error in any longer text.
     if (!/Lexer:/.test(r.message)) throw new SentenceParseError(`parse error: ${r.message}`);
@@ -261,7 +291,7 @@ export async function nextCoqSentence(text: string, from: number, annotate: Anno
     if (s === 'before') return bullet(end);
     if (s !== undefined) return s;
   }
-  const rest = await ask(text.slice(from));
+  const rest = await ask(text.length);
   if (!rest.ok) throw new SentenceParseError(`parse error: ${rest.message}`);
   if (rest.pp === '') return undefined;
   if (!rest.pp.endsWith('.')) return bullet(text.length);

@@ -47,7 +47,10 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
   const policy = purpose === undefined ? undefined : new SentencePolicy(purpose, options.blocks?.open, options.blocks !== undefined);
   const start = client.tip;
   const ran: RanSentence[] = [];
-  let inProof = (await client.goals()).goals !== undefined;
+  // Whether a proof is open, asked in the same exchange as the first sentence's extent.
+  const opened = client.goals(undefined, { joined: true });
+  opened.catch(() => undefined); // awaited below; a failure surfaces there
+  let inProof: boolean | undefined;
   let at = 0;
   try {
     for (;;) {
@@ -57,6 +60,8 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
       } catch (e) {
         if (e instanceof SentenceParseError) throw new TextRefused(e.message, ran.length);
         throw e;
+      } finally {
+        inProof ??= (await opened).goals !== undefined;
       }
       if (sentence === undefined) break;
       const refusal = policy?.judge(sentence.pp, inProof, sentence.tacticHead);

@@ -377,8 +377,8 @@ export class CoqideTopClient {
   }
 
   /** Execute up to the tip and return the open goals (`undefined` outside a proof). */
-  async goals(timeoutMs?: number): Promise<{ goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] }> {
-    const r = await this.call(goalCall(), timeoutMs);
+  async goals(timeoutMs?: number, options: { joined?: boolean } = {}): Promise<{ goals: RawGoal[] | undefined; shelved: number; messages: CoqMessage[] }> {
+    const r = await (options.joined === true ? this.callJoined(goalCall(), timeoutMs) : this.call(goalCall(), timeoutMs));
     const lists = decodeGoals(r.value);
     return { goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: r.messages };
   }
@@ -394,7 +394,8 @@ export class CoqideTopClient {
    */
   async annotate(text: string, timeoutMs = 5000): Promise<AnnotateAnswer> {
     try {
-      const r = await this.call(annotateCall(text), timeoutMs);
+      // Joined: pieces asked together (a sentence and the piece one character shorter) share one exchange.
+      const r = await this.callJoined(annotateCall(text), timeoutMs);
       const tacticHead = decodeAnnotateHead(r.value);
       return { ok: true, pp: decodeAnnotate(r.value), ...(tacticHead !== undefined ? { tacticHead } : {}) };
     } catch (e) {
@@ -447,23 +448,31 @@ export class CoqideTopClient {
    * judges each ask their `Locate` batch once the same `Print`/`Check` answer is in). Each keeps its own
    * answer or failure; the exchange's limit is the largest asked.
    */
-  queryJoined(text: string, at = this.tip, timeoutMs = this.defaultTimeout): Promise<CoqMessage[]> {
+  async queryJoined(text: string, at = this.tip, timeoutMs = this.defaultTimeout): Promise<CoqMessage[]> {
+    return (await this.callJoined(queryCall(text, at), timeoutMs)).messages;
+  }
+
+  /**
+   * A call that changes nothing (a query, `Annotate`, `Goal`), sent with the others asked in the same turn
+   * of the event loop, in the order asked: one exchange instead of one each.
+   */
+  private callJoined(xml: string, timeoutMs = this.defaultTimeout): Promise<CallResult> {
     return new Promise((resolve, reject) => {
       if (this.joined === undefined) {
         this.joined = [];
         setImmediate(() => this.flushJoined());
       }
-      this.joined.push({ xml: queryCall(text, at), timeoutMs, resolve, reject });
+      this.joined.push({ xml, timeoutMs, resolve, reject });
     });
   }
 
-  private joined: { xml: string; timeoutMs: number; resolve: (m: CoqMessage[]) => void; reject: (e: unknown) => void }[] | undefined;
+  private joined: { xml: string; timeoutMs: number; resolve: (r: CallResult) => void; reject: (e: unknown) => void }[] | undefined;
 
   private flushJoined(): void {
     const asked = this.joined ?? [];
     this.joined = undefined;
     this.batchSettled(asked.map((q) => q.xml), Math.max(...asked.map((q) => q.timeoutMs))).then(
-      (settled) => settled.forEach((r, i) => (r.status === 'fulfilled' ? asked[i]?.resolve(r.value.messages) : asked[i]?.reject(r.reason))),
+      (settled) => settled.forEach((r, i) => (r.status === 'fulfilled' ? asked[i]?.resolve(r.value) : asked[i]?.reject(r.reason))),
       (e: unknown) => asked.forEach((q) => q.reject(e)),
     );
   }
