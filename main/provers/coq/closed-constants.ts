@@ -196,7 +196,14 @@ export class ClosedConstants {
         union.bypasses.push(...w.bypasses);
       }
     }
-    const verdict = await judgeWalked(union, trusted);
+    let verdict = await judgeWalked(union, trusted);
+    if (!verdict.ok && direct !== undefined) {
+      // The reading counts a bound variable named like a global as that global (both print as `x`): it never
+      // misses an assumption but may add one. Before refusing, Coq's own walk of the theorem decides.
+      this.stats.fallbacks++;
+      union = await this.walk(name);
+      verdict = await judgeWalked(union, trusted);
+    }
     // A functor parameter's field is one only while its functor is open: what reached one is never remembered.
     const parametric = (w: Walked | undefined): boolean => w?.axioms.some((a) => typeof a.full === 'object' && 'functorParameter' in a.full) ?? false;
     if (parametric(union)) {
