@@ -1,9 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { describe, expect, it } from 'vitest';
 import { runProcess } from '../../process/process-manager.ts';
+import { useRealShell, useScratchDir } from './testing/real-shell.ts';
 
 /**
  * Attacks on END's kept `Locate Term` answers for qualified names (closed-constants.ts, `Located`): sequences
@@ -11,19 +10,12 @@ import { runProcess } from '../../process/process-manager.ts';
  * applications, a REVERT and a shadowing DEFINE at the same step, proofs inside the name's own module with
  * `abstract … using`. Oracle: coqc's `Print Assumptions` on Arbor's own SCRIPT. All held when written.
  */
-let shell: ShellProcess;
-let dir: string;
-beforeAll(async () => {
-  shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
-  dir = await mkdtemp(join(process.cwd(), '.tmp', 'arbor-kept-'));
-});
-afterAll(async () => {
-  await shell.end();
-  await rm(dir, { recursive: true, force: true });
-});
+const { channel } = useRealShell(['--timeout', '20', '--pool', '0']);
+const scratch = useScratchDir('arbor-kept-');
 
 /** The axioms' names coqc's `Print Assumptions` lists for each theorem of `script`. */
 async function coqcAxioms(name: string, script: string, theorems: readonly string[]): Promise<string[][]> {
+  const dir = scratch();
   const file = join(dir, `${name}.v`);
   await writeFile(file, `${script}\n${theorems.map((t) => `Print Assumptions ${t}.`).join('\n')}\n`);
   const r = await runProcess({ program: 'coqc', args: [file], cwd: dir, timeoutMs: 120_000, sandbox: false });
@@ -36,8 +28,7 @@ const names = (assumptions: unknown): string[] => ((assumptions as string[] | un
 
 /** Runs `steps` on a fresh channel; returns each finished theorem's ASSUMPTIONS (by name) and the SCRIPT. */
 async function run(steps: string[]): Promise<{ ended: Map<string, string[]>; script: string }> {
-  const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
-  const say = (r: string): Promise<ShellResponse> => shell.request(`${ch} ${r}`, ch);
+  const say = await channel();
   const ended = new Map<string, string[]>();
   let current = '';
   for (const s of steps) {
@@ -65,40 +56,50 @@ async function agreesWithCoqc(label: string, steps: string[], inModule: Record<s
 const AXIOMATIC = 'match classic True with or_introl _ => eq_refl | or_intror _ => eq_refl end';
 
 describe('kept Locate answers against coqc (real Coq)', () => {
-  it('functor applications: A.d and B.d, one through an axiom', { timeout: 240_000 }, async () => {
-    await agreesWithCoqc('functors', [
-      'PRELUDE "Require Import Classical."',
-      `DEFINE "Module Type T. Parameter c : 0 = 0. End T. Module Ax <: T. Definition c : 0 = 0 := ${AXIOMATIC}. End Ax. Module Cl <: T. Definition c : 0 = 0 := eq_refl. End Cl. Module F (X : T). Definition d : 0 = 0 := X.c. End F. Module A := F Ax. Module B := F Cl."`,
-      'GOAL t1 "0 = 0"', 'APPLY (exact B.d)', 'END',
-      'GOAL t2 "0 = 0"', 'APPLY (exact A.d)', 'END',
-      'GOAL t3 "0 = 0"', 'APPLY (exact B.d)', 'END',
-    ]);
-  });
-
-  it('REVERT below a kept answer, then a DEFINE that shadows the name at the same step', { timeout: 240_000 }, async () => {
-    await agreesWithCoqc('revert_shadow', [
-      'PRELUDE "Require Import Classical."',
-      'DEFINE "Module M. Definition c : 0 = 0 := eq_refl. End M."',
-      'GOAL t1 "0 = 0"', 'APPLY (exact M.c)', 'END',
-      'GOAL t2 "0 = 0"', 'APPLY (exact M.c)', 'END',
-      // Back to step 1 (the DEFINE), then the same number of steps with M.c now resting on classic.
-      'REVERT 1',
-      `DEFINE "Module Sh. Module M. Definition c : 0 = 0 := ${AXIOMATIC}. End M. End Sh. Import Sh."`,
-      'GOAL t3 "0 = 0"', 'APPLY (exact M.c)', 'END',
-    ]);
-  });
-
-  it('proofs inside the module (abstract … using, M.t2 named from inside and outside M)', { timeout: 240_000 }, async () => {
-    await agreesWithCoqc('own_module', [
-      'PRELUDE "Require Import Classical."',
-      `DEFINE "Module N. Definition c : 0 = 0 := ${AXIOMATIC}. End N. Module M. Definition c : 0 = 0 := eq_refl."`,
-      'GOAL t1 "0 = 0"', 'APPLY (exact M.c)', 'END',
-      'GOAL t2 "0 = 0"', 'APPLY (abstract (exact N.c) using helper)', 'END',
-      'GOAL t3 "0 = 0"', 'APPLY (exact M.t2)', 'END',
-      'GOAL t4 "0 = 0"', 'APPLY (exact M.c)', 'END',
-      'DEFINE "End M."',
-      'GOAL t5 "0 = 0"', 'APPLY (exact M.t2)', 'END',
-      'GOAL t6 "0 = 0"', 'APPLY (exact M.t2)', 'END',
-    ], { t1: 'M', t2: 'M', t3: 'M', t4: 'M' });
-  });
+  const sequences: { name: string; label: string; steps: string[]; inModule?: Record<string, string> }[] = [
+    {
+      name: 'functor applications: A.d and B.d, one through an axiom',
+      label: 'functors',
+      steps: [
+        'PRELUDE "Require Import Classical."',
+        `DEFINE "Module Type T. Parameter c : 0 = 0. End T. Module Ax <: T. Definition c : 0 = 0 := ${AXIOMATIC}. End Ax. Module Cl <: T. Definition c : 0 = 0 := eq_refl. End Cl. Module F (X : T). Definition d : 0 = 0 := X.c. End F. Module A := F Ax. Module B := F Cl."`,
+        'GOAL t1 "0 = 0"', 'APPLY (exact B.d)', 'END',
+        'GOAL t2 "0 = 0"', 'APPLY (exact A.d)', 'END',
+        'GOAL t3 "0 = 0"', 'APPLY (exact B.d)', 'END',
+      ],
+    },
+    {
+      name: 'REVERT below a kept answer, then a DEFINE that shadows the name at the same step',
+      label: 'revert_shadow',
+      steps: [
+        'PRELUDE "Require Import Classical."',
+        'DEFINE "Module M. Definition c : 0 = 0 := eq_refl. End M."',
+        'GOAL t1 "0 = 0"', 'APPLY (exact M.c)', 'END',
+        'GOAL t2 "0 = 0"', 'APPLY (exact M.c)', 'END',
+        // Back to step 1 (the DEFINE), then the same number of steps with M.c now resting on classic.
+        'REVERT 1',
+        `DEFINE "Module Sh. Module M. Definition c : 0 = 0 := ${AXIOMATIC}. End M. End Sh. Import Sh."`,
+        'GOAL t3 "0 = 0"', 'APPLY (exact M.c)', 'END',
+      ],
+    },
+    {
+      name: 'proofs inside the module (abstract … using, M.t2 named from inside and outside M)',
+      label: 'own_module',
+      steps: [
+        'PRELUDE "Require Import Classical."',
+        `DEFINE "Module N. Definition c : 0 = 0 := ${AXIOMATIC}. End N. Module M. Definition c : 0 = 0 := eq_refl."`,
+        'GOAL t1 "0 = 0"', 'APPLY (exact M.c)', 'END',
+        'GOAL t2 "0 = 0"', 'APPLY (abstract (exact N.c) using helper)', 'END',
+        'GOAL t3 "0 = 0"', 'APPLY (exact M.t2)', 'END',
+        'GOAL t4 "0 = 0"', 'APPLY (exact M.c)', 'END',
+        'DEFINE "End M."',
+        'GOAL t5 "0 = 0"', 'APPLY (exact M.t2)', 'END',
+        'GOAL t6 "0 = 0"', 'APPLY (exact M.t2)', 'END',
+      ],
+      inModule: { t1: 'M', t2: 'M', t3: 'M', t4: 'M' },
+    },
+  ];
+  for (const c of sequences) {
+    it(c.name, { timeout: 240_000 }, () => agreesWithCoqc(c.label, c.steps, c.inModule));
+  }
 });

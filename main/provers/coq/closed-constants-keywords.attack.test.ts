@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { describe, expect, it } from 'vitest';
+import { type Send, useRealShell } from './testing/real-shell.ts';
 
 /**
  * END's assumption judge reads the globals a finished theorem mentions from `Print` under `Set Printing All`
@@ -11,20 +10,14 @@ import { ShellProcess } from '../../cli/shell-process.ts';
 const AXIOMATIC = 'match classic True with or_introl _ => eq_refl | or_intror _ => eq_refl end';
 
 describe('a constant named like a word of the term grammar (real Coq)', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const { channel } = useRealShell(['--timeout', '20', '--pool', '0']);
   /** A channel of its own, released after `body` (one shell serves a few channels at a time). */
-  const onChannel = async (body: (send: (r: string) => Promise<ShellResponse>) => Promise<void>): Promise<void> => {
-    const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+  const onChannel = async (body: (send: Send) => Promise<void>): Promise<void> => {
+    const send = await channel();
     try {
-      await body((r) => shell.request(`${ch} ${r}`, ch));
+      await body(send);
     } finally {
-      await shell.request(`${ch} RELEASE_CHANNEL`, ch);
+      await send('RELEASE_CHANNEL');
     }
   };
 

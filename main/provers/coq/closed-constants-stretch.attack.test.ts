@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * Attacks on END's bare names (closed-constants.ts: `directReferences`, the verified stretch of `Inspect 2`)
@@ -11,21 +11,11 @@ import { ShellProcess } from '../../cli/shell-process.ts';
  * global resting on an axiom must never be taken for a bound variable or a keyword, whatever the name, and a
  * bare name's kept answer must never outlive what a later proof item declared.
  */
-const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
-const finished = (r: ShellResponse | undefined): boolean =>
-  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
 /** The axiom behind `admit`: Arbor never trusts it. */
 const ADMIT = 'Coq.Compat.AdmitAxiom.proof_admitted';
 
 describe('END: bare names, keywords and the verified stretch (real coqidetop)', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
-  const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
+  const { session } = useRealShell(['--timeout', '20']);
 
   // `struct`, `is` and `IF` are words of Coq's printing (`{struct n}`) or notations, but plain identifiers to
   // coqc: a constant may have that name, and a theorem that uses it rests on what it rests on.
@@ -217,25 +207,19 @@ describe('Print Assumptions: a name with a no-break space is not a trusted axiom
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('an untrusted `x\u00a0y : False` is refused while the user trusts `x : True`', async () => {
-    const nb = 'x\u00a0y';
-    const rs = await shell.onFreshChannel([
-      `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
-      `GOAL t3 ${q(`ltac:(let _ := constr:(ltac:(abstract exact ${ADMIT} using ${nb}) : False) in exact True)`)}`, 'APPLY (exact I)', 'END',
-      `GOAL t4 ${q('False')}`, `APPLY (exact ${nb})`, 'END',
-    ]);
-    expect(rs.slice(0, 6).map((r) => r.ERR)).toEqual(Array(6).fill(''));
-    expect(rs[6]?.ERR, JSON.stringify(rs[6])).toMatch(/^unsound/);
-  }, 240_000);
-  // A line at column 0 of `Print Assumptions` starts an entry: one that starts with a no-break space too.
-  it('an axiom named with a leading no-break space is listed', async () => {
-    const nb = '\u00a0z';
-    const rs = await shell.onFreshChannel([
-      `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
-      `GOAL t3 ${q(`ltac:(let _ := constr:(ltac:(abstract exact ${ADMIT} using ${nb}) : False) in exact True)`)}`, 'APPLY (exact I)', 'END',
-      `GOAL t4 ${q('False')}`, `APPLY (exact ${nb})`, 'END',
-    ]);
-    expect(rs.slice(0, 6).map((r) => r.ERR)).toEqual(Array(6).fill(''));
-    expect(rs[6]?.ERR, JSON.stringify(rs[6])).toMatch(/^unsound/);
-  }, 240_000);
+  // The second: a line at column 0 of `Print Assumptions` starts an entry, one that starts with a no-break space too.
+  for (const [what, nb] of [
+    ['an untrusted `x\u00a0y : False` is refused while the user trusts `x : True`', 'x\u00a0y'],
+    ['an axiom named with a leading no-break space is listed', '\u00a0z'],
+  ] as const) {
+    it(what, async () => {
+      const rs = await shell.onFreshChannel([
+        `DEFINE ${q('Require Coq.Compat.AdmitAxiom.')}`,
+        `GOAL t3 ${q(`ltac:(let _ := constr:(ltac:(abstract exact ${ADMIT} using ${nb}) : False) in exact True)`)}`, 'APPLY (exact I)', 'END',
+        `GOAL t4 ${q('False')}`, `APPLY (exact ${nb})`, 'END',
+      ]);
+      expect(rs.slice(0, 6).map((r) => r.ERR)).toEqual(Array(6).fill(''));
+      expect(rs[6]?.ERR, JSON.stringify(rs[6])).toMatch(/^unsound/);
+    }, 240_000);
+  }
 });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { describe, expect, it } from 'vitest';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * The memoised assumption judgement (closed-constants.ts: each kernel name judged once per session) attacked
@@ -9,23 +8,13 @@ import { ShellProcess } from '../../cli/shell-process.ts';
  * section variables, kernel-check bypasses, literals (which force the full walk), names with primes and
  * unicode. All held when written.
  */
-const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
-const finished = (r: ShellResponse | undefined): boolean =>
-  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
 const FUNCTOR = 'Module Type T. Parameter cheat : False. End T. Module F (X : T).';
 /** An assumption Arbor never trusts, reached as `X.cheat` (the axiom behind `admit`). */
 const UNTRUSTED = 'Require Coq.Compat.AdmitAxiom. Module X. Notation cheat := Coq.Compat.AdmitAxiom.proof_admitted. End X.';
 const PARAMETER_PREMISE = "X.cheat : False (field of the functor's parameter: a premise of the theorem, given by each module the functor is applied to)";
 
 describe('closed constants: no assumption escapes through memoisation', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
-  const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
+  const { session } = useRealShell(['--timeout', '20']);
 
   it('a functor parameter is a premise, directly and after a closed lemma of the same functor was remembered; never remembered past its functor', async () => {
     const rs = await session([

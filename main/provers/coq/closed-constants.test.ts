@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
+import { type Send, useRealShell } from './testing/real-shell.ts';
 
 /**
  * Issue 24 item 4: assumptions are judged from each theorem's direct references, each global's closure
@@ -9,17 +10,10 @@ import { ShellProcess } from '../../cli/shell-process.ts';
  * after a REVERT, is still refused or listed — against the real coqidetop behind the real arbor-shell.
  */
 describe('assumptions remembered per global (real coqidetop)', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const real = useRealShell(['--timeout', '20', '--pool', '0']);
 
-  const channel = async (prelude?: string): Promise<(r: string) => Promise<ShellResponse>> => {
-    const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
-    const send = (r: string): Promise<ShellResponse> => shell.request(`${ch} ${r}`, ch);
+  const channel = async (prelude?: string): Promise<Send> => {
+    const send = await real.channel();
     if (prelude !== undefined) expect((await send(`PRELUDE "${prelude}"`)).ERR).toBe('');
     return send;
   };

@@ -1,28 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * The assumption judge's pipelined `Print Assumptions` (coq-session.ts `assumptionsOfAll`) defines a throw-away
  * `arbor_joint_closure` and asks about it in one exchange. A document may own that name first.
  */
-const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
 
 describe('a document that owns the judge\'s throw-away name', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const { session } = useRealShell(['--timeout', '20']);
 
   for (const [name, define] of [
     ['a closed definition', 'Definition arbor_joint_closure : unit := tt.'],
     ['a module of that name', 'Module arbor_joint_closure. End arbor_joint_closure.'],
   ] as const) {
     it(`${name}: an axiom-using proof is still judged by its axioms`, async () => {
-      const rs: ShellResponse[] = await shell.onFreshChannel([
+      const rs: ShellResponse[] = await session([
         `DEFINE ${q(`Require Import Coq.Logic.Classical_Prop. ${define}`)}`,
         `GOAL ${q('forall P : Prop, ~ ~ P -> P')}`,
         'APPLY (exact NNPP)',
@@ -37,7 +30,7 @@ describe('a document that owns the judge\'s throw-away name', () => {
   }
 
   it('HAMMER\'s tactics redefined as no-ops (lia, sauto, hauto) never make 0 = 1 proved', async () => {
-    const rs: ShellResponse[] = await shell.onFreshChannel([
+    const rs: ShellResponse[] = await session([
       `DEFINE ${q('Ltac lia := idtac. Ltac sauto := idtac. Ltac hauto := idtac.')}`,
       `GOAL ${q('0 = 1')}`,
       'HAMMER',

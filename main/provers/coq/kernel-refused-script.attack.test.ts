@@ -1,12 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
 import { runProcess } from '../../process/process-manager.ts';
 import { createProverEngineFactory, loadBackend } from '../../supervisor/engine-factory.ts';
 import { Shell } from '../../shell/shell.ts';
 import { forksOf } from '../../shell/state-forks.ts';
+import { useRealShell, useScratchDir } from './testing/real-shell.ts';
 
 /**
  * Attacks on SCRIPT after a Qed the kernel refused (kernel-refused-script.test.ts shows the plain case):
@@ -14,24 +14,12 @@ import { forksOf } from '../../shell/state-forks.ts';
  * the refusal (LET, PRINT_MODE) without touching the proof. The script must never claim `Qed.` for the
  * refused proof, and `coqc` must accept it. Real arbor-shell, coqidetop and coqc.
  */
-let shell: ShellProcess;
-let dir: string;
-beforeAll(async () => {
-  shell = new ShellProcess(['--timeout', '10', '--pool', '0']);
-  dir = await mkdtemp(join(process.cwd(), '.tmp', 'arbor-refused-attack-'));
-});
-afterAll(async () => {
-  await shell.end();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const channel = async (): Promise<(line: string) => Promise<ShellResponse>> => {
-  const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
-  return (line) => shell.request(`${ch} ${line}`, ch);
-};
+const { channel } = useRealShell(['--timeout', '10', '--pool', '0']);
+const scratch = useScratchDir('arbor-refused-attack-');
 
 /** coqc on the script: its exit code and what it said. */
 const coqc = async (name: string, script: string): Promise<{ code: number | null; out: string }> => {
+  const dir = scratch();
   const file = join(dir, `${name}.v`);
   await writeFile(file, script);
   const r = await runProcess({ program: 'coqc', args: [file], cwd: dir, timeoutMs: 120_000, sandbox: false });
@@ -57,25 +45,20 @@ describe('SCRIPT after a refused Qed: hostile messages and later requests (real 
     expect(r.code, `${r.out}\n${script}`).toBe(0);
   });
 
-  it('LET after the refusal: the script still ends that proof Admitted, and coqc accepts it', { timeout: 240_000 }, async () => {
-    const say = await channel();
-    await refused(say, 'wrong_let', '1 = 2', '@eq_refl nat 1');
-    expect((await say('LET ?x = "3"')).ERR).toBe('');
-    const script = String((await say('SCRIPT')).RESPONSE);
-    expect(script).not.toMatch(/^Qed\./m);
-    const r = await coqc('wrong_let', script);
-    expect(r.code, `${r.out}\n${script}`).toBe(0);
-  });
-
-  it('PRINT_MODE after the refusal: the script still ends that proof Admitted', { timeout: 240_000 }, async () => {
-    const say = await channel();
-    await refused(say, 'wrong_mode', '1 = 2', '@eq_refl nat 1');
-    expect((await say('PRINT_MODE 2')).ERR).toBe('');
-    const script = String((await say('SCRIPT')).RESPONSE);
-    expect(script).not.toMatch(/^Qed\./m);
-    const r = await coqc('wrong_mode', script);
-    expect(r.code, `${r.out}\n${script}`).toBe(0);
-  });
+  for (const [what, name, request] of [
+    ['LET after the refusal: the script still ends that proof Admitted, and coqc accepts it', 'wrong_let', 'LET ?x = "3"'],
+    ['PRINT_MODE after the refusal: the script still ends that proof Admitted', 'wrong_mode', 'PRINT_MODE 2'],
+  ] as const) {
+    it(what, { timeout: 240_000 }, async () => {
+      const say = await channel();
+      await refused(say, name, '1 = 2', '@eq_refl nat 1');
+      expect((await say(request)).ERR).toBe('');
+      const script = String((await say('SCRIPT')).RESPONSE);
+      expect(script).not.toMatch(/^Qed\./m);
+      const r = await coqc(name, script);
+      expect(r.code, `${r.out}\n${script}`).toBe(0);
+    });
+  }
 });
 
 describe('SCRIPT after a refused Qed: REVERT, re-do and forks (real Coq, in-process shell)', () => {

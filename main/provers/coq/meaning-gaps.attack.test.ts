@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * Attacks on the statement judge's "only new words" shortcut (statement-judge.ts): when the statement does
@@ -8,19 +8,10 @@ import { ShellProcess } from '../../cli/shell-process.ts';
  * document's reading unseen unless a declaration looks like it changes how text reads. A declaration that
  * changes how text reads but does not look like it gave a plain "proved" of a statement false as read.
  */
-const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
-const finished = (r: ShellResponse | undefined): boolean =>
-  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
 const errs = (rs: ShellResponse[]): string => JSON.stringify(rs.map((r) => r.ERR));
 
 describe('the judge never accepts a changed reading as "only new words"', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const { session } = useRealShell(['--timeout', '20']);
 
   const cases: { name: string; requests: string[] }[] = [
     {
@@ -65,7 +56,7 @@ describe('the judge never accepts a changed reading as "only new words"', () => 
   ];
   for (const c of cases) {
     it(`STATEMENT shown: ${c.name}`, async () => {
-      const rs = await shell.onFreshChannel(c.requests);
+      const rs = await session(c.requests);
       const end = rs.at(-1);
       expect(finished(end), errs(rs)).toBe(true);
       expect(end?.STATEMENT, JSON.stringify(end)).toBeTruthy();
@@ -73,7 +64,7 @@ describe('the judge never accepts a changed reading as "only new words"', () => 
   }
 
   it('an honest document with new words and a comment still finishes without a meaning line', async () => {
-    const rs = await shell.onFreshChannel([
+    const rs = await session([
       `DEFINE ${q('(* doubles *) Definition double (n : nat) := n + n.')}`,
       `GOAL ${q('double 2 = 4')}`,
       'APPLY reflexivity',

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProverError, type FinishedProof } from '../../shell/prover-session.ts';
 import { coqBackend } from './coq-backend.ts';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ShellProcess } from '../../cli/shell-process.ts';
+import { finished, useRealShell } from './testing/real-shell.ts';
 
 /**
  * Issue 21, parts 3 and 4, against the real coqidetop behind the real arbor-shell: assumptions are judged
@@ -12,18 +13,7 @@ import { ShellProcess } from '../../cli/shell-process.ts';
  * what differs). Each case runs on a fresh channel. The tricks close their goals with explicit tactics: END's
  * counterexample search reads the goal as printed, so it may call such a goal false first.
  */
-const finished = (r: ShellResponse): boolean =>
-  r.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
-
-let shell: ShellProcess;
-beforeAll(() => {
-  shell = new ShellProcess(['--timeout', '4']);
-});
-afterAll(async () => {
-  await shell.end();
-});
-
-const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
+const { session } = useRealShell(['--timeout', '4']);
 
 describe('assumptions are judged by kernel name', () => {
   const spoofs: { name: string; requests: string[] }[] = [

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
 import { CoqShells } from '../../batch/coq-shells.ts';
 import { runHammerJob } from '../../batch/jobs/hammer-job.ts';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * What dropping the notation guard opens (docs/notation-overrides.md): a DEFINE may now redefine a notation
@@ -10,19 +10,10 @@ import { runHammerJob } from '../../batch/jobs/hammer-job.ts';
  * what a statement means must finish (if at all) with a STATEMENT that says what it means; an honest
  * override (a lesson's own `and` behind `/\`) finishes too, its meaning shown, not refused.
  */
-const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
-const finished = (r: ShellResponse | undefined): boolean =>
-  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
 const errs = (rs: ShellResponse[]): string => JSON.stringify(rs.map((r) => r.ERR));
 
 describe('notation overrides are allowed and shown by the statement judge', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const { session, shell } = useRealShell(['--timeout', '20']);
 
   const lies: { name: string; requests: string[]; elaborated: RegExp; finishes: boolean }[] = [
     {
@@ -75,7 +66,7 @@ describe('notation overrides are allowed and shown by the statement judge', () =
   ];
   for (const l of lies) {
     it(`STATEMENT shows it: ${l.name}`, async () => {
-      const rs = await shell.onFreshChannel(l.requests);
+      const rs = await session(l.requests);
       const end = rs.at(-1);
       expect(finished(end), errs(rs)).toBe(l.finishes);
       if (finished(end)) {
@@ -88,23 +79,24 @@ describe('notation overrides are allowed and shown by the statement judge', () =
   it('a notation override hidden in one client\'s DEFINE of a shared channel shows in another client\'s END', async () => {
     // Two clients of one channel are two request streams on it: the first DEFINEs something that looks
     // harmless and hides an override in a module it imports; the second states False and proves it with I.
-    const ch = ((await shell.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+    const raw = shell();
+    const ch = ((await raw.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
     try {
-      const define = await shell.request(`${ch} DEFINE ${q('Definition helper := 1. Module Helpers. Notation "\'False\'" := True : type_scope. End Helpers. Import Helpers.')}`, ch);
+      const define = await raw.request(`${ch} DEFINE ${q('Definition helper := 1. Module Helpers. Notation "\'False\'" := True : type_scope. End Helpers. Import Helpers.')}`, ch);
       expect(define.ERR).toBe('');
       const rs = [];
-      for (const line of [`GOAL ${q('False')}`, 'APPLY (exact I)', 'END']) rs.push(await shell.request(`${ch} ${line}`, ch));
+      for (const line of [`GOAL ${q('False')}`, 'APPLY (exact I)', 'END']) rs.push(await raw.request(`${ch} ${line}`, ch));
       const end = rs.at(-1);
       expect(finished(end), errs(rs)).toBe(true);
       expect(end?.STATEMENT?.elaborated).toMatch(/^Coq\.Init\.Logic\.True$/);
       expect(end?.STATEMENT?.differences.join('\n')).toMatch(/clean reading has `Coq\.Init\.Logic\.False`/);
     } finally {
-      await shell.request(`${ch} RELEASE_CHANNEL`, ch);
+      await raw.request(`${ch} RELEASE_CHANNEL`, ch);
     }
   }, 180_000);
 
   it('an honest override (a lesson\'s own `and` behind `/\\`) is accepted, its meaning shown', async () => {
-    const rs = await shell.onFreshChannel([
+    const rs = await session([
       `DEFINE ${q('#[local] Set Warnings "-notation-overridden". Inductive and (P Q : Prop) : Prop := conj : P -> Q -> and P Q. Notation "A /\\ B" := (and A B) : type_scope.')}`,
       `GOAL ${q('forall P Q : Prop, P /\\ Q -> Q /\\ P')}`,
       'APPLY (intros P Q [p q]; exact (conj Q P q p))',

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { describe, expect, it } from 'vitest';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * The clean reading runs the document's library sentences (`Require`, `Import`/`Export`, `Open Scope`).
@@ -9,19 +8,9 @@ import { ShellProcess } from '../../cli/shell-process.ts';
  * its own named like the library's, `From … Require`), and one channel's library sentences must not stay
  * in the shared clean environment for another's reading. All held when written.
  */
-const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
-const finished = (r: ShellResponse | undefined): boolean =>
-  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
 
 describe('the document cannot make its own notations the clean reading, or hide them', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
-  const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
+  const { session } = useRealShell(['--timeout', '20']);
 
   const lies: { name: string; define: string; goal: string; tactic: string; elaborated: RegExp }[] = [
     { name: 'Import of its own module', define: 'Module N. Notation "\'False\'" := True. End N. Import N.', goal: 'False', tactic: 'exact I', elaborated: /^Coq\.Init\.Logic\.True$/ },

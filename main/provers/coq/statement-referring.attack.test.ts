@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * The statement judge's "only new words" rule (statement-judge.ts `onlyNewWords`): a statement that does not
@@ -10,18 +10,16 @@ import { ShellProcess } from '../../cli/shell-process.ts';
  * ("Abbreviation is not applied enough"): a document that redefines it must get a STATEMENT difference.
  * Real arbor-shell and coqidetop.
  */
-const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
-const finished = (r: ShellResponse | undefined): boolean =>
-  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
+/** The requests before END (`before` of them) ran, and END finished the proof with a STATEMENT line. */
+const expectStatementShown = (rs: ShellResponse[], before: number): void => {
+  expect(rs.map((r) => r.ERR).slice(0, before)).toEqual(Array(before).fill(''));
+  const end = rs.at(-1);
+  expect(finished(end), JSON.stringify(end)).toBe(true);
+  expect(end?.STATEMENT, JSON.stringify(end)).toBeDefined();
+};
 
 describe('a library abbreviation the document redefines is not one of its new words', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const { session } = useRealShell(['--timeout', '20', '--pool', '0']);
 
   const cases = [
     {
@@ -41,26 +39,17 @@ describe('a library abbreviation the document redefines is not one of its new wo
   ];
   for (const c of cases) {
     it(`STATEMENT shows it: ${c.name}`, async () => {
-      const rs = await shell.onFreshChannel([`DEFINE ${q(c.define)}`, `GOAL ${q(c.goal)}`, `APPLY (${c.tactic})`, 'END']);
-      expect(rs.map((r) => r.ERR).slice(0, 3)).toEqual(['', '', '']);
-      const end = rs.at(-1);
-      expect(finished(end), JSON.stringify(end)).toBe(true);
-      expect(end?.STATEMENT, JSON.stringify(end)).toBeDefined();
+      const rs = await session([`DEFINE ${q(c.define)}`, `GOAL ${q(c.goal)}`, `APPLY (${c.tactic})`, 'END']);
+      expectStatementShown(rs, 3);
     }, 180_000);
   }
 });
 
 describe('a library name of the channel\'s environment the document redefines is not one of its new words', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const { session } = useRealShell(['--timeout', '20', '--pool', '0']);
 
   it('STATEMENT shows it: String.substring (environment `strings`) redefined to return its argument', { timeout: 180_000 }, async () => {
-    const rs = await shell.onFreshChannel([
+    const rs = await session([
       'PRELUDE strings',
       `DEFINE ${q('Definition substring (n m : nat) (s : string) : string := s. Definition my_s : string := "abc".')}`,
       // Read with the environment's substring: "a" = "abc", which is false.
@@ -68,39 +57,27 @@ describe('a library name of the channel\'s environment the document redefines is
       'APPLY reflexivity',
       'END',
     ]);
-    expect(rs.map((r) => r.ERR).slice(0, 4)).toEqual(['', '', '', '']);
-    const end = rs.at(-1);
-    expect(finished(end), JSON.stringify(end)).toBe(true);
-    expect(end?.STATEMENT, JSON.stringify(end)).toBeDefined();
+    expectStatementShown(rs, 4);
   });
 
   it('an honest statement over the environment\'s strings has no STATEMENT line', { timeout: 180_000 }, async () => {
-    const rs = await shell.onFreshChannel(['PRELUDE strings', `GOAL ${q('length "ab"%string = 2 /\\ (substring 0 1 "ab" = "a")%string')}`, 'APPLY (split; reflexivity)', 'END']);
+    const rs = await session(['PRELUDE strings', `GOAL ${q('length "ab"%string = 2 /\\ (substring 0 1 "ab" = "a")%string')}`, 'APPLY (split; reflexivity)', 'END']);
     expect(rs.map((r) => r.ERR)).toEqual(['', '', '', '']);
     expect(rs.at(-1)?.STATEMENT, JSON.stringify(rs.at(-1))).toBeUndefined();
   });
 });
 
 describe('a module alias that makes a library path mean another library\'s', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20', '--pool', '0']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
+  const { session } = useRealShell(['--timeout', '20', '--pool', '0']);
 
   it('STATEMENT shows it: Module Nat := Z, then Nat.lt (Nat.sub 0 1) my_zero', { timeout: 180_000 }, async () => {
-    const rs = await shell.onFreshChannel([
+    const rs = await session([
       `DEFINE ${q('Module Nat := Z. Definition my_zero := 0%Z.')}`,
       // Read with the library's Nat: 0 - 1 < 0 on nat, which is false; here it is -1 < 0 on Z.
       `GOAL ${q('Nat.lt (Nat.sub 0 1) my_zero')}`,
       'APPLY reflexivity',
       'END',
     ]);
-    expect(rs.map((r) => r.ERR).slice(0, 3)).toEqual(['', '', '']);
-    const end = rs.at(-1);
-    expect(finished(end), JSON.stringify(end)).toBe(true);
-    expect(end?.STATEMENT, JSON.stringify(end)).toBeDefined();
+    expectStatementShown(rs, 3);
   });
 });

@@ -3,8 +3,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { CoqShells } from '../../batch/coq-shells.ts';
 import { runCheckJob } from '../../batch/jobs/check-job.ts';
@@ -14,6 +12,7 @@ import { coqBackend } from './coq-backend.ts';
 import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
 import { runCoqText } from './coq-text-runner.ts';
 import type { PolicyPurpose } from './vernacular-policy.ts';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
 /**
  * Issue 21 attacked from outside, against the real coqidetop (policy level) and the real arbor-shell
@@ -143,19 +142,8 @@ describe('policy: no forbidden sentence gets past Coq\'s delimiting and the poli
   }, 60_000);
 });
 
-const finished = (r: ShellResponse | undefined): boolean =>
-  r?.ERR === '' && Array.isArray((r.RESPONSE as { goal?: unknown } | null)?.goal) && (r.RESPONSE as { goal: unknown[] }).goal.length === 0;
-
 describe('protocol: arguments, assumptions and meanings, through the real arbor-shell', () => {
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '6']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
-  const session = (requests: string[]): Promise<ShellResponse[]> => shell.onFreshChannel(requests);
-  const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
+  const { session } = useRealShell(['--timeout', '6']);
 
   it('DEFINE and PRELUDE refuse `Export Unset Guard Checking` (it used to run, and only Print Assumptions caught the proof)', async () => {
     const rs = await session([`DEFINE ${q('Export Unset Guard Checking. Fixpoint f (n : nat) : False := f n.')}`, `GOAL ${q('False')}`, 'APPLY (exact (f 0))', 'END']);
@@ -280,24 +268,17 @@ describe('an unconfirmed project-file axiom cannot borrow a trusted name', () =>
 describe('meaning: an honest user\'s library statements', () => {
   // The clean environment runs the document's own library sentences (Require/Import/Open Scope of library
   // modules and scopes), never its own notations or definitions: an honest statement over Reals reads the same.
-  let shell: ShellProcess;
-  beforeAll(() => {
-    shell = new ShellProcess(['--timeout', '20']);
-  });
-  afterAll(async () => {
-    await shell.end();
-  });
-  const q = (s: string): string => `"${s.replace(/"/g, '\\"')}"`;
+  const { session } = useRealShell(['--timeout', '20']);
 
   it('a statement over an imported standard library (Reals) that means what it says carries no STATEMENT', async () => {
-    const rs = await shell.onFreshChannel([`DEFINE ${q('Require Import Reals. Open Scope R_scope.')}`, `GOAL ${q('forall x : R, x + 0 = x')}`, 'APPLY (intros; ring)', 'END']);
+    const rs = await session([`DEFINE ${q('Require Import Reals. Open Scope R_scope.')}`, `GOAL ${q('forall x : R, x + 0 = x')}`, 'APPLY (intros; ring)', 'END']);
     const end = rs.at(-1);
     expect(finished(end), JSON.stringify(rs.map((r) => r.ERR))).toBe(true);
     expect(end?.STATEMENT).toBeUndefined();
   }, 180_000);
 
   it('the document\'s own scope opened beside the library\'s still shows: + as multiplication on R', async () => {
-    const rs = await shell.onFreshChannel([
+    const rs = await session([
       `DEFINE ${q('Require Import Reals. Open Scope R_scope. Declare Scope mine. Delimit Scope mine with mine. Notation "x + y" := (Rmult x y) : mine. Open Scope mine.')}`,
       `GOAL ${q('forall x : R, x + 0 = 0')}`, 'APPLY (intros; ring)', 'END',
     ]);
