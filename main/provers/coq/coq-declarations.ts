@@ -21,7 +21,7 @@ export async function declaredBy(client: CoqideTopClient, sentences: string[]): 
     else if (about) {
       out.push(entryOf(about));
       const text = printed[i];
-      if (text !== undefined) for (const c of constructorsOf(text)) out.push({ ...c, kind: 'Constructor', module: 'document' });
+      if (text !== undefined) for (const c of constructorsOf(text, n)) out.push({ ...c, kind: 'Constructor', module: 'document' });
     }
   });
   return out;
@@ -41,9 +41,17 @@ export const declaredNames = (sentence: string): string[] => {
   return names;
 };
 
-/** `Inductive tree : Set :=  Leaf : tree | Node : tree -> nat -> tree -> tree.` → its constructors and their types. */
-export const constructorsOf = (printed: string): EnvironmentEntry[] => {
-  const m = /:=\s*([\s\S]*?)\.?\s*(?:\n\s*\n|$)/.exec(printed);
+/**
+ * `Inductive tree : Set :=  Leaf : tree | Node : tree -> nat -> tree -> tree.` → its constructors and their types.
+ * A mutual block prints every type (`Inductive t … := … \n  with u … := …`): only `name`'s own constructors (the
+ * first type's when no name is given), never the next type's head or constructors.
+ */
+export const constructorsOf = (printed: string, name?: string): EnvironmentEntry[] => {
+  const blocks = (printed.split(/\n[ \t]*\n/)[0] ?? '').split(/\n[ \t]*with[ \t]+/);
+  const headName = (block: string): string | undefined => /^\s*(?:(?:(?:Co)?Inductive|Variant|Record|Structure|Class)\s+)?([\p{L}_][\p{L}\p{N}_']*)/u.exec(block)?.[1];
+  const block = name === undefined ? blocks[0] : blocks.find((b) => headName(b) === name);
+  if (block === undefined) return [];
+  const m = /:=\s*([\s\S]*?)\.?\s*$/.exec(block);
   if (!m) return [];
   return (m[1] as string).split(/\s\|\s/).map((c) => /^\s*([\p{L}_][\p{L}\p{N}_']*)\s*:\s*([\s\S]*)$/u.exec(c))
     .filter((c): c is RegExpExecArray => c !== null).map((c) => ({ name: c[1] as string, type: flat(c[2] as string) }));

@@ -2,6 +2,7 @@ import type { CoqideTopClient } from './coqidetop-client.ts';
 import { nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
 import { openBlocksAfter, type OpenBlock } from './document-blocks.ts';
 import { precheckUntrusted, SentencePolicy, type PolicyPurpose } from './vernacular-policy.ts';
+import { coqTrim } from './assumptions.ts';
 
 /** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
 export interface RanSentence extends CoqSentence {
@@ -83,4 +84,4 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
 }
 
 /** The script of sentences that ran: exactly their text, one after another (each ends where Coq said). */
-export const scriptOf = (sentences: readonly CoqSentence[]): string => sentences.map((s) => s.text.trim()).join('\n');
+export const scriptOf = (sentences: readonly CoqSentence[]): string => sentences.map((s) => coqTrim(s.text)).join('\n');
