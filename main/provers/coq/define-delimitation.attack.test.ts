@@ -106,6 +106,23 @@ describe('DEFINE delimitation and SCRIPT (real coqidetop, coqc)', () => {
     await compiles(rs[6]?.RESPONSE);
   });
 
+  // BROKE (fixed here): `...` ends a sentence in Coq (it runs `Proof with`'s tactic after the sentence's), but
+  // only a dot after a non-dot was a candidate end: a DEFINE holding such a proof was refused ("Coq's sentence
+  // ends where Arbor cannot tell") though coqc takes it.
+  it('`...` after `Proof with` ends a sentence; SCRIPT compiles', { timeout: 240_000 }, async () => {
+    const rs = await session([
+      `DEFINE ${q('Lemma w : True /\\ True. Proof with auto. split... Qed.')}`,
+      `DEFINE ${q('Lemma w2 : True /\\ (True /\\ True). Proof with auto. split. - idtac... - split... Qed. Definition after := 1.')}`,
+      'SCRIPT',
+    ]);
+    expect(rs[0]?.ERR).toBe('');
+    expect(declared(rs[0])).toEqual([['w', 'Constant']]);
+    expect(rs[1]?.ERR).toBe('');
+    expect(declared(rs[1])).toEqual([['w2', 'Constant'], ['after', 'Constant']]);
+    expect(String(rs[2]?.RESPONSE)).toMatch(/^split\.\.\.$/m);
+    await compiles(rs[2]?.RESPONSE);
+  });
+
   // HELD: a first sentence longer than the piece asked ahead (64 KiB; 25,000 dots in its comment) and a text
   // of many sentences.
   it('a first sentence over 64 KiB, then 150 sentences in one DEFINE', { timeout: 600_000 }, async () => {
