@@ -7,6 +7,8 @@ import { coqTrim } from './assumptions.ts';
 /** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
 export interface RanSentence extends CoqSentence {
   stateId: number;
+  /** A proof is open after it (a declaration it opened is complete at the first later sentence without one). */
+  proofOpen?: boolean;
 }
 
 /** Text refused before or instead of running: Coq could not parse it, or the policy does not allow a sentence. */
@@ -69,7 +71,7 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
       if (refusal !== undefined) throw new TextRefused(refusal, ran.length);
       const r = await client.addAndGoals(sentence.text, options.timeoutMs);
       inProof = r.goals !== undefined;
-      ran.push({ ...sentence, stateId: r.stateId });
+      ran.push({ ...sentence, stateId: r.stateId, proofOpen: inProof });
       at = sentence.end;
     }
     const unfinished = policy?.finish(inProof);

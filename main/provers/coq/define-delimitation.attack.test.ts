@@ -206,6 +206,24 @@ describe('DEFINE: the declared list (real coqidetop)', () => {
     expect(declared(rs[1])).toEqual([['ev', 'Inductive'], ['ev0', 'Constructor'], ['evS', 'Constructor'], ['od', 'Inductive'], ['od1', 'Constructor']]);
   });
 
+  // BROKE (fixed here): the names were asked about at the tip, after `End M`: `x` answered for the document's
+  // earlier `x : nat`, `nat` for the library's, with the library's constructors `O`, `S` labelled the document's.
+  // Now each name is asked where its declaration is complete, then by its kernel name at the tip.
+  it('names declared inside a module closed in the same DEFINE are the module\'s', { timeout: 240_000 }, async () => {
+    const rs = await session([
+      `DEFINE ${q('Definition x := 1.')}`,
+      `DEFINE ${q('Module M. Definition x := true. Inductive nat := Z. Lemma lm : True. Proof. exact I. Qed. End M.')}`,
+      `DEFINE ${q('Section S. Variable n : nat. Definition d := n. Lemma sl : n = n. Proof. reflexivity. Qed. End S.')}`,
+    ]);
+    expect(rs[1]?.ERR).toBe('');
+    const entries = (r: ShellResponse | undefined): (string | undefined)[][] =>
+      (r?.RESPONSE as { declared: { name: string; type: string; kind?: string }[] }).declared.map((e) => [e.name, e.type, e.kind]);
+    // At the tip the constructor's type is `M.nat` (the library's `nat` is `nat`).
+    expect(entries(rs[1])).toEqual([['x', 'bool', 'Constant'], ['nat', 'Prop', 'Inductive'], ['Z', 'M.nat', 'Constructor'], ['lm', 'True', 'Constant']]);
+    // HELD: a section's definitions with their types after the section closed (its variable generalized).
+    expect(entries(rs[2])).toEqual([['d', 'nat -> nat', 'Constant'], ['sl', 'forall n : nat, n = n', 'Constant']]);
+  });
+
   // HELD: names with primes and unicode, `match … with O` in a Fixpoint (not a mutual `with`), attributes.
   it('primes, unicode, a Fixpoint\'s match, Local Program', { timeout: 240_000 }, async () => {
     const rs = await session([
