@@ -36,6 +36,9 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
     return full === undefined ? undefined : ask(`About ${full}.`, tip).then((text) => parseAbout(text, names[i] as string) ?? w);
   }));
   const printed = await Promise.all(abouts.map((about, i) => (about?.kind === 'Inductive' ? ask(`Print ${kernel(i) as string}.`, tip) : undefined)));
+  // A record prints `Record R : Set := mkR { f : T; … }`: its constructor and projections, asked at the tip in one more exchange.
+  const fields = printed.map((text) => (text === undefined ? [] : recordParts(text)));
+  const partAbouts = await Promise.all(fields.map((parts) => Promise.all(parts.map((p) => ask(`About ${p}.`, tip).then((t) => parseAbout(t, p))))));
   const out: EnvironmentEntry[] = [];
   names.forEach((n, i) => {
     const about = abouts[i];
@@ -44,6 +47,9 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
       out.push(entryOf(about));
       const text = printed[i];
       if (text !== undefined) for (const c of constructorsOf(text, n)) out.push({ ...c, kind: 'Constructor', module: 'document' });
+      (partAbouts[i] ?? []).forEach((part, k) => {
+        if (part !== undefined) out.push({ ...entryOf(part), ...(k === 0 ? { kind: 'Constructor' } : {}) });
+      });
     }
   });
   return out;
@@ -78,6 +84,14 @@ export const constructorsOf = (printed: string, name?: string): EnvironmentEntry
   if (!m) return [];
   return (m[1] as string).split(/\s\|\s/).map((c) => /^\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*:\s*([\s\S]*)$/u.exec(c))
     .filter((c): c is RegExpExecArray => c !== null).map((c) => ({ name: c[1] as string, type: flat(c[2] as string) }));
+};
+
+/** `Record R : Set := mkR { f1 : nat;  f2 : bool }.` → `mkR`, `f1`, `f2` (each then asked about: a field type's `;` never yields a name Coq knows). */
+const recordParts = (printed: string): string[] => {
+  const m = /^\s*(?:Record|Structure|Class)\s[^]*?:=\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*\{([^]*)\}\s*\.?\s*$/u.exec(printed.split(/\n[ \t]*\n/)[0] ?? '');
+  if (!m) return [];
+  const fields = (m[2] as string).split(';').map((f) => /^\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*:/u.exec(f)?.[1]).filter((f) => f !== undefined);
+  return [m[1] as string, ...fields];
 };
 
 const entryOf = (a: ReturnType<typeof parseAbout> & object): EnvironmentEntry => {

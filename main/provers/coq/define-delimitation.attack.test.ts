@@ -233,10 +233,11 @@ describe('DEFINE: the declared list (real coqidetop)', () => {
     expect(declared(rs[0])).toEqual([["α'", 'Constant'], ["f'", 'Constant'], ['lp', 'Constant'], ["at'", 'Constant']]);
   });
 
-  // A record declares its constructor and projections; `declared` lists only the type (constructorsOf reads
-  // `Name : T | …`, the printed record is `Record R : Set := mkR { f1 : nat; … }`).
-  it.fails('a record: its constructor and projections are declared too', { timeout: 240_000 }, async () => {
-    const rs = await session([`DEFINE ${q("Record R := mkR { f1 : nat; f2' : bool }.")}`]);
-    expect(declared(rs[0]).map(([n]) => n)).toEqual(expect.arrayContaining(['R', 'mkR', 'f1', "f2'"]));
+  // BROKE (fixed here): a record declares its constructor and projections; `declared` listed only the type
+  // (constructorsOf reads `Name : T | …`, the printed record is `Record R : Set := mkR { f1 : nat; … }`).
+  it('a record: its constructor and projections are declared too', { timeout: 240_000 }, async () => {
+    const rs = await session([`DEFINE ${q("Record R := mkR { f1 : nat; f2' : list (nat * bool) }. Class C (A : Type) := { op : A -> A }.")}`]);
+    expect(rs[0]?.ERR).toBe('');
+    expect(declared(rs[0])).toEqual([['R', 'Inductive'], ['mkR', 'Constructor'], ['f1', 'Constant'], ["f2'", 'Constant'], ['C', 'Inductive'], ['Build_C', 'Constructor'], ['op', 'Constant']]);
   });
 });
