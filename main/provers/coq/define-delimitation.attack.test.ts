@@ -123,6 +123,15 @@ describe('DEFINE delimitation and SCRIPT (real coqidetop, coqc)', () => {
     await compiles(rs[2]?.RESPONSE);
   });
 
+  // BREAKS (not fixed): a notation token ending in a dot (`|.`) followed by a blank is a candidate end; the piece
+  // that ends there is a parser (not lexer) error, taken as an error of the whole text: coqc takes it, DEFINE is
+  // refused. Safe (nothing runs), but wrong; a fix would read where Coq's error is (at the piece's end: go on).
+  it.fails('a notation token ending in a dot before a blank does not end the sentence', { timeout: 240_000 }, async () => {
+    const rs = await session([`DEFINE ${q('Notation "[ x |. ]" := (cons x nil). Definition z := [ 1 |. ].')}`, 'SCRIPT']);
+    expect(rs[0]?.ERR).toBe('');
+    await compiles(rs[1]?.RESPONSE);
+  });
+
   // HELD: a first sentence longer than the piece asked ahead (64 KiB; 25,000 dots in its comment) and a text
   // of many sentences.
   it('a first sentence over 64 KiB, then 150 sentences in one DEFINE', { timeout: 600_000 }, async () => {
@@ -239,5 +248,27 @@ describe('DEFINE: the declared list (real coqidetop)', () => {
     const rs = await session([`DEFINE ${q("Record R := mkR { f1 : nat; f2' : list (nat * bool) }. Class C (A : Type) := { op : A -> A }.")}`]);
     expect(rs[0]?.ERR).toBe('');
     expect(declared(rs[0])).toEqual([['R', 'Inductive'], ['mkR', 'Constructor'], ['f1', 'Constant'], ["f2'", 'Constant'], ['C', 'Inductive'], ['Build_C', 'Constructor'], ['op', 'Constant']]);
+  });
+});
+
+describe('DEFINE after a timeout (real coqidetop)', () => {
+  // HELD: a sentence that runs past the limit undoes the whole DEFINE (its first sentence too); the channel goes
+  // on, the next DEFINE's exchanges (joined Annotate and Goal) see the document as before, SCRIPT compiles.
+  it('a looping sentence: the DEFINE is undone, the next one runs', { timeout: 300_000 }, async () => {
+    const quick = new ShellProcess(['--timeout', '5', '--pool', '0']);
+    try {
+      const ch = ((await quick.request('NEW_CHANNEL', 0)).RESPONSE as { ID: number }).ID;
+      const say = (line: string): Promise<ShellResponse> => quick.request(`${ch} ${line}`, ch);
+      const slow = await say(`DEFINE ${q('Definition ok := 1. Definition slow : nat := ltac:(do 1000000000 idtac; exact 0).')}`);
+      expect(slow.ERR).not.toBe('');
+      const again = await say(`DEFINE ${q('Definition ok := 2. Lemma uses : ok = 2. Proof. reflexivity. Qed.')}`);
+      expect(again.ERR, JSON.stringify(again)).toBe('');
+      expect(declared(again)).toEqual([['ok', 'Constant'], ['uses', 'Constant']]);
+      const script = String((await say('SCRIPT')).RESPONSE);
+      expect(script).not.toMatch(/slow|ok := 1/);
+      await compiles(script);
+    } finally {
+      await quick.end();
+    }
   });
 });
