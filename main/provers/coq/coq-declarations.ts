@@ -7,13 +7,38 @@ import { notices } from './statement-reading.ts';
 const ROUND_TRIP_MS = 5000;
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-/** What declarations added (at the tip): the names their heads declare (and an inductive type's constructors), with types. */
-export async function declaredBy(client: CoqideTopClient, sentences: string[]): Promise<EnvironmentEntry[]> {
-  const names = sentences.flatMap(declaredNames);
-  // Every name's `About` in one exchange, then every inductive's `Print` in one more.
-  const ask = (query: string): Promise<string> => client.queryJoined(query, client.tip, ROUND_TRIP_MS).then(notices, () => '');
-  const abouts = await Promise.all(names.map((n) => (n.startsWith('"') ? undefined : ask(`About ${n}.`).then((text) => parseAbout(text, n)))));
-  const printed = await Promise.all(abouts.map((about, i) => (about?.kind === 'Inductive' ? ask(`Print ${names[i]}.`) : undefined)));
+/**
+ * What declarations added: the names their heads declare (and an inductive type's constructors), with types.
+ * Each name is first asked where its declaration is complete (after its own sentence, or after the proof it
+ * opened): at the tip, a name declared inside a module closed since (`Module M. Definition x …. End M.`) is
+ * another object or none (`x` the document's earlier `x`, `nat` the library's). Its kernel name, asked at
+ * the tip, then gives its type as it is now (a section's definitions take the section's variables).
+ */
+export async function declaredBy(client: CoqideTopClient, sentences: readonly { pp: string; stateId: number; proofOpen?: boolean }[]): Promise<EnvironmentEntry[]> {
+  const complete = (i: number): number => (sentences.slice(i).find((s) => s.proofOpen !== true) ?? sentences.at(-1))?.stateId ?? client.tip;
+  const named = sentences.flatMap((s, i) => declaredNames(s.pp).map((name) => ({ name, at: complete(i) })));
+  const names = named.map((n) => n.name);
+  const ask = (query: string, at: number): Promise<string> => client.queryJoined(query, at, ROUND_TRIP_MS).then(notices, () => '');
+  // Every name's `About` where it was declared in one exchange, then each kernel name's `About` (and an
+  // inductive's `Print`) at the tip in one more.
+  const where = await Promise.all(named.map(({ name: n, at }) => (n.startsWith('"') ? undefined : ask(`About ${n}.`, at).then((text) => parseAbout(text, n)))));
+  const tip = client.tip;
+  // A section's path is part of a kernel name only while it is open: those this text opens are left out.
+  const sections = new Set(sentences.map((s) => /^Section\s+([^\s.]+)\s*\.$/.exec(s.pp)?.[1]).filter((x) => x !== undefined));
+  const atTip = (full: string): string => full.split('.').filter((c, k, all) => k === 0 || k === all.length - 1 || !sections.has(c)).join('.');
+  const kernel = (i: number): string | undefined => {
+    const full = where[i]?.fullName;
+    return full !== undefined ? atTip(full) : where[i] === undefined ? undefined : names[i];
+  };
+  // Asked at the tip; when the name is not there as it was (a section opened before this text), as it was.
+  const abouts = await Promise.all(where.map((w, i) => {
+    const full = kernel(i);
+    return full === undefined ? undefined : ask(`About ${full}.`, tip).then((text) => parseAbout(text, names[i] as string) ?? w);
+  }));
+  const printed = await Promise.all(abouts.map((about, i) => (about?.kind === 'Inductive' ? ask(`Print ${kernel(i) as string}.`, tip) : undefined)));
+  // A record prints `Record R : Set := mkR { f : T; … }`: its constructor and projections, asked at the tip in one more exchange.
+  const fields = printed.map((text) => (text === undefined ? [] : recordParts(text)));
+  const partAbouts = await Promise.all(fields.map((parts) => Promise.all(parts.map((p) => ask(`About ${p}.`, tip).then((t) => parseAbout(t, p))))));
   const out: EnvironmentEntry[] = [];
   names.forEach((n, i) => {
     const about = abouts[i];
@@ -21,7 +46,10 @@ export async function declaredBy(client: CoqideTopClient, sentences: string[]): 
     else if (about) {
       out.push(entryOf(about));
       const text = printed[i];
-      if (text !== undefined) for (const c of constructorsOf(text)) out.push({ ...c, kind: 'Constructor', module: 'document' });
+      if (text !== undefined) for (const c of constructorsOf(text, n)) out.push({ ...c, kind: 'Constructor', module: 'document' });
+      (partAbouts[i] ?? []).forEach((part, k) => {
+        if (part !== undefined) out.push({ ...entryOf(part), ...(k === 0 ? { kind: 'Constructor' } : {}) });
+      });
     }
   });
   return out;
@@ -41,12 +69,29 @@ export const declaredNames = (sentence: string): string[] => {
   return names;
 };
 
-/** `Inductive tree : Set :=  Leaf : tree | Node : tree -> nat -> tree -> tree.` → its constructors and their types. */
-export const constructorsOf = (printed: string): EnvironmentEntry[] => {
-  const m = /:=\s*([\s\S]*?)\.?\s*(?:\n\s*\n|$)/.exec(printed);
+/**
+ * `Inductive tree : Set :=  Leaf : tree | Node : tree -> nat -> tree -> tree.` → its constructors and their types.
+ * A mutual block prints every type (`Inductive t … := … \n  with u … := …`): only `name`'s own constructors (the
+ * first type's when no name is given), never the next type's head or constructors.
+ */
+export const constructorsOf = (printed: string, name?: string): EnvironmentEntry[] => {
+  const blocks = (printed.split(/\n[ \t]*\n/)[0] ?? '').split(/\n[ \t]*with[ \t]+/);
+  // At the tip a type declared in a module closed since prints qualified (`M.t`), and so do its constructors.
+  const headName = (block: string): string | undefined => /^\s*(?:(?:(?:Co)?Inductive|Variant|Record|Structure|Class)\s+)?([\p{L}_][\p{L}\p{N}_'.]*)/u.exec(block)?.[1];
+  const block = name === undefined ? blocks[0] : blocks.find((b) => { const h = headName(b); return h === name || h?.endsWith(`.${name}`); });
+  if (block === undefined) return [];
+  const m = /:=\s*([\s\S]*?)\.?\s*$/.exec(block);
   if (!m) return [];
-  return (m[1] as string).split(/\s\|\s/).map((c) => /^\s*([\p{L}_][\p{L}\p{N}_']*)\s*:\s*([\s\S]*)$/u.exec(c))
+  return (m[1] as string).split(/\s\|\s/).map((c) => /^\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*:\s*([\s\S]*)$/u.exec(c))
     .filter((c): c is RegExpExecArray => c !== null).map((c) => ({ name: c[1] as string, type: flat(c[2] as string) }));
+};
+
+/** `Record R : Set := mkR { f1 : nat;  f2 : bool }.` → `mkR`, `f1`, `f2` (each then asked about: a field type's `;` never yields a name Coq knows). */
+const recordParts = (printed: string): string[] => {
+  const m = /^\s*(?:Record|Structure|Class)\s[^]*?:=\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*\{([^]*)\}\s*\.?\s*$/u.exec(printed.split(/\n[ \t]*\n/)[0] ?? '');
+  if (!m) return [];
+  const fields = (m[2] as string).split(';').map((f) => /^\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*:/u.exec(f)?.[1]).filter((f) => f !== undefined);
+  return [m[1] as string, ...fields];
 };
 
 const entryOf = (a: ReturnType<typeof parseAbout> & object): EnvironmentEntry => {

@@ -4,7 +4,7 @@ import { runCoqText, TextRefused } from './coq-text-runner.ts';
 import { splitSentences } from './coq-sentence.ts';
 import { environmentPrelude, sessionOnlyPrelude } from './environments.ts';
 import { notices } from './statement-reading.ts';
-import { constantsFromLocate, declaredAssumptions, isQualid } from './assumptions.ts';
+import { constantsFromLocate, coqTrim, declaredAssumptions, isQualid } from './assumptions.ts';
 import { toProverError } from './coq-errors.ts';
 
 /** Limit for a query: it runs no tactic. */
@@ -80,7 +80,7 @@ export class CoqPreludes {
     // a restart replays exactly the sentences that ran then.
     const first = !this.preludesRead;
     await run('prelude', async () => {
-      if (first) this.channelSentences = (await runCoqText(client, this.preludeTexts.trusted, { timeoutMs: this.timeoutMs })).map((r) => r.text.trim());
+      if (first) this.channelSentences = (await runCoqText(client, this.preludeTexts.trusted, { timeoutMs: this.timeoutMs })).map((r) => coqTrim(r.text));
       else await addAll(this.channelSentences);
     });
     // The user's prelude's assumptions by full kernel name, read before any client text runs (a restart replays
@@ -96,7 +96,7 @@ export class CoqPreludes {
           const sentences: string[] = [];
           for (const { text, purpose } of judged) {
             const ran = await runCoqText(client, text, { purpose, timeoutMs: this.timeoutMs });
-            sentences.push(...ran.map((r) => r.text.trim()));
+            sentences.push(...ran.map((r) => coqTrim(r.text)));
             // The assumptions the user confirmed are those Coq read in the project prelude (its reprints: no comments).
             // Resolved now (before any client text), trusted only while the user's confirmation holds (read at each END).
             // Only those the user was asked about: the question lists the names read from the file's text

@@ -155,10 +155,14 @@ const BULLET = /[-+*{}]/;
 /** After a bullet or brace, a character that cannot continue a symbol token (`->`, `{|`, `*)`…). */
 const AFTER_BULLET = /[\s\p{L}\p{N}_]/u;
 
-/** Positions right after a `.` that ends a sentence if it is not in a comment or string: followed by a blank or the end, not the second dot of `..`. */
+/**
+ * Positions right after a `.` that ends a sentence if it is not in a comment or string: followed by a blank or
+ * the end, not the second dot of `..`; the third dot of `...` (the end that runs `Proof with`'s tactic) is one.
+ */
 function* dotEnds(text: string, from: number, to = text.length): Generator<number> {
   for (let k = from + 1; k <= to; k++) {
-    if (text[k - 1] === '.' && text[k - 2] !== '.' && (k === text.length || /\s/.test(text[k] ?? ''))) yield k;
+    const ellipsis = text[k - 2] === '.' && text[k - 3] === '.' && text[k - 4] !== '.' && k - 3 >= from;
+    if (text[k - 1] === '.' && (text[k - 2] !== '.' || ellipsis) && (k === text.length || /\s/.test(text[k] ?? ''))) yield k;
   }
 }
 

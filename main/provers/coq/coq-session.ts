@@ -17,6 +17,7 @@ import { guard, guardName, refusing, toProverError } from './coq-errors.ts';
 import { GoalPrinter } from './coq-goal-printer.ts';
 import { answerQuery } from './coq-query.ts';
 import { declaredBy } from './coq-declarations.ts';
+import { coqTrim } from './assumptions.ts';
 import { crushTactic, obtainTactic, ruleTactic, unfoldTactic, type StepTip } from './coq-proof-steps.ts';
 import { theoremMeaning } from './theorem-meaning.ts';
 import { CoqPreludes } from './coq-preludes.ts';
@@ -170,8 +171,8 @@ export class CoqSession implements ProverSession {
     for (const sentence of ran) this.tip.log.push({ sentence: sentence.text, stateId: sentence.stateId });
     this.tip.items.push({ kind: 'define', start, end: this.tip.log.length, blocks });
     const checkpoint = this.checkpointAt(this.tip.log.at(-1) as LogEntry);
-    const declared = await declaredBy(this.tip.client, ran.map((r) => r.pp));
-    return { declared, checkpoint, script: ran.map((r) => r.text.trim()) };
+    const declared = await declaredBy(this.tip.client, ran);
+    return { declared, checkpoint, script: ran.map((r) => coqTrim(r.text)) };
   }
 
   /** A refused DEFINE changes nothing: the unfinished proof it discarded comes back, sentence by sentence. */

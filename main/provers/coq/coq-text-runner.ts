@@ -2,10 +2,13 @@ import type { CoqideTopClient } from './coqidetop-client.ts';
 import { nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
 import { openBlocksAfter, type OpenBlock } from './document-blocks.ts';
 import { precheckUntrusted, SentencePolicy, type PolicyPurpose } from './vernacular-policy.ts';
+import { coqTrim } from './assumptions.ts';
 
 /** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
 export interface RanSentence extends CoqSentence {
   stateId: number;
+  /** A proof is open after it (a declaration it opened is complete at the first later sentence without one). */
+  proofOpen?: boolean;
 }
 
 /** Text refused before or instead of running: Coq could not parse it, or the policy does not allow a sentence. */
@@ -68,7 +71,7 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
       if (refusal !== undefined) throw new TextRefused(refusal, ran.length);
       const r = await client.addAndGoals(sentence.text, options.timeoutMs);
       inProof = r.goals !== undefined;
-      ran.push({ ...sentence, stateId: r.stateId });
+      ran.push({ ...sentence, stateId: r.stateId, proofOpen: inProof });
       at = sentence.end;
     }
     const unfinished = policy?.finish(inProof);
@@ -83,4 +86,4 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
 }
 
 /** The script of sentences that ran: exactly their text, one after another (each ends where Coq said). */
-export const scriptOf = (sentences: readonly CoqSentence[]): string => sentences.map((s) => s.text.trim()).join('\n');
+export const scriptOf = (sentences: readonly CoqSentence[]): string => sentences.map((s) => coqTrim(s.text)).join('\n');
