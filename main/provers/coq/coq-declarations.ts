@@ -31,7 +31,8 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
     return full !== undefined ? atTip(full) : where[i] === undefined ? undefined : names[i];
   };
   // Asked at the tip; when the name is not there as it was (a section opened before this text), as it was.
-  const abouts = await Promise.all(where.map((w, i) => {
+  // Every name asked at the tip already (a DEFINE of one sentence, the usual case): nothing more to ask.
+  const abouts = named.every((n) => n.at === tip) ? where : await Promise.all(where.map((w, i) => {
     const full = kernel(i);
     return full === undefined ? undefined : ask(`About ${full}.`, tip).then((text) => parseAbout(text, names[i] as string) ?? w);
   }));

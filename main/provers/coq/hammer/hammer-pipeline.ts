@@ -219,7 +219,7 @@ export class HammerPipeline {
       if (/^(nat|bool|unit|Z|N|positive|list|option|prod|Type|Set|Prop|forall)$/.test(head) || !this.port.isIdent(head)) continue;
       const printed = await this.port.query(`Print ${head}.`).catch(() => '');
       if (!/^\s*(Inductive|Variant)\s/.test(printed)) continue;
-      const ctors = this.port.constructorsOf(printed).map((c) => ({ name: c.name, parts: arrowParts(c.type) }));
+      const ctors = this.port.constructorsOf(printed, head).map((c) => ({ name: c.name, parts: arrowParts(c.type) }));
       // Only a type of its own (no parameters, no dependent constructor types).
       if (ctors.length === 0 || ctors.some((c) => c.parts.at(-1) !== head || c.parts.some((p) => /^forall\b/.test(p)))) continue;
       out.set(head, ctors.map((c) => ({ name: c.name, args: c.parts.slice(0, -1) })));

@@ -60,5 +60,6 @@ export interface HammerPort {
   fragmentProblem(text: string): string | undefined;
   isIdent(name: string): boolean;
   /** `Inductive t := A : t | B : t -> t` (as `Print` shows it) → its constructors and their types. */
-  constructorsOf(printed: string): { name: string; type: string }[];
+  /** `name`'s own constructors in a printed (possibly mutual) inductive block. */
+  constructorsOf(printed: string, name?: string): { name: string; type: string }[];
 }
