@@ -138,7 +138,7 @@ export interface CoqSentence {
  * tagged as a reference — a tactic call such as `RelInstance_t.` (commands print their own head as plain
  * keyword text, `Show.`, `Redirect "f" …`, even when an Ltac of the same name exists).
  */
-export type AnnotateAnswer = { ok: true; pp: string; tacticHead?: string } | { ok: false; message: string };
+export type AnnotateAnswer = { ok: true; pp: string; tacticHead?: string } | { ok: false; message: string; /** Where Coq's error ends, in bytes of the piece. */ locEnd?: number };
 /** Coq's parse of the first sentence of a text (coqidetop's `Annotate`): nothing runs. */
 export type Annotate = (text: string) => Promise<AnnotateAnswer>;
 
@@ -149,6 +149,7 @@ export class SentenceParseError extends Error {}
 const MAX_TRIED = 16 << 20;
 /** A piece asked ahead of need is at most this long (a wasted guess costs Coq little). */
 const ASK_AHEAD_MAX = 64 << 10;
+const UTF8 = new TextEncoder();
 /** Coq's layout blanks (its lexer's; a no-break space is part of a name). */
 const ONLY_BLANKS = /^[ \t\r\n]*$/;
 const BULLET = /[-+*{}]/;
@@ -267,8 +268,11 @@ export async function nextCoqSentence(text: string, from: number, annotate: Anno
     if (i === 0) askAhead(end - 1);
     const r = await ask(end);
     if (r.ok) return r.pp === '' ? undefined : r;
-    // A parser (not lexer) error at a dot outside comments and strings stays an error in any longer text.
-    if (!/Lexer:/.test(r.message)) throw new SentenceParseError(`parse error: ${r.message}`);
+    // A parser (not lexer) error at a dot outside comments and strings stays an error in any longer text,
+    // unless Coq's error lies past the piece's end: the piece stopped inside a token or a notation
+    // (`[ 1 |. ]` cut at `|.`), and a longer piece may parse.
+    const pastEnd = r.locEnd !== undefined && r.locEnd > UTF8.encode(text.slice(from, end)).length;
+    if (!/Lexer:/.test(r.message) && !pastEnd) throw new SentenceParseError(`parse error: ${r.message}`);
     return undefined;
   };
   let below = -1;

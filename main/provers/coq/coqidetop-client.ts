@@ -55,6 +55,8 @@ export class CoqFailure extends Error {
     message: string,
     readonly stateId: number | undefined,
     readonly messages: CoqMessage[],
+    /** Where Coq's error ends in the text it was given, in bytes (Annotate's parse errors), when it says. */
+    readonly locEnd?: number,
   ) {
     super(message);
     this.name = 'CoqFailure';
@@ -196,7 +198,7 @@ export class CoqideTopClient {
     if (e.attrs.val === 'good') p.resolve({ value: e, messages: p.messages });
     else {
       const f = decodeFailure(e);
-      p.reject(new CoqFailure(f.message, f.stateId, p.messages));
+      p.reject(new CoqFailure(f.message, f.stateId, p.messages, f.locEnd));
     }
   }
 
@@ -399,7 +401,7 @@ export class CoqideTopClient {
       const tacticHead = decodeAnnotateHead(r.value);
       return { ok: true, pp: decodeAnnotate(r.value), ...(tacticHead !== undefined ? { tacticHead } : {}) };
     } catch (e) {
-      if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim() };
+      if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim(), ...(e.locEnd !== undefined ? { locEnd: e.locEnd } : {}) };
       throw e;
     }
   }

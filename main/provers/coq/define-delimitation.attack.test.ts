@@ -123,13 +123,23 @@ describe('DEFINE delimitation and SCRIPT (real coqidetop, coqc)', () => {
     await compiles(rs[2]?.RESPONSE);
   });
 
-  // BREAKS (not fixed): a notation token ending in a dot (`|.`) followed by a blank is a candidate end; the piece
-  // that ends there is a parser (not lexer) error, taken as an error of the whole text: coqc takes it, DEFINE is
-  // refused. Safe (nothing runs), but wrong; a fix would read where Coq's error is (at the piece's end: go on).
-  it.fails('a notation token ending in a dot before a blank does not end the sentence', { timeout: 240_000 }, async () => {
+  // BROKE, fixed: a notation token ending in a dot (`|.`) followed by a blank is a candidate end; the piece that
+  // ends there is a parser (not lexer) error, and was taken as an error of the whole text. Coq's error lies past
+  // the piece's end (end of input): the search goes on to the next dot.
+  it('a notation token ending in a dot before a blank does not end the sentence', { timeout: 240_000 }, async () => {
     const rs = await session([`DEFINE ${q('Notation "[ x |. ]" := (cons x nil). Definition z := [ 1 |. ].')}`, 'SCRIPT']);
     expect(rs[0]?.ERR).toBe('');
     await compiles(rs[1]?.RESPONSE);
+  });
+  it('a syntax error inside the text, or at its final dot, still refuses the DEFINE and runs nothing', { timeout: 240_000 }, async () => {
+    const rs = await session([
+      `DEFINE ${q('Definition ok1 := 1. Definition z := ) 1. Definition w := 2.')}`,
+      `DEFINE ${q('Definition ok2 := 1. Definition z := 1 +. Definition w := 2.')}`,
+      `DEFINE ${q('Definition ok3 := 1. Definition z := [ 1 |.')}`,
+      'SCRIPT',
+    ]);
+    for (const r of rs.slice(0, 3)) expect(r?.ERR, JSON.stringify(r)).toMatch(/^parse error: Syntax error/);
+    expect(String(rs[3]?.RESPONSE)).not.toMatch(/ok1|ok2|ok3|Definition z|Definition w/);
   });
 
   // HELD: a first sentence longer than the piece asked ahead (64 KiB; 25,000 dots in its comment) and a text

@@ -144,10 +144,11 @@ export const decodeEditAt = (value: XmlElement): number | undefined => {
   return ids.at(-1);
 };
 
-/** A failed call: `<value val="fail" loc_s loc_e><state_id/><richpp/></value>`. */
-export const decodeFailure = (value: XmlElement): { message: string; stateId?: number } => {
+/** A failed call: `<value val="fail" loc_s loc_e><state_id/><richpp/></value>` (the location in bytes of the text, when Coq gives one). */
+export const decodeFailure = (value: XmlElement): { message: string; stateId?: number; locEnd?: number } => {
   const parts = elems(value);
   const st = parts.find((p) => p.tag === 'state_id');
   const pp = parts.find((p) => p.tag === 'richpp');
-  return { message: pp ? rawText(pp) : 'unknown error', ...(st ? { stateId: decodeStateId(st) } : {}) };
+  const locEnd = value.attrs.loc_e === undefined ? undefined : Number(value.attrs.loc_e);
+  return { message: pp ? rawText(pp) : 'unknown error', ...(st ? { stateId: decodeStateId(st) } : {}), ...(locEnd !== undefined && Number.isInteger(locEnd) ? { locEnd } : {}) };
 };
