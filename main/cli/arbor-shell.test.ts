@@ -165,6 +165,10 @@ describe('arbor-shell (real coqidetop)', () => {
       shell.write(`HAVE "${'x'.repeat(10 * 1024 * 1024)}"\n`);
       expect((await shell.next()).ERR).toMatch(/^parse error: request too long/);
       expect((await shell.request('STATE')).ERR).toBe('');
+      // On another channel: answered there, where its client waits (it used to come on channel 0).
+      const { RESPONSE } = await shell.request('NEW_CHANNEL');
+      const id = (RESPONSE as { ID: number }).ID;
+      expect(await shell.request(`${id} HAVE "${'x'.repeat(2 * 1024 * 1024)}"`, id)).toMatchObject({ CHANNEL: id, ERR: expect.stringMatching(/^parse error: request too long/) });
     }, 60_000);
   });
 

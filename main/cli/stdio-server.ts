@@ -26,7 +26,7 @@ export async function serveStdio(shell: Shell, input: Readable, output: Writable
   };
   const handle = (lines: ReturnType<LineSplitter['push']>): void => {
     for (const line of lines) {
-      if (line.overlongLength !== undefined) track(shell.rejectOverlong(line.overlongLength));
+      if (line.overlongLength !== undefined) track(shell.rejectOverlong(line.overlongLength, line.text.slice(0, 64)));
       else shell.submitLine(line.text).forEach(track);
     }
   };

@@ -139,6 +139,8 @@ describe('Shell', () => {
     expect(await all(shell, '5 GOAL "open')).toEqual([{ CHANNEL: 5, RESPONSE: null, ERR: 'parse error: unclosed quote' }]);
     expect(await all(shell, '5 GOAL "closed"')).toEqual([{ CHANNEL: 5, RESPONSE: null, ERR: 'bad channel' }]);
     expect(await shell.rejectOverlong(10_000_000)).toEqual({ CHANNEL: 0, RESPONSE: null, ERR: 'parse error: request too long (10000000 characters)' });
+    // An overlong line answers on the channel its first characters name, where its client waits.
+    expect(await shell.rejectOverlong(10_000_000, '5 DEFINE "xxxx')).toEqual({ CHANNEL: 5, RESPONSE: null, ERR: 'parse error: request too long (10000000 characters)' });
   });
 
   it('emits request and response events for transcripts', async () => {

@@ -125,9 +125,12 @@ export class Shell {
     });
   }
 
-  /** A line too long to read answers with one error (its content is not parsed). */
-  rejectOverlong(length: number): Promise<ShellResponse> {
-    return this.dispatch({ channel: 0, error: `parse error: request too long (${length} characters)`, text: '' }).then(toShellResponse);
+  /**
+   * A line too long to read answers with one error (its content is not parsed), on the channel its first
+   * characters name (`head`: the part of the line that was kept), so a client waiting on that channel hears it.
+   */
+  rejectOverlong(length: number, head = ''): Promise<ShellResponse> {
+    return this.dispatch({ channel: leadingChannel(head), error: `parse error: request too long (${length} characters)`, text: '' }).then(toShellResponse);
   }
 
   onEvent(listener: (event: ShellEvent) => void): () => void {
