@@ -32,17 +32,16 @@ const NOTATION = 'Notation "[ x |. ]" := (cons x nil).';
 const refused = (r: ShellResponse | undefined): void => expect(r?.ERR, JSON.stringify(r).slice(0, 300)).toMatch(/^parse error/);
 
 describe('DEFINE past-the-end parse errors (real coqidetop, coqc)', () => {
+  /** Each text as a DEFINE of its own: all accepted, and coqc compiles the SCRIPT. */
+  const acceptedAndCompiles = async (texts: readonly string[]): Promise<void> => {
+    const rs = await real.session([...texts.map((t) => `DEFINE ${q(t)}`), 'SCRIPT']);
+    for (const r of rs.slice(0, -1)) expect(r?.ERR, JSON.stringify(r).slice(0, 300)).toBe('');
+    await compiles(rs.at(-1)?.RESPONSE);
+  };
   // HELD: multi-byte characters (2, 3, 4 bytes; UTF-16 surrogate pairs; emoji only in comments, Coq lexes no emoji name) before an incomplete notation; the
   // byte offset Coq gives is compared with the piece's UTF-8 length.
   it('multi-byte names, comments and strings before `|.`: accepted, SCRIPT compiles', { timeout: 300_000 }, async () => {
-    const rs = await real.session([
-      `DEFINE ${q(`${NOTATION} Definition é𝔸漢 := (* é 𝔸 漢 😀 "😀." *) [ 1 |. ].`)}`,
-      `DEFINE ${q('Definition 𝔸𝔸𝔸𝔸𝔸𝔸𝔸𝔸 := (* "é𝔸漢😀. " *) [ 2 |. ].')}`,
-      'SCRIPT',
-    ]);
-    expect(rs[0]?.ERR).toBe('');
-    expect(rs[1]?.ERR).toBe('');
-    await compiles(rs[2]?.RESPONSE);
+    await acceptedAndCompiles([`${NOTATION} Definition é𝔸漢 := (* é 𝔸 漢 😀 "😀." *) [ 1 |. ].`, 'Definition 𝔸𝔸𝔸𝔸𝔸𝔸𝔸𝔸 := (* "é𝔸漢😀. " *) [ 2 |. ].']);
   });
 
   // HELD: a genuine error after multi-byte text (where a char/byte mix-up would place it "past the end") refuses.
@@ -61,14 +60,7 @@ describe('DEFINE past-the-end parse errors (real coqidetop, coqc)', () => {
 
   // HELD: other notation tokens that end in a dot (postfix `|.`, `..`-like `:.`), a dot token at the end.
   it('postfix and infix notation tokens ending in a dot: sentence ends where coqc ends it', { timeout: 300_000 }, async () => {
-    const rs = await real.session([
-      `DEFINE ${q('Notation "x :." := (S x) (at level 1). Definition a := 1 :. . Definition b := 2 :. .')}`,
-      `DEFINE ${q('Notation "x .|. y" := (x + y) (at level 50). Definition c := 1 .|. 2.')}`,
-      'SCRIPT',
-    ]);
-    expect(rs[0]?.ERR).toBe('');
-    expect(rs[1]?.ERR).toBe('');
-    await compiles(rs[2]?.RESPONSE);
+    await acceptedAndCompiles(['Notation "x :." := (S x) (at level 1). Definition a := 1 :. . Definition b := 2 :. .', 'Notation "x .|. y" := (x + y) (at level 50). Definition c := 1 .|. 2.']);
   });
 
   // HELD: every dot gives a past-the-end error. Nested `[ 1 |. [ 1 |. …` is refused at the first dot (the error
