@@ -1,3 +1,4 @@
+import { coqTrim } from './coq-sentence.ts';
 /**
  * What a closed Coq proof may depend on (BRIEF §3, "proved means the kernel accepted it"): nothing beyond
  * the global context, the standard library's consistent axioms below, and axioms of a prelude the user
@@ -114,11 +115,6 @@ export function constantsFromLocate(text: string): string[] {
 /** Whether `name` may be sent to `Locate Term` (a qualified name and nothing else). */
 export const isQualid = (name: string): boolean => QUALID.test(name);
 
-/**
- * `trim` of Coq's layout blanks only. JavaScript's `trim` and `\s` also take the no-break space, which Coq's
- * lexer reads as part of a name (`x `, ` x`): trimming it would answer for another name.
- */
-export const coqTrim = (text: string): string => text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 
 /**
  * Names a trusted prelude (the user's own `--prelude` file or project file) declares as assumptions:

@@ -1,5 +1,6 @@
 import type { AssumptionVerdict, PrintedAssumptions, ResolvedAssumption } from './assumptions.ts';
-import { coqTrim, isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { coqTrim } from './coq-sentence.ts';
 
 /** Library constants known closed across sessions (closed-library-cache.ts). */
 export interface KnownClosed {

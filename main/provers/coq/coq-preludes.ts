@@ -1,10 +1,10 @@
 import { CoqFailure, type CoqideTopClient } from './coqidetop-client.ts';
 import { ProverError, type SessionOptions } from '../../shell/prover-session.ts';
 import { runCoqText, TextRefused } from './coq-text-runner.ts';
-import { splitSentences } from './coq-sentence.ts';
+import { coqTrim, splitSentences } from './coq-sentence.ts';
 import { environmentPrelude, sessionOnlyPrelude } from './environments.ts';
 import { notices } from './statement-reading.ts';
-import { constantsFromLocate, coqTrim, declaredAssumptions, isQualid } from './assumptions.ts';
+import { constantsFromLocate, declaredAssumptions, isQualid } from './assumptions.ts';
 import { toProverError } from './coq-errors.ts';
 
 /** Limit for a query: it runs no tactic. */

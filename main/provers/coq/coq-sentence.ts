@@ -150,8 +150,15 @@ const MAX_TRIED = 16 << 20;
 /** A piece asked ahead of need is at most this long (a wasted guess costs Coq little). */
 const ASK_AHEAD_MAX = 64 << 10;
 const UTF8 = new TextEncoder();
-/** Coq's layout blanks (its lexer's; a no-break space is part of a name). */
+/** Only Coq's layout blanks (its lexer's: space, tab, CR, LF; a no-break space is part of a name). */
 const ONLY_BLANKS = /^[ \t\r\n]*$/;
+const EDGE_BLANKS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
+
+/**
+ * `trim` of Coq's layout blanks only. JavaScript's `trim` and `\s` also take the no-break space, which Coq's
+ * lexer reads as part of a name (`x `, ` x`): trimming it would answer for another name.
+ */
+export const coqTrim = (text: string): string => text.replace(EDGE_BLANKS, '');
 const BULLET = /[-+*{}]/;
 /** After a bullet or brace, a character that cannot continue a symbol token (`->`, `{|`, `*)`…). */
 const AFTER_BULLET = /[\s\p{L}\p{N}_]/u;

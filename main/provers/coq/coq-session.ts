@@ -17,7 +17,7 @@ import { guard, guardName, refusing, toProverError } from './coq-errors.ts';
 import { GoalPrinter } from './coq-goal-printer.ts';
 import { answerQuery } from './coq-query.ts';
 import { declaredBy } from './coq-declarations.ts';
-import { coqTrim } from './assumptions.ts';
+import { coqTrim } from './coq-sentence.ts';
 import { crushTactic, obtainTactic, ruleTactic, unfoldTactic, type StepTip } from './coq-proof-steps.ts';
 import { theoremMeaning } from './theorem-meaning.ts';
 import { CoqPreludes } from './coq-preludes.ts';

@@ -1,8 +1,7 @@
 import type { CoqideTopClient } from './coqidetop-client.ts';
-import { nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
+import { coqTrim, nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
 import { openBlocksAfter, type OpenBlock } from './document-blocks.ts';
 import { precheckUntrusted, SentencePolicy, type PolicyPurpose } from './vernacular-policy.ts';
-import { coqTrim } from './assumptions.ts';
 
 /** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
 export interface RanSentence extends CoqSentence {

@@ -1,9 +1,9 @@
 import { CoqideTopClient, CoqFailure, type ClientOptions } from './coqidetop-client.ts';
 import { globalNames, parseCoqTerm, type CoqTerm } from './coq-sexp.ts';
 import { arborPrelude } from './prelude.ts';
-import { splitSentences } from './coq-sentence.ts';
+import { coqTrim, splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
-import { coqTrim, isQualid } from './assumptions.ts';
+import { isQualid } from './assumptions.ts';
 import { runProjectLibrarySentence } from './project-library-sentence.ts';
 
 const ROUND_TRIP_MS = 5000;
