@@ -3,6 +3,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ShellProcess } from '../main/cli/shell-process.ts';
 import { runProcess } from '../main/process/process-manager.ts';
+import { cpuMs, descendants, listProcesses } from '../main/process/process-tree.ts';
+import { CoqideTopClient } from '../main/provers/coq/coqidetop-client.ts';
+import { splitSentences } from '../main/provers/coq/coq-sentence.ts';
+import { environmentPrelude, sessionOnlyPrelude } from '../main/provers/coq/environments.ts';
 import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
 import { fiftyLemmaDocument } from './fifty-lemmas.ts';
@@ -19,8 +23,55 @@ import { vToDocument } from '../main/provers/coq/v-to-document.ts';
 const TMP = fileURLToPath(new URL('../.tmp/document-scale/', import.meta.url));
 const ROUNDS = Math.max(1, Number(process.env.ARBOR_BENCH_ROUNDS ?? 5));
 
+/**
+ * CPU time so far of the shell's provers (each `coqidetop` below it, by pid) and of its main thread. A
+ * channel's requests run one after another on one single-threaded `coqidetop`, so that prover's CPU time
+ * is a floor under the run's wall time, whatever Arbor itself costs.
+ */
+function cpuNow(shell: ShellProcess): { provers: Map<number, number>; shell: number } {
+  const root = shell.child.pid as number;
+  const provers = new Map<number, number>();
+  for (const p of descendants(root, listProcesses())) if (/^coqidetop/.test(p.name)) provers.set(p.pid, cpuMs(p.pid) ?? 0);
+  return { provers, shell: cpuMs(root) ?? 0 };
+}
+
+/** CPU spent between two readings: the busiest prover's (the channel's), all provers', and the shell's main thread. */
+function cpuSpent(before: ReturnType<typeof cpuNow>, after: ReturnType<typeof cpuNow>): { prover: number; provers: number; shell: number } {
+  const spent = [...after.provers].map(([pid, ms]) => ms - (before.provers.get(pid) ?? 0));
+  return { prover: Math.max(0, ...spent), provers: spent.reduce((a, b) => a + b, 0), shell: after.shell - before.shell };
+}
+
+/**
+ * The same script's sentences through one `coqidetop` with nothing of Arbor: the prelude first (not
+ * counted, as Arbor's runs start after it), then the document's sentences — `execute`: added, then run at
+ * one final `Goal` (what `coqc` does, inside `coqidetop`); `step`: each added and its goals asked at once
+ * (the least a tree of every step needs). Its CPU time: what the prover costs before any judgement.
+ */
+async function proverAlone(script: string, environment: string | undefined, mode: 'execute' | 'step'): Promise<number> {
+  const sentences = splitSentences(script);
+  const prelude = splitSentences(environmentPrelude(environment)).length;
+  const client = await CoqideTopClient.start();
+  try {
+    for (const s of sessionOnlyPrelude(environment)) await client.add(s);
+    for (const s of sentences.slice(0, prelude)) await client.add(s);
+    await client.goals();
+    // The client's process is the sandbox's when it has one; coqidetop is then below it.
+    const top = client.pid as number;
+    const pid = [{ pid: top, name: listProcesses().find((p) => p.pid === top)?.name ?? '' }, ...descendants(top)].find((p) => /^coqidetop/.test(p.name))?.pid ?? top;
+    const t0 = cpuMs(pid) ?? 0;
+    for (const s of sentences.slice(prelude)) {
+      if (mode === 'step') await client.addAndGoals(s);
+      else await client.add(s);
+    }
+    await client.goals();
+    return (cpuMs(pid) ?? 0) - t0;
+  } finally {
+    await client.dispose();
+  }
+}
+
 /** One arbor-shell run of the document after start-up: its time, where it went, and the script it prints. */
-async function arborRun(lines: readonly string[]): Promise<{ ms: number; byKind: Record<string, number>; ends: number; script: string }> {
+async function arborRun(lines: readonly string[]): Promise<{ ms: number; byKind: Record<string, number>; ends: number; script: string; cpu: ReturnType<typeof cpuSpent> }> {
   const shell = new ShellProcess(['--pool', '0']);
   const byKind: Record<string, number> = {};
   let ends = 0;
@@ -28,6 +79,7 @@ async function arborRun(lines: readonly string[]): Promise<{ ms: number; byKind:
     // Start-up: the channel's prover is up and has run its prelude once a look-up answers.
     const up = await shell.request('CHECK 0');
     if (up.ERR) throw new Error(`start-up: ${up.ERR}`);
+    const c0 = cpuNow(shell);
     const t0 = performance.now();
     for (const line of lines) {
       const t = performance.now();
@@ -38,8 +90,9 @@ async function arborRun(lines: readonly string[]): Promise<{ ms: number; byKind:
       byKind[kind] = (byKind[kind] ?? 0) + performance.now() - t;
     }
     const ms = performance.now() - t0;
+    const cpu = cpuSpent(c0, cpuNow(shell));
     const s = await shell.request('SCRIPT');
-    return { ms, byKind, ends, script: String(s.RESPONSE) };
+    return { ms, byKind, ends, script: String(s.RESPONSE), cpu };
   } finally {
     await shell.end();
   }
@@ -52,7 +105,7 @@ async function arborRun(lines: readonly string[]): Promise<{ ms: number; byKind:
  */
 const PUBLIC = '/usr/lib/ocaml/coq/theories/Bool/Bool.v';
 
-async function publicRun(): Promise<{ ms: number; proved: number; refused: number; requests: number; script: string }> {
+async function publicRun(): Promise<{ ms: number; proved: number; refused: number; requests: number; script: string; cpu: ReturnType<typeof cpuSpent> }> {
   const items = vToDocument(await readFile(PUBLIC, 'utf8'));
   const shell = new ShellProcess(['--timeout', '10', '--pool', '0']);
   try {
@@ -62,14 +115,16 @@ async function publicRun(): Promise<{ ms: number; proved: number; refused: numbe
     const up = await say('CHECK 0');
     if (up.ERR) throw new Error(`start-up: ${up.ERR}`);
     let requests = 0;
+    const c0 = cpuNow(shell);
     const t0 = performance.now();
     const outcomes = await runConverted(items, (line) => {
       requests++;
       return say(line);
     });
     const ms = performance.now() - t0;
+    const cpu = cpuSpent(c0, cpuNow(shell));
     const script = String((await say('SCRIPT')).RESPONSE);
-    return { ms, proved: outcomes.filter((o) => o.result === 'proved').length, refused: outcomes.filter((o) => o.result === 'refused').length, requests, script };
+    return { ms, proved: outcomes.filter((o) => o.result === 'proved').length, refused: outcomes.filter((o) => o.result === 'refused').length, requests, script, cpu };
   } finally {
     await shell.end();
   }
@@ -105,14 +160,18 @@ export async function runDocumentScaleBench(): Promise<{ rows: BenchRow[]; raw: 
   // The public document, the same way (fewer rounds: it is larger).
   const pub: Awaited<ReturnType<typeof publicRun>>[] = [];
   const pubCoqc: number[] = [];
+  const alone: { execute: number; step: number }[] = [];
   const publicFile = `${TMP}bool.v`;
   for (let round = 0; round < Math.max(1, Math.ceil(ROUNDS / 2)); round++) {
     const run = await publicRun();
     pub.push(run);
     await writeFile(publicFile, run.script);
     pubCoqc.push(await coqcRun(publicFile));
+    alone.push({ execute: await proverAlone(run.script, 'bare', 'execute'), step: await proverAlone(run.script, 'bare', 'step') });
   }
   const pubMs = median(pub.map((r) => r.ms));
+  const pubProver = median(pub.map((r) => r.cpu.prover));
+  const fiftyProver = median(arbor.map((r) => r.cpu.prover));
   const pubCoqcMs = median(pubCoqc);
   const arborMs = median(arbor.map((r) => r.ms));
   const coqcMs = median(coqc);
@@ -126,11 +185,17 @@ export async function runDocumentScaleBench(): Promise<{ rows: BenchRow[]; raw: 
     { what: `coqc on the same script (whole run), median of ${ROUNDS}`, value: Math.round(coqcMs), unit: 'ms', detail: `runs ${each(coqc)}` },
     { what: 'arbor-shell / coqc (medians)', value: Number(ratio.toFixed(2)), unit: '×', target: '≤ 1.2', ok: ratio <= 1.2 },
     { what: 'arbor-shell / coqc (fastest runs)', value: Number((Math.min(...arbor.map((r) => r.ms)) / Math.min(...coqc)).toFixed(2)), unit: '×' },
+    { what: "the channel's coqidetop: CPU during the run (median)", value: Math.round(fiftyProver), unit: 'ms', detail: `runs ${each(arbor.map((r) => r.cpu.prover))}; all provers ${each(arbor.map((r) => r.cpu.provers))}; arbor-shell's main thread ${each(arbor.map((r) => r.cpu.shell))}` },
+    { what: "  that prover's CPU alone / coqc's wall time (a floor under the first ratio)", value: Number((fiftyProver / coqcMs).toFixed(2)), unit: '×' },
     { what: `public: Coq's Bool.v as a document (${pub[0]?.requests ?? 0} requests, ${pub[0]?.proved ?? 0} theorems proved, ${pub[0]?.refused ?? 0} refused), median of ${pub.length}`, value: Math.round(pubMs), unit: 'ms', detail: `runs ${each(pub.map((r) => r.ms))}` },
     { what: `public: coqc on its SCRIPT, median of ${pub.length}`, value: Math.round(pubCoqcMs), unit: 'ms', detail: `runs ${each(pubCoqc)}` },
     { what: 'public: arbor-shell / coqc (medians)', value: Number((pubMs / pubCoqcMs).toFixed(2)), unit: '×', target: '≤ 1.2', ok: pubMs / pubCoqcMs <= 1.2 },
+    { what: "public: the channel's coqidetop: CPU during the run (median)", value: Math.round(pubProver), unit: 'ms', detail: `runs ${each(pub.map((r) => r.cpu.prover))}; all provers ${each(pub.map((r) => r.cpu.provers))}; arbor-shell's main thread ${each(pub.map((r) => r.cpu.shell))}` },
+    { what: "public:   that prover's CPU alone / coqc's wall time (a floor under the ratio above)", value: Number((pubProver / pubCoqcMs).toFixed(2)), unit: '×' },
+    { what: 'public: the SCRIPT in one coqidetop, no Arbor: CPU to execute it (median)', value: Math.round(median(alone.map((a) => a.execute))), unit: 'ms', detail: `runs ${each(alone.map((a) => a.execute))}` },
+    { what: 'public: the same, the goals asked after every sentence (median)', value: Math.round(median(alone.map((a) => a.step))), unit: 'ms', detail: `runs ${each(alone.map((a) => a.step))}` },
   ];
-  return { rows, raw: { rounds: ROUNDS, arbor: arbor.map((r) => ({ ms: r.ms, byKind: r.byKind })), coqc, arborMs, coqcMs, ratio, requests: lines.length, public: { file: PUBLIC, runs: pub.map((r) => ({ ms: r.ms, proved: r.proved, refused: r.refused, requests: r.requests })), coqc: pubCoqc } } };
+  return { rows, raw: { rounds: ROUNDS, arbor: arbor.map((r) => ({ ms: r.ms, byKind: r.byKind, cpu: r.cpu })), coqc, arborMs, coqcMs, ratio, requests: lines.length, public: { file: PUBLIC, runs: pub.map((r) => ({ ms: r.ms, proved: r.proved, refused: r.refused, requests: r.requests, cpu: r.cpu })), coqc: pubCoqc, proverAlone: alone } } };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -48,3 +48,18 @@ export function descendants(root: number, all = listProcesses()): ProcInfo[] {
   }
   return found;
 }
+
+/**
+ * CPU time one thread has spent running so far, in milliseconds (Linux's schedstat: nanoseconds on a CPU,
+ * no clock-tick rounding); `tid` defaults to the process's main thread. Undefined when it cannot be read
+ * (gone, or not Linux). For benchmarks: what a prover or Arbor's own thread cost, beside the wall clock.
+ */
+export function cpuMs(pid: number, tid = pid): number | undefined {
+  try {
+    const first = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0];
+    const ns = Number(first);
+    return Number.isFinite(ns) ? ns / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
+}

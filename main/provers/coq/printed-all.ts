@@ -15,17 +15,32 @@ export interface PrintedAll {
 /** The last reading per client: the finishing END's two judges ask for the same theorem at the same state. */
 const last = new WeakMap<CoqideTopClient, { tip: number; name: string; printed: Promise<PrintedAll> }>();
 
-/** The sentence and queries of the reading, for an exchange that sends them right behind `Qed` (`addAndGoalsThen`). */
-export const printedAllQueries = (name: string): { sentence: string; queries: string[] } => ({ sentence: 'Set Printing All.', queries: [`Print ${name}.`, `Check ${name}.`] });
+/**
+ * The sentence and query of the reading, for an exchange that sends them right behind `Qed` (`addAndGoalsThen`).
+ * `Print` and `Check` travel in one query: each query makes coqidetop set up and drop a state of its own,
+ * which costs as much as a `Check` (docs/document-speed.md, "The prover's floor").
+ */
+export const printedAllQueries = (name: string): { sentence: string; queries: string[] } => ({ sentence: 'Set Printing All.', queries: [`Print ${name}. Check ${name}.`] });
 
-/** The reading's answers (`printedAllQueries`' two queries) at the client's tip, got in another exchange: `printedAll` returns them. */
-export function rememberPrintedAll(client: CoqideTopClient, name: string, answers: readonly { level: string; text: string }[][]): void {
-  last.set(client, { tip: client.tip, name, printed: Promise.resolve({ print: notices(answers[0] ?? []), check: notices(answers[1] ?? []) }) });
+/**
+ * The reading out of the answers to `printedAllQueries`' query: its two notices, `Print`'s then `Check`'s.
+ * Anything else (a command printed more than one notice, or none) is undefined: the caller asks one by one.
+ */
+export function readPrintedAll(answers: readonly (readonly { level: string; text: string }[])[]): PrintedAll | undefined {
+  const said = (answers[0] ?? []).filter((m) => m.level === 'notice');
+  if (answers.length !== 1 || said.length !== 2) return undefined;
+  return { print: (said[0] as { text: string }).text, check: (said[1] as { text: string }).text };
+}
+
+/** The reading's answers (`printedAllQueries`' query) at the client's tip, got in another exchange: `printedAll` returns them. */
+export function rememberPrintedAll(client: CoqideTopClient, name: string, answers: readonly (readonly { level: string; text: string }[])[]): void {
+  const printed = readPrintedAll(answers);
+  if (printed !== undefined) last.set(client, { tip: client.tip, name, printed: Promise.resolve(printed) });
 }
 
 /**
  * `Print name` and `Check name` at the tip under `Set Printing All`, for both of END's judges, in one
- * pipelined exchange (Add, two queries, Edit_at: see `queriesAfter`); one call after the other when that
+ * pipelined exchange (Add, one query, Edit_at: see `queriesAfter`); one call after the other when that
  * fails. State ids are never reused, so the answer for (tip, name) stays true while the tip is that state.
  */
 export function printedAll(client: CoqideTopClient, name: string, timeoutMs: number): Promise<PrintedAll> {
@@ -35,8 +50,9 @@ export function printedAll(client: CoqideTopClient, name: string, timeoutMs: num
   const printed = (async (): Promise<PrintedAll> => {
     try {
       const { sentence, queries } = printedAllQueries(name);
-      const [print, check] = await client.queriesAfter(sentence, queries, timeoutMs);
-      return { print: notices(print ?? []), check: notices(check ?? []) };
+      const printed = readPrintedAll(await client.queriesAfter(sentence, queries, timeoutMs));
+      if (printed === undefined) throw new Error('the reading did not answer with two notices');
+      return printed;
     } catch {
       try {
         await client.add('Set Printing All.', ROUND_TRIP_MS);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
-import { printedAll, printedAllQueries, rememberPrintedAll } from './printed-all.ts';
+import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
 
 const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
 
@@ -31,16 +31,30 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
     const { added, answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
     expect(added.goals).toBeUndefined();
     expect(c.tip).toBe(added.stateId);
-    expect(answers).toHaveLength(2);
-    expect(notices(answers?.[1] ?? [])).toMatch(/@eq nat \(Nat\.add \(S O\) \(S O\)\) \(S \(S O\)\)/);
-    // The same answers the slow way: the read-back is what printedAll gives at this state.
+    expect(answers).toHaveLength(1);
+    const read = readPrintedAll(answers ?? []);
+    // Print's notice (body and type) first, Check's (the type) second, both with nothing printed as a notation.
+    expect(read?.print).toMatch(/^t =\s*@eq_refl nat/);
+    expect(read?.check).toMatch(/@eq nat \(Nat\.add \(S O\) \(S O\)\) \(S \(S O\)\)/);
+    expect(read?.check).not.toMatch(/eq_refl/);
+    // The same answers the slow way (one query each): the read-back is what printedAll gives at this state.
     rememberPrintedAll(c, 't', answers ?? []);
     const remembered = await printedAll(c, 't', 30_000);
-    expect(remembered.check).toBe(notices(answers?.[1] ?? []));
+    expect(remembered.check).toBe(read?.check);
+    const slow = await c.queriesAfter(sentence, ['Print t.', 'Check t.']);
+    expect(read?.print).toBe(notices(slow[0] ?? []));
+    expect(read?.check).toBe(notices(slow[1] ?? []));
     // The session goes on from the Qed's state (Set Printing All was taken back).
     expect(notices(await c.query('Check t.'))).toMatch(/1 \+ 1 = 2/);
     await c.editAt(before);
   }, 120_000);
+
+  it('the reading asks one more time, one query each, when its answer is not two notices', () => {
+    expect(readPrintedAll([[{ level: 'notice', text: 'p' }, { level: 'warning', text: 'w' }, { level: 'notice', text: 'c' }]])).toEqual({ print: 'p', check: 'c' });
+    expect(readPrintedAll([[{ level: 'notice', text: 'p' }]])).toBeUndefined();
+    expect(readPrintedAll([[{ level: 'notice', text: 'p' }, { level: 'notice', text: 'q' }, { level: 'notice', text: 'c' }]])).toBeUndefined();
+    expect(readPrintedAll([[{ level: 'notice', text: 'p' }], [{ level: 'notice', text: 'c' }]])).toBeUndefined();
+  });
 
   it('queries asked in the same turn travel together, each with its own answer or failure', async () => {
     const [a, b] = await Promise.allSettled([c.queryJoined('Locate Term nat.'), c.queryJoined('Check no_such_name.')]);

@@ -32,21 +32,43 @@ export const textOf = (e: XmlNode): string => (typeof e === 'string' ? e : e.chi
 export class XmlStream {
   private readonly parser = new SaxesParser({ fragment: true });
   private readonly stack: XmlElement[] = [];
+  /**
+   * Inside a `<richpp>`: its text so far and how deep the highlighting tags are open. Every reader takes a
+   * richpp's text only (`textOf`), so its markup — a tag around each word of a printed term — never becomes
+   * elements: a `Print` of a proof is thousands of them.
+   */
+  private flat: { text: string[]; depth: number } | undefined;
 
   constructor(onElement: (e: XmlElement) => void) {
     // Coq's richpp uses HTML's &nbsp;; it becomes an ordinary blank so terms can be sent back as input.
     Object.assign(this.parser.ENTITIES, { nbsp: ' ' });
     this.parser.on('opentag', (tag) => {
+      if (this.flat !== undefined) {
+        this.flat.depth++;
+        return;
+      }
       const attrs: Record<string, string> = {};
       for (const [k, v] of Object.entries(tag.attributes)) attrs[k] = typeof v === 'string' ? v : v.value;
       const el: XmlElement = { tag: tag.name, attrs, children: [] };
       this.stack.at(-1)?.children.push(el);
       this.stack.push(el);
+      if (el.tag === 'richpp') this.flat = { text: [], depth: 0 };
     });
     this.parser.on('text', (t) => {
-      this.stack.at(-1)?.children.push(t);
+      if (this.flat !== undefined) this.flat.text.push(t);
+      else this.stack.at(-1)?.children.push(t);
     });
     this.parser.on('closetag', () => {
+      if (this.flat !== undefined) {
+        if (this.flat.depth > 0) {
+          this.flat.depth--;
+          return;
+        }
+        // The richpp itself closes: its text is its one child.
+        const text = this.flat.text.join('');
+        this.flat = undefined;
+        if (text !== '') this.stack.at(-1)?.children.push(text);
+      }
       const el = this.stack.pop();
       if (el && this.stack.length === 0) onElement(el);
     });
