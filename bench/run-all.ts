@@ -3,6 +3,7 @@ import type { BenchRow } from './bench-table.ts';
 import { printTable, writeResults } from './bench-table.ts';
 import { runBatchBench } from './batch.bench.ts';
 import { runDocumentScaleBench } from './document-scale.bench.ts';
+import { runEndQueriesBench } from './end-queries.bench.ts';
 import { runIncrementalCheckBench } from './incremental-check.bench.ts';
 import { runLivePathBench } from './live-path.bench.ts';
 import { runSandboxStartBench } from './sandbox-start.bench.ts';
@@ -26,6 +27,7 @@ const suites: { name: string; title: string; run: () => Promise<{ rows: BenchRow
   { name: 'tree-render', title: 'tree rendering (Chromium)', run: () => runTreeRenderBench(log) },
   { name: 'incremental-check', title: 'incremental re-checking', run: () => runIncrementalCheckBench() },
   { name: 'document-scale', title: 'document scale: 50 lemmas, arbor-shell vs coqc (alternating rounds)', run: () => runDocumentScaleBench() },
+  { name: 'end-queries', title: "END's questions: the prover's CPU on Coq's Bool.v (alternating rounds)", run: () => runEndQueriesBench() },
   { name: 'live-path', title: 'live path: host → transport → store → canvas (real Coq)', run: () => runLivePathBench(log) },
   { name: 'batch', title: 'arbor batch: local pool and BullMQ/Redis workers', run: () => runBatchBench(log) },
   { name: 'sandbox-start', title: 'prover start with and without the sandbox (bubblewrap), alternating rounds', run: () => runSandboxStartBench(log) },

@@ -37,8 +37,11 @@ interface Walked {
 
 /** How the judge talks to the session's coqidetop (at its tip). */
 export interface JudgeIO {
-  /** The notice answers of a query (one or more sentences) at the tip, in order. */
-  query(sentences: string): Promise<string[]>;
+  /**
+   * The notice answers of a query (one or more sentences) at the tip, in order. With `commands` (each
+   * printing one notice), the query may travel inside one with the other judge's (coqidetop-client.ts).
+   */
+  query(sentences: string, commands?: number): Promise<string[]>;
   /** `Print <name>` at the tip under `Set Printing All` (and no depth limit). */
   printAll(name: string): Promise<string>;
   /**
@@ -242,7 +245,7 @@ export class ClosedConstants {
     const at = this.io.logLength();
     const locate = async (names: readonly string[], before: readonly string[] = []): Promise<string[] | undefined> => {
       this.stats.locatedAsked += names.length;
-      const answers = await this.io.query([...before, ...names.map((t) => `Locate Term ${t}.`)].join(' ')).catch(() => undefined);
+      const answers = await this.io.query([...before, ...names.map((t) => `Locate Term ${t}.`)].join(' '), before.length + names.length).catch(() => undefined);
       return answers?.length === before.length + names.length ? answers : undefined;
     };
     const asked = tokens.filter((_, i) => known[i] === undefined);

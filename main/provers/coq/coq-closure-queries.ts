@@ -17,8 +17,11 @@ export const QED_MIN_MS = 30_000;
 export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstants {
   const limit = Math.max(timeoutMs, QED_MIN_MS);
   return new ClosedConstants({
-    // Joined with the statement judge's `Locate` batch when both ask at once (one exchange per END).
-    query: async (sentences) => (await tip.client.queryJoined(sentences, tip.client.tip, limit)).filter((m) => m.level === 'notice').map((m) => m.text),
+    // Joined with the statement judge's `Locate` batch when both ask at once (one query, one exchange per END).
+    query: async (sentences, commands) =>
+      (await (commands === undefined ? tip.client.queryJoined(sentences, tip.client.tip, limit) : tip.client.queryCommandsJoined(sentences, commands, tip.client.tip, limit)))
+        .filter((m) => m.level === 'notice')
+        .map((m) => m.text),
     printAll: (name) => printAll(tip, name, limit),
     assumptionsOfAll: (fulls) => assumptionsOfAll(tip, fulls, limit),
     resolve: async (name) => {

@@ -110,6 +110,23 @@ export interface ClientOptions {
  * unanswered call. `tip` tracks the document's tip so
  * `add` always extends it (Coq 8.16 rejects adds on any other state).
  */
+/** A call waiting for its turn's joint exchange; a joint query's text is known only when the turn ends. */
+interface JoinedCall {
+  xml: string | (() => string);
+  timeoutMs: number;
+  resolve: (r: CallResult) => void;
+  reject: (e: unknown) => void;
+}
+
+/** One query inside a joint one (`queryCommandsJoined`). */
+interface JointMember {
+  text: string;
+  commands: number;
+  timeoutMs: number;
+  resolve: (m: CoqMessage[]) => void;
+  reject: (e: unknown) => void;
+}
+
 export class CoqideTopClient {
   tip = 0;
   /** The newest state id coqidetop gave (ids are fresh and increasing): what the next Add is expected to get. */
@@ -458,22 +475,73 @@ export class CoqideTopClient {
    * A call that changes nothing (a query, `Annotate`, `Goal`), sent with the others asked in the same turn
    * of the event loop, in the order asked: one exchange instead of one each.
    */
-  private callJoined(xml: string, timeoutMs = this.defaultTimeout): Promise<CallResult> {
+  private callJoined(xml: string | (() => string), timeoutMs = this.defaultTimeout): Promise<CallResult> {
     return new Promise((resolve, reject) => {
-      if (this.joined === undefined) {
-        this.joined = [];
-        setImmediate(() => this.flushJoined());
-      }
-      this.joined.push({ xml, timeoutMs, resolve, reject });
+      this.pushJoined({ xml, timeoutMs, resolve, reject });
     });
   }
 
-  private joined: { xml: string; timeoutMs: number; resolve: (r: CallResult) => void; reject: (e: unknown) => void }[] | undefined;
+  private pushJoined(entry: JoinedCall): void {
+    if (this.joined === undefined) {
+      this.joined = [];
+      setImmediate(() => this.flushJoined());
+    }
+    this.joined.push(entry);
+  }
+
+  private joined: JoinedCall[] | undefined;
+
+  /**
+   * A query of `commands` commands that each print exactly one notice (`Locate`, `Check`, `Inspect`), sent
+   * with the others of its kind asked in the same turn at the same state as ONE query: coqidetop sets up and
+   * drops a state around every query, which costs it more than a `Locate` (bench/end-queries.bench.ts). The
+   * answer is this query's notices. When the joint answer does not line up (a command printed more or fewer
+   * notices, or one failed), each query is asked again on its own and gets its own answer or failure.
+   */
+  queryCommandsJoined(text: string, commands: number, at = this.tip, timeoutMs = this.defaultTimeout): Promise<CoqMessage[]> {
+    return new Promise((resolve, reject) => {
+      const member: JointMember = { text, commands, timeoutMs, resolve, reject };
+      const group = this.merging?.get(at);
+      if (group !== undefined) {
+        group.members.push(member);
+        group.entry.timeoutMs = Math.max(group.entry.timeoutMs, timeoutMs);
+        return;
+      }
+      const members = [member];
+      const entry: JoinedCall = {
+        xml: () => queryCall(members.map((m) => m.text).join(' '), at),
+        timeoutMs,
+        resolve: (r) => {
+          if (members.length === 1) return member.resolve(r.messages);
+          const said = r.messages.filter((m) => m.level === 'notice');
+          if (said.length !== members.reduce((n, m) => n + m.commands, 0)) return this.askEach(members, at);
+          let from = 0;
+          for (const m of members) {
+            m.resolve(said.slice(from, from + m.commands));
+            from += m.commands;
+          }
+        },
+        reject: (e) => (members.length === 1 ? member.reject(e) : this.askEach(members, at)),
+      };
+      (this.merging ??= new Map()).set(at, { members, entry });
+      this.pushJoined(entry);
+    });
+  }
+
+  /** The queries of a joint one that did not line up, each on its own (still joined: one more exchange). */
+  private askEach(members: readonly JointMember[], at: number): void {
+    for (const m of members) this.callJoined(queryCall(m.text, at), m.timeoutMs).then((r) => m.resolve(r.messages), m.reject);
+  }
+
+  /** This turn's joint queries, by the state they ask at. */
+  private merging: Map<number, { members: JointMember[]; entry: JoinedCall }> | undefined;
 
   private flushJoined(): void {
     const asked = this.joined ?? [];
     this.joined = undefined;
-    this.batchSettled(asked.map((q) => q.xml), Math.max(...asked.map((q) => q.timeoutMs))).then(
+    // A joint query's text is complete once its turn is over: later queries start a joint query of their own.
+    this.merging = undefined;
+    this.batchSettled(asked.map((q) => (typeof q.xml === 'string' ? q.xml : q.xml())), Math.max(...asked.map((q) => q.timeoutMs))).then(
       (settled) => settled.forEach((r, i) => (r.status === 'fulfilled' ? asked[i]?.resolve(r.value) : asked[i]?.reject(r.reason))),
       (e: unknown) => asked.forEach((q) => q.reject(e)),
     );

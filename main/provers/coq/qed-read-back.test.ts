@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
 import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
 
@@ -61,5 +61,43 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
     expect(a.status === 'fulfilled' && notices(a.value)).toMatch(/Inductive Coq\.Init\.Datatypes\.nat/);
     expect(b.status === 'rejected' && String(b.reason)).toMatch(/no_such_name/);
     expect(notices(await c.queryJoined('Locate Term S.'))).toMatch(/Constructor Coq\.Init\.Datatypes\.S/);
+  }, 60_000);
+
+  it('queries of one-notice commands asked in the same turn at one state travel as one query, each with its own notices', async () => {
+    const sent: string[][] = [];
+    const original = c.batchSettled.bind(c);
+    const spy = vi.spyOn(c, 'batchSettled').mockImplementation((...args) => {
+      sent.push(args[0]);
+      return original(...args);
+    });
+    try {
+      const [a, b] = await Promise.all([c.queryCommandsJoined('Locate Term nat. Locate Term S.', 2), c.queryCommandsJoined('Check true.', 1)]);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toHaveLength(1);
+      expect(sent[0]?.[0]).toContain('Locate Term nat. Locate Term S. Check true.');
+      expect(a.map((m) => m.text)).toEqual([expect.stringMatching(/Inductive Coq\.Init\.Datatypes\.nat/), expect.stringMatching(/Constructor Coq\.Init\.Datatypes\.S/)]);
+      expect(b.map((m) => m.text)).toEqual([expect.stringMatching(/^true\s*: bool$/)]);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
+
+  it('a joint query that does not line up, or fails, is asked again query by query: each gets its own answer or failure', async () => {
+    // Miscounted: `Check true. Check S.` said to print one notice. Failing: an unknown name fails the joint query.
+    const [miscounted, fine, failing] = await Promise.allSettled([
+      c.queryCommandsJoined('Check true. Check S.', 1),
+      c.queryCommandsJoined('Locate Term nat.', 1),
+      c.queryCommandsJoined('Check no_such_name_at_all.', 1),
+    ]);
+    expect(miscounted.status === 'fulfilled' && notices(miscounted.value)).toMatch(/^true\s*: bool\nS\s*: nat -> nat$/);
+    expect(fine.status === 'fulfilled' && notices(fine.value)).toMatch(/^Inductive Coq\.Init\.Datatypes\.nat$/);
+    expect(failing.status === 'rejected' && String(failing.reason)).toMatch(/no_such_name_at_all/);
+    // Queries at different states never share one: each is Coq's answer at its own state.
+    const before = c.tip;
+    await c.addAndGoals('Definition only_later := 1.');
+    const [early, late] = await Promise.all([c.queryCommandsJoined('Locate only_later.', 1, before), c.queryCommandsJoined('Locate only_later.', 1)]);
+    expect(notices(early)).toMatch(/No object/);
+    expect(notices(late)).toMatch(/Constant Top\.only_later/);
+    await c.editAt(before);
   }, 60_000);
 });

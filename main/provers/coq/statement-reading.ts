@@ -33,8 +33,8 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
     const unknown = names.filter((n) => cache?.get(n) === undefined);
     const batched = new Map<string, string>();
     if (unknown.length > 1) {
-      // Joined with the assumption judge's `Locate Term` batch when both ask at once (coqidetop-client.ts).
-      const out = await client.queryJoined(unknown.map((n) => `Locate ${n}.`).join(' '), at, ROUND_TRIP_MS).catch(() => undefined);
+      // Joined with the assumption judge's `Locate Term` batch when both ask at once: one query (coqidetop-client.ts).
+      const out = await client.queryCommandsJoined(unknown.map((n) => `Locate ${n}.`).join(' '), unknown.length, at, ROUND_TRIP_MS).catch(() => undefined);
       const answers = out?.filter((m) => m.level === 'notice').map((m) => m.text);
       if (answers?.length === unknown.length) unknown.forEach((n, i) => batched.set(n, answers[i] as string));
     }
