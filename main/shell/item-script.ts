@@ -24,12 +24,21 @@ const identifiersOf = (lines: readonly string[]): readonly string[] => {
   return ids;
 };
 
-const identifiers = (item: ScriptItem): Set<string> => {
-  if (item.kind === 'define') return new Set(identifiersOf(item.script));
-  const out = new Set(item.goal.match(IDENT) ?? []);
-  for (const step of item.steps) for (const id of identifiersOf(step)) out.add(id);
-  return out;
+/** A statement's identifiers, kept by its text (bounded: a document's statements, not every string seen). */
+const statementIds = new Map<string, readonly string[]>();
+const identifiersOfStatement = (goal: string): readonly string[] => {
+  let ids = statementIds.get(goal);
+  if (ids === undefined) {
+    if (statementIds.size >= 10_000) statementIds.clear();
+    ids = [...new Set(goal.match(IDENT) ?? [])];
+    statementIds.set(goal, ids);
+  }
+  return ids;
 };
+
+/** The item's identifiers, piece by piece (a name may come more than once). */
+const identifiers = (item: ScriptItem): (readonly string[])[] =>
+  item.kind === 'define' ? [identifiersOf(item.script)] : [identifiersOfStatement(item.goal), ...item.steps.map(identifiersOf)];
 
 /**
  * The items the last proof needs to be checked alone: every declaration before it and the earlier
@@ -39,13 +48,13 @@ const identifiers = (item: ScriptItem): Set<string> => {
 export function itemWithDependencies(items: readonly ScriptItem[]): ScriptItem[] {
   const last = items.at(-1);
   if (last?.kind !== 'proof') return [...items];
-  const needed = identifiers(last);
+  const needed = new Set(identifiers(last).flat());
   const keep: ScriptItem[] = [last];
   for (let i = items.length - 2; i >= 0; i--) {
     const item = items[i] as ScriptItem;
     if (item.kind === 'proof' && !needed.has(item.name)) continue;
     keep.push(item);
-    for (const name of identifiers(item)) needed.add(name);
+    for (const ids of identifiers(item)) for (const name of ids) needed.add(name);
   }
   return keep.reverse();
 }

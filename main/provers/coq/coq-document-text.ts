@@ -1,6 +1,17 @@
 import type { ScriptItem } from '../../shell/prover-session.ts';
 import { environmentPrelude } from './environments.ts';
-import { closingSentences, openBlocksAfter } from './document-blocks.ts';
+import { afterEffect, blockEffect, closingSentences, type BlockEffect, type OpenBlock } from './document-blocks.ts';
+
+/** Each declaration's block effects, kept per recorded script (its sentences never change; every finishing END renders them all again). */
+const effects = new WeakMap<readonly string[], readonly BlockEffect[]>();
+const effectsOf = (script: readonly string[]): readonly BlockEffect[] => {
+  let known = effects.get(script);
+  if (known === undefined) {
+    known = script.map(blockEffect);
+    effects.set(script, known);
+  }
+  return known;
+};
 
 /**
  * Text safe inside a Coq comment, on one line (Coq's message could hold `*)`, `(*` or a string quote that opens
@@ -23,6 +34,7 @@ export function coqDocumentText(preludes: readonly string[], items: readonly Scr
     return [`Theorem ${item.name} : (${item.goal}).`, 'Proof.', ...item.steps.flat().map((s) => `  ${s}`), ...end, ''];
   });
   // A document read inside a section or module: closed at the end, as coqc wants.
-  const closing = closingSentences(openBlocksAfter(items.flatMap((i) => (i.kind === 'define' ? i.script : []))));
+  const open = items.reduce<OpenBlock[]>((blocks, i) => (i.kind === 'define' ? effectsOf(i.script).reduce(afterEffect, blocks) : blocks), []);
+  const closing = closingSentences(open);
   return [environmentPrelude(environment).trimEnd(), '', ...channel, ...body, ...closing].join('\n').replace(/\n+$/, '\n');
 }

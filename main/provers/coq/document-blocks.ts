@@ -88,7 +88,11 @@ const constraints = (sentence: string): number => sentence.match(/\bwith\s+(?:De
 
 /** The blocks open after `sentence`, given those open before it. */
 export function afterSentence(open: readonly OpenBlock[], sentence: string): OpenBlock[] {
-  const effect = blockEffect(sentence);
+  return afterEffect(open, blockEffect(sentence));
+}
+
+/** The blocks open after a sentence whose effect (`blockEffect`) is known. */
+export function afterEffect(open: readonly OpenBlock[], effect: BlockEffect): OpenBlock[] {
   if (effect === undefined) return [...open];
   if ('open' in effect) return [...open, effect.open];
   return open.slice(0, -1);
