@@ -496,7 +496,8 @@ export class CoqideTopClient {
    * with the others of its kind asked in the same turn at the same state as ONE query: coqidetop sets up and
    * drops a state around every query, which costs it more than a `Locate` (bench/end-queries.bench.ts). The
    * answer is this query's notices. When the joint answer does not line up (a command printed more or fewer
-   * notices, or one failed), each query is asked again on its own and gets its own answer or failure.
+   * notices, or Coq refused one), each query is asked again on its own and gets its own answer or failure;
+   * a timeout or a crash fails them all, as it would have failed each.
    */
   queryCommandsJoined(text: string, commands: number, at = this.tip, timeoutMs = this.defaultTimeout): Promise<CoqMessage[]> {
     return new Promise((resolve, reject) => {
@@ -521,7 +522,8 @@ export class CoqideTopClient {
             from += m.commands;
           }
         },
-        reject: (e) => (members.length === 1 ? member.reject(e) : this.askEach(members, at)),
+        // Coq refused a command: each query again on its own. A timeout or a crash is every query's.
+        reject: (e) => (members.length > 1 && e instanceof CoqFailure ? this.askEach(members, at) : members.forEach((m) => m.reject(e))),
       };
       (this.merging ??= new Map()).set(at, { members, entry });
       this.pushJoined(entry);

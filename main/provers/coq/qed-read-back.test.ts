@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
+import { CoqFailure, CoqideTopClient, CoqTimeout } from './coqidetop-client.ts';
 import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
 
 const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
@@ -99,5 +99,25 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
     expect(notices(early)).toMatch(/No object/);
     expect(notices(late)).toMatch(/Constant Top\.only_later/);
     await c.editAt(before);
+  }, 60_000);
+
+  it('a joint query past its time limit fails every query in it once (no query asked again)', async () => {
+    const sent: string[][] = [];
+    const original = c.batchSettled.bind(c);
+    const spy = vi.spyOn(c, 'batchSettled').mockImplementation((...args) => {
+      sent.push(args[0]);
+      return original(...args);
+    });
+    try {
+      // Nine million reduction steps by cbv: seconds, far past the 300 ms limit.
+      const [slow, quick] = await Promise.allSettled([c.queryCommandsJoined('Eval cbv in (Nat.iter 3000 (fun _ => Nat.iter 3000 negb true) true).', 1, c.tip, 300), c.queryCommandsJoined('Locate Term nat.', 1, c.tip, 300)]);
+      expect(slow.status === 'rejected' && slow.reason).toBeInstanceOf(CoqTimeout);
+      expect(quick.status === 'rejected' && quick.reason).toBeInstanceOf(CoqTimeout);
+      expect(sent).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+    // The session still answers.
+    expect(notices(await c.queryCommandsJoined('Locate Term S.', 1))).toMatch(/Constructor Coq\.Init\.Datatypes\.S/);
   }, 60_000);
 });
