@@ -4,6 +4,17 @@ import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } fro
 
 const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
 
+/** Every exchange the client sends from now on (the calls of each), until `spy.mockRestore()`. */
+function recordExchanges(c: CoqideTopClient): { sent: string[][]; spy: { mockRestore(): void } } {
+  const sent: string[][] = [];
+  const original = c.batchSettled.bind(c);
+  const spy = vi.spyOn(c, 'batchSettled').mockImplementation((...args) => {
+    sent.push(args[0]);
+    return original(...args);
+  });
+  return { sent, spy };
+}
+
 /**
  * END's `Qed` and the `Print`/`Check` its judges read, in one exchange (`addAndGoalsThen`), and END's two
  * `Locate` batches joined (`queryJoined`), with real coqidetop: a refused Qed is refused exactly as before
@@ -64,12 +75,7 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
   }, 60_000);
 
   it('queries of one-notice commands asked in the same turn at one state travel as one query, each with its own notices', async () => {
-    const sent: string[][] = [];
-    const original = c.batchSettled.bind(c);
-    const spy = vi.spyOn(c, 'batchSettled').mockImplementation((...args) => {
-      sent.push(args[0]);
-      return original(...args);
-    });
+    const { sent, spy } = recordExchanges(c);
     try {
       const [a, b] = await Promise.all([c.queryCommandsJoined('Locate Term nat. Locate Term S.', 2), c.queryCommandsJoined('Check true.', 1)]);
       expect(sent).toHaveLength(1);
@@ -102,12 +108,7 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
   }, 60_000);
 
   it('a joint query past its time limit fails every query in it once (no query asked again)', async () => {
-    const sent: string[][] = [];
-    const original = c.batchSettled.bind(c);
-    const spy = vi.spyOn(c, 'batchSettled').mockImplementation((...args) => {
-      sent.push(args[0]);
-      return original(...args);
-    });
+    const { sent, spy } = recordExchanges(c);
     try {
       // Nine million reduction steps by cbv: seconds, far past the 300 ms limit.
       const [slow, quick] = await Promise.allSettled([c.queryCommandsJoined('Eval cbv in (Nat.iter 3000 (fun _ => Nat.iter 3000 negb true) true).', 1, c.tip, 300), c.queryCommandsJoined('Locate Term nat.', 1, c.tip, 300)]);
