@@ -17,8 +17,8 @@ import { printTable, writeResults } from './bench-table.ts';
 const PUBLIC = '/usr/lib/ocaml/coq/theories/Bool/Bool.v';
 const ROUNDS = Math.max(1, Number(process.env.ARBOR_BENCH_ROUNDS ?? 2));
 
-type Variant = 'nothing more' | 'two Locate queries' | 'the Locate batches as one query' | 'Set Printing All and back' | 'Print and Check, two queries' | 'Print and Check, one query';
-const VARIANTS: Variant[] = ['nothing more', 'two Locate queries', 'the Locate batches as one query', 'Set Printing All and back', 'Print and Check, two queries', 'Print and Check, one query'];
+type Variant = 'nothing more' | 'two Locate queries' | 'the Locate batches as one query' | 'Set Printing All and back' | 'Print and Check, two queries' | 'Print and Check, one query' | 'Check alone, one query';
+const VARIANTS: Variant[] = ['nothing more', 'two Locate queries', 'the Locate batches as one query', 'Set Printing All and back', 'Print and Check, two queries', 'Print and Check, one query', 'Check alone, one query'];
 
 /** The file's sentences as Arbor's SCRIPT has them, each with the theorem it finishes (if it does). */
 async function sentencesOf(file: string): Promise<{ sentence: string; finishes?: string }[]> {
@@ -60,6 +60,8 @@ async function run(sentences: readonly { sentence: string; finishes?: string }[]
         await client.editAt(tip);
       } else if (variant === 'Print and Check, two queries') await client.queriesAfter('Set Printing All.', [`Print ${name}.`, `Check ${name}.`]);
       else if (variant === 'Print and Check, one query') await client.queriesAfter('Set Printing All.', [`Print ${name}. Check ${name}.`]);
+      // What printing the proof term costs: END without the assumption judge's `Print`.
+      else if (variant === 'Check alone, one query') await client.queriesAfter('Set Printing All.', [`Check ${name}.`]);
     }
     return { cpu: (cpuMs(pid) ?? 0) - before, theorems };
   } finally {
