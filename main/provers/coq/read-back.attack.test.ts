@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { quoted, useRealShell } from './testing/real-shell.ts';
+
+const real = useRealShell(['--timeout', '20', '--pool', '0']);
+
+/** Runs `requests` on a fresh channel; returns END's response (the last). */
+const ended = async (requests: readonly string[]): Promise<ShellResponse> => (await real.session(requests)).at(-1) as ShellResponse;
+
+/** A prelude whose lemma `via` is proved only through the axiom behind `admit` (an untrusted assumption). */
+const ADMITTED = 'Require Import Coq.Compat.AdmitAxiom. Lemma via : 1 = 2. Proof. case proof_admitted. Qed.';
+
+/**
+ * Attack on END's read-back (printed-all.ts: `Print NAME. Check NAME.` in one query after `Qed`): a theorem
+ * name that is also a `Print` subcommand's keyword makes `Print NAME.` print something else (the universe
+ * graph, the coercion classes, "No proof in progress"), one notice, so the pair still looks like Print's then
+ * Check's. What the assumption judge reads must never let an axiom through.
+ */
+describe('END: theorem names that `Print` takes as a subcommand (real arbor-shell)', () => {
+  const cases = ['Classes', 'Hint', 'Strategies', 'Graph', 'Universes', 'Scopes', 'All', 'Libraries', 'Registered', 'Visibility', 'Tables', 'Coercions'];
+  for (const name of cases) {
+    it(`a theorem named ${name} proved through admit is refused`, { timeout: 240_000 }, async () => {
+      const end = await ended([`PRELUDE ${quoted(ADMITTED)}`, `GOAL ${name} ${quoted('1 = 2')}`, 'APPLY (exact via)', 'END']);
+      expect(end.ERR).toBe('unsound: depends on proof_admitted (Coq.Compat.AdmitAxiom.proof_admitted)');
+    });
+  }
+});
