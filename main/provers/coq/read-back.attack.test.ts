@@ -11,10 +11,11 @@ const ended = async (requests: readonly string[]): Promise<ShellResponse> => (aw
 const ADMITTED = 'Require Import Coq.Compat.AdmitAxiom. Lemma via : 1 = 2. Proof. case proof_admitted. Qed.';
 
 /**
- * Attack on END's read-back (printed-all.ts: `Print NAME. Check NAME.` in one query after `Qed`): a theorem
- * name that is also a `Print` subcommand's keyword makes `Print NAME.` print something else (the universe
- * graph, the coercion classes, "No proof in progress"), one notice, so the pair still looks like Print's then
- * Check's. What the assumption judge reads must never let an axiom through.
+ * Attack on END's read-back (printed-all.ts: Print and Check in one query after `Qed`): a theorem name that is
+ * also a `Print` subcommand's keyword made `Print NAME.` print something else (the universe graph, the coercion
+ * classes, "No proof in progress"), one notice, so the pair still looked like Print's then Check's: `Hint`,
+ * `Classes` and `Strategies` proved `1 = 2` through admit with no assumption (broke, before and after the merge;
+ * fixed by asking `Print Term NAME.`). What the assumption judge reads must never let an axiom through.
  */
 describe('END: theorem names that `Print` takes as a subcommand (real arbor-shell)', () => {
   const cases = ['Classes', 'Hint', 'Strategies', 'Graph', 'Universes', 'Scopes', 'All', 'Libraries', 'Registered', 'Visibility', 'Tables', 'Coercions'];

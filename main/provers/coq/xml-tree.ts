@@ -74,8 +74,19 @@ export class XmlStream {
     });
   }
 
-  /** Throws on malformed XML (the caller treats that as a protocol failure). */
+  /** A chunk's last `&`, kept until the next chunk tells whether a `#` follows it. */
+  private held = '';
+
+  /**
+   * Throws on malformed XML (the caller treats that as a protocol failure). Coq's XML printer escapes `&`
+   * except before `#` (xml_printer.ml), so every `&#` it writes is the user's own text passed through: read
+   * as a character reference it would show other text than Coq holds (`"&#65;"` as `"A"`), or end the
+   * channel (`idtac "&#zz;"` is malformed XML). It is read as the text it is.
+   */
   write(chunk: string): void {
-    this.parser.write(chunk);
+    let text = this.held + chunk;
+    this.held = text.endsWith('&') ? '&' : '';
+    if (this.held !== '') text = text.slice(0, -1);
+    this.parser.write(text.replace(/&#/g, '&amp;#'));
   }
 }
