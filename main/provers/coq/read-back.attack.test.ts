@@ -26,3 +26,42 @@ describe('END: theorem names that `Print` takes as a subcommand (real arbor-shel
     });
   }
 });
+
+/**
+ * Names the merged query puts into `Print Term NAME. Check NAME.`: primes, unicode, a library lemma's name,
+ * command keywords that Coq still takes as theorem names, a module's name, and a theorem inside an open
+ * Section or Module. Each: proved through admit is refused; proved honestly is closed, its statement as written.
+ */
+describe('END: the read-back of awkward theorem names (real arbor-shell)', () => {
+  const cases: { name: string; define?: string }[] = [
+    { name: "t'" },
+    { name: "x'_1'" },
+    { name: 'θεώρημα' },
+    { name: 'plus_n_O' },
+    { name: 'Print' },
+    { name: 'Check' },
+    { name: 'Term' },
+    { name: 'Assumptions' },
+    { name: 'Module' },
+    { name: 'M', define: 'Module M. Definition d := 0. End M.' },
+    { name: 'in_section', define: 'Section S. Variable n : nat.' },
+    { name: 'in_module', define: 'Module N.' },
+  ];
+  for (const { name, define } of cases) {
+    const before = [`PRELUDE ${quoted(ADMITTED)}`, ...(define === undefined ? [] : [`DEFINE ${quoted(define)}`])];
+    it(`${name}${define === undefined ? '' : ` after ${define}`}: through admit refused, honest proof closed`, { timeout: 240_000 }, async () => {
+      const rs = await real.session([...before, `GOAL ${name} ${quoted('1 = 2')}`, 'APPLY (exact via)', 'END']);
+      // A name Coq refuses for a theorem is refused at GOAL: nothing to judge.
+      const goal = rs.at(-3) as ShellResponse;
+      if (goal.ERR !== '') {
+        console.log(`GOAL ${name} refused: ${goal.ERR}`);
+        return;
+      }
+      expect((rs.at(-1) as ShellResponse).ERR).toBe('unsound: depends on proof_admitted (Coq.Compat.AdmitAxiom.proof_admitted)');
+      const honest = await ended([...before, `GOAL ${name} ${quoted('2 + 2 = 4')}`, 'APPLY reflexivity', 'END']);
+      expect(honest.ERR).toBe('');
+      expect(honest.ASSUMPTIONS).toEqual([]);
+      expect(honest.STATEMENT).toBeUndefined();
+    });
+  }
+});
