@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
 import { XmlStream, textOf, type XmlElement } from './xml-tree.ts';
+import { quoted, useRealShell } from './testing/real-shell.ts';
 
 /** Every top-level element of `xml`, written to a stream `step` characters at a time. */
 const parse = (xml: string, step: number): XmlElement[] => {
@@ -14,7 +15,9 @@ const parse = (xml: string, step: number): XmlElement[] => {
  * Attack on the richpp text-only parse (xml-tree.ts) and on what Coq's XML printer writes into it. Coq escapes
  * `&` except before `#` (xml_printer.ml), so a user's `&#…` reached the parser as a character reference:
  * `"&#65;"` was shown as `"A"` (a goal `"&#65;" <> "A"` displayed as `"A" <> "A"`), and `idtac "&#zz;"` made the
- * stream malformed and killed the channel's coqidetop (broke; fixed in `XmlStream.write`).
+ * stream malformed and killed the channel's coqidetop (broke; fixed in `XmlStream.write`). Likewise a string
+ * holding a character XML 1.0 forbids (U+FFFF, C0 controls): "prover crashed: malformed output" (broke; fixed:
+ * shown as U+FFFD).
  */
 describe('richpp and entity-looking text (parser)', () => {
   it("a `&#` is the user's text, at every chunk boundary; Coq's own entities still decode", () => {
@@ -23,6 +26,11 @@ describe('richpp and entity-looking text (parser)', () => {
       const [v] = parse(xml, step);
       expect(textOf(v as XmlElement)).toBe('"&#65;" <> "A" &#66;&#zz;&&');
     }
+  });
+
+  it('characters XML 1.0 forbids are shown as U+FFFD; tab, newline and carriage return stay', () => {
+    const xml = '<value val="good"><richpp><_>a\u0001b\u000cc\uffffd\te\nf</_></richpp></value>';
+    for (const step of [1, 3, 1000]) expect(textOf(parse(xml, step)[0] as XmlElement)).toBe('a\ufffdb\ufffdc\ufffdd\te\nf');
   });
 
   it('nested, empty and self-closing richpp; an element after a richpp keeps its structure', () => {
@@ -71,4 +79,18 @@ describe('richpp text from real coqidetop', () => {
     expect(h.goals?.[0]?.hyps).toEqual(['H : (true && false)%bool = false /\\ 0 < 1']);
     await c.editAt(start);
   }, 120_000);
+});
+
+describe('entity-looking text through arbor-shell', () => {
+  const real = useRealShell(['--timeout', '20', '--pool', '0']);
+
+  it('a goal is shown as written, a message with U+FFFF and `&#zz;` does not crash the prover, END is as usual', { timeout: 240_000 }, async () => {
+    const rs = await real.session(['PRELUDE bare', `DEFINE ${quoted('Require Import Coq.Strings.String. Open Scope string_scope.')}`, `GOAL t ${quoted('"&#65;" <> "A"')}`, 'APPLY (idtac "x\uffffy&#zz;")', 'APPLY discriminate', 'END']);
+    expect(rs.map((r) => r.ERR)).toEqual(['', '', '', '', '', '']);
+    expect((rs[2]?.RESPONSE as { goal: string }).goal).toBe('"&#65;" <> "A"');
+    expect((rs[3]?.RESPONSE as { goal: string }).goal).toBe('"&#65;" <> "A"');
+    expect(rs[5]?.ASSUMPTIONS).toEqual([]);
+    expect(rs[5]?.STATEMENT).toBeUndefined();
+    expect(String(rs[5]?.SCRIPT)).toContain('Theorem t : ("&#65;" <> "A").');
+  });
 });
