@@ -1,11 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { CoqideTopClient } from './coqidetop-client.ts';
+import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
 import { quoted, useRealShell } from './testing/real-shell.ts';
 
 const real = useRealShell(['--timeout', '20', '--pool', '0']);
 
 /** Runs `requests` on a fresh channel; returns END's response (the last). */
 const ended = async (requests: readonly string[]): Promise<ShellResponse> => (await real.session(requests)).at(-1) as ShellResponse;
+
+/** `s` as a RegExp source matching it literally. */
+const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A prelude whose lemma `via` is proved only through the axiom behind `admit` (an untrusted assumption). */
 const ADMITTED = 'Require Import Coq.Compat.AdmitAxiom. Lemma via : 1 = 2. Proof. case proof_admitted. Qed.';
@@ -64,4 +69,67 @@ describe('END: the read-back of awkward theorem names (real arbor-shell)', () =>
       expect(honest.STATEMENT).toBeUndefined();
     });
   }
+});
+
+/** Printing options would change what both judges read: a DEFINE or PRELUDE may not set them (held). */
+describe('END: printing options from the document (real arbor-shell)', () => {
+  it('DEFINE and PRELUDE refuse the printing options that would change the read-back', { timeout: 240_000 }, async () => {
+    const options = ['Set Printing Depth 1.', 'Set Printing Width 3.', 'Unset Printing All.', 'Unset Printing Notations.', 'Set Printing Raw Literals.', 'Unset Printing Records.', 'Add Printing Let prod.', 'Global Set Printing Width 5.', 'Set Warnings "+deprecated".'];
+    const rs = await real.session(['PRELUDE bare', ...options.map((o) => `DEFINE ${quoted(o)}`)]);
+    rs.slice(1).forEach((r, i) => expect(`${options[i]} ${r.ERR}`).toMatch(/not allowed/));
+    const pre = await real.session([`PRELUDE ${quoted(`${ADMITTED} Set Printing Depth 1.`)}`]);
+    expect(pre[0]?.ERR).toMatch(/not allowed/);
+  });
+});
+
+/**
+ * The merged query itself (real coqidetop): for names `Print` would take as a subcommand, after the fix, the
+ * one exchange behind `Qed` reads two notices, Print's then Check's, of the theorem; a name Coq knows as
+ * something else than a theorem goes the slow way and says which half failed; the remembered reading is
+ * never handed out for another name.
+ */
+describe('the merged read-back query (real coqidetop)', () => {
+  let c: CoqideTopClient;
+  beforeAll(async () => {
+    c = await CoqideTopClient.start();
+  }, 60_000);
+  afterAll(async () => {
+    await c.dispose();
+  });
+
+  it("Qed's one exchange reads the theorem itself for names Print takes as a subcommand", async () => {
+    const start = c.tip;
+    for (const name of ['Hint', 'Classes', 'Strategies', 'Universes', 'Print', 'Term', "t'"]) {
+      await c.addAndGoals(`Theorem ${name} : 1 + 1 = 2.`);
+      await c.addAndGoals('reflexivity.');
+      const { sentence, queries } = printedAllQueries(name);
+      const { answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
+      const read = readPrintedAll(answers ?? []);
+      expect(read?.print).toMatch(new RegExp(`^${esc(name)} =\\s*@eq_refl nat`));
+      expect(read?.check).toMatch(new RegExp(`^${esc(name)}\\s+:\\s+@eq nat`));
+    }
+    await c.editAt(start);
+  }, 180_000);
+
+  it('a name that is no theorem, or none at all; a remembered reading is for its own name', async () => {
+    const start = c.tip;
+    // An abbreviation with a hole: Print shows the notation, Check an existential (one notice each).
+    await c.addAndGoals('Notation arbor_hole := (_ : nat).');
+    const { print, check } = await printedAll(c, 'arbor_hole', 30_000);
+    expect(print).toMatch(/^Notation arbor_hole/);
+    expect(check).toMatch(/^\?n : nat/);
+    const none = await printedAll(c, 'arbor_no_such_name', 30_000);
+    expect(none).toEqual({ print: undefined, check: undefined });
+    await c.addAndGoals('Theorem a : True.');
+    await c.addAndGoals('exact I.');
+    const { sentence, queries } = printedAllQueries('a');
+    const { answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
+    rememberPrintedAll(c, 'a', answers ?? []);
+    const tip = c.tip;
+    const other = await printedAll(c, 'arbor_no_such_name', 30_000);
+    expect(other.print).toBeUndefined();
+    expect((await printedAll(c, 'a', 30_000)).print).toMatch(/^a = I/);
+    expect(c.tip).toBe(tip);
+    await c.editAt(start);
+  }, 120_000);
 });
