@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { ClosedConstants } from './closed-constants.ts';
 import { CoqideTopClient } from './coqidetop-client.ts';
 import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
 import { quoted, useRealShell } from './testing/real-shell.ts';
@@ -8,9 +10,6 @@ const real = useRealShell(['--timeout', '20', '--pool', '0']);
 
 /** Runs `requests` on a fresh channel; returns END's response (the last). */
 const ended = async (requests: readonly string[]): Promise<ShellResponse> => (await real.session(requests)).at(-1) as ShellResponse;
-
-/** `s` as a RegExp source matching it literally. */
-const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A prelude whose lemma `via` is proved only through the axiom behind `admit` (an untrusted assumption). */
 const ADMITTED = 'Require Import Coq.Compat.AdmitAxiom. Lemma via : 1 = 2. Proof. case proof_admitted. Qed.';
@@ -34,8 +33,9 @@ describe('END: theorem names that `Print` takes as a subcommand (real arbor-shel
 
 /**
  * Names the merged query puts into `Print Term NAME. Check NAME.`: primes, unicode, a library lemma's name,
- * command keywords that Coq still takes as theorem names, a module's name, and a theorem inside an open
- * Section or Module. Each: proved through admit is refused; proved honestly is closed, its statement as written.
+ * command keywords that Coq still takes as theorem names, a module's name, a theorem inside an open Section
+ * or Module, and one shadowing an abbreviation of its name (universe polymorphic). Each: proved through
+ * admit is refused; proved honestly is closed, its statement as written.
  */
 describe('END: the read-back of awkward theorem names (real arbor-shell)', () => {
   const cases: { name: string; define?: string }[] = [
@@ -51,6 +51,7 @@ describe('END: the read-back of awkward theorem names (real arbor-shell)', () =>
     { name: 'M', define: 'Module M. Definition d := 0. End M.' },
     { name: 'in_section', define: 'Section S. Variable n : nat.' },
     { name: 'in_module', define: 'Module N.' },
+    { name: 'foo', define: 'Notation foo := I. Set Universe Polymorphism. Module M.' },
   ];
   for (const { name, define } of cases) {
     const before = [`PRELUDE ${quoted(ADMITTED)}`, ...(define === undefined ? [] : [`DEFINE ${quoted(define)}`])];
@@ -105,8 +106,8 @@ describe('the merged read-back query (real coqidetop)', () => {
       const { sentence, queries } = printedAllQueries(name);
       const { answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
       const read = readPrintedAll(answers ?? []);
-      expect(read?.print).toMatch(new RegExp(`^${esc(name)} =\\s*@eq_refl nat`));
-      expect(read?.check).toMatch(new RegExp(`^${esc(name)}\\s+:\\s+@eq nat`));
+      expect(read?.print).toMatch(new RegExp(`^${escapeRegExp(name)} =\\s*@eq_refl nat`));
+      expect(read?.check).toMatch(new RegExp(`^${escapeRegExp(name)}\\s+:\\s+@eq nat`));
     }
     await c.editAt(start);
   }, 180_000);
@@ -132,4 +133,31 @@ describe('the merged read-back query (real coqidetop)', () => {
     expect(c.tip).toBe(tip);
     await c.editAt(start);
   }, 120_000);
+});
+
+/**
+ * The assumption judge's own guard (closed-constants.ts, defence in depth behind `Print Term`): a reading that is
+ * not the theorem's `name = …` (here what `Print Hint.` printed before the fix) is never read for names; Coq's
+ * own `Print Assumptions` of the theorem decides. A test double of the session's coqidetop.
+ */
+describe('closed-constants: a Print answer that is not the theorem goes to Coq\'s own walk', () => {
+  it('"No proof in progress" for Hint: the axiom Print Assumptions lists is judged', async () => {
+    const walked: string[] = [];
+    const judge = new ClosedConstants({
+      query: async (sentences) =>
+        [...sentences.matchAll(/(Print Assumptions|Locate Term) (\S+)\./g)].map((m) => {
+          if (m[1] === 'Locate Term') return m[2] === 'Hint' ? 'Constant Top.Hint' : `No object of basename ${m[2]}`;
+          walked.push(m[2] as string);
+          return 'Axioms:\nproof_admitted : False';
+        }),
+      printAll: async () => 'No proof in progress',
+      assumptionsOfAll: async () => 'Closed under the global context',
+      resolve: async (name) => (name === 'proof_admitted' ? 'Coq.Compat.AdmitAxiom.proof_admitted' : undefined),
+      logLength: () => 3,
+      onlyProofsSince: () => true,
+    });
+    const verdict = await judge.judge('Hint', new Set());
+    expect(walked).toEqual(['Hint']);
+    expect(verdict.ok).toBe(false);
+  });
 });
