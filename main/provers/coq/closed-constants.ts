@@ -1,5 +1,6 @@
 import type { AssumptionVerdict, PrintedAssumptions, ResolvedAssumption } from './assumptions.ts';
 import { isQualid, judgeAssumptions, parsePrintAssumptions } from './assumptions.ts';
+import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
 import { coqTrim } from './coq-sentence.ts';
 
 /** Library constants known closed across sessions (closed-library-cache.ts). */
@@ -230,6 +231,8 @@ export class ClosedConstants {
     } catch {
       return undefined;
     }
+    // The theorem itself ("name = …", "name@{u} = …"), nothing else Coq may print for the name: else Coq's own walk.
+    if (!new RegExp(`^${escapeRegExp(name)}(@\\{[^}]*\\})?\\s*=`, 'u').test(coqTrim(printed))) return undefined;
     // The `Arguments …` paragraphs after the term (a blank line before each) name scopes and arguments, never
     // globals of the term. Only whole paragraphs: `Arguments` is a name coqc takes, and a long application
     // of it wraps so that a line of the term itself starts with it.

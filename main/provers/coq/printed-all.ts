@@ -20,7 +20,14 @@ const last = new WeakMap<CoqideTopClient, { tip: number; name: string; printed: 
  * `Print` and `Check` travel in one query: each query makes coqidetop set up and drop a state of its own,
  * which costs as much as a `Check` (docs/document-speed.md, "The prover's floor").
  */
-export const printedAllQueries = (name: string): { sentence: string; queries: string[] } => ({ sentence: 'Set Printing All.', queries: [`Print ${name}. Check ${name}.`] });
+export const printedAllQueries = (name: string): { sentence: string; queries: string[] } => ({ sentence: 'Set Printing All.', queries: [`${printName(name)} Check ${name}.`] });
+
+/**
+ * `Print Term name`, never `Print name`: a theorem may be named like a `Print` subcommand (`Hint`, `Classes`,
+ * `Strategies`, `Universes`…), and `Print Hint.` prints "No proof in progress", one notice, which the
+ * assumption judge would read as the theorem's body (docs/read-back-attacks.md).
+ */
+const printName = (name: string): string => `Print Term ${name}.`;
 
 /**
  * The reading out of the answers to `printedAllQueries`' query: its two notices, `Print`'s then `Check`'s.
@@ -56,7 +63,7 @@ export function printedAll(client: CoqideTopClient, name: string, timeoutMs: num
     } catch {
       try {
         await client.add('Set Printing All.', ROUND_TRIP_MS);
-        const print = await client.query(`Print ${name}.`, client.tip, timeoutMs).then(notices, () => undefined);
+        const print = await client.query(printName(name), client.tip, timeoutMs).then(notices, () => undefined);
         const check = await client.query(`Check ${name}.`, client.tip, ROUND_TRIP_MS).then(notices, () => undefined);
         return { print, check };
       } finally {

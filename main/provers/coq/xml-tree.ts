@@ -29,6 +29,10 @@ export const textOf = (e: XmlNode): string => (typeof e === 'string' ? e : e.chi
  * interleaved) with no enclosing root, so saxes runs in fragment mode. Each complete top-level element
  * is handed to `onElement`.
  */
+/** Characters XML 1.0 does not allow, which Coq writes out as they are when a user's string holds them. */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
+
 export class XmlStream {
   private readonly parser = new SaxesParser({ fragment: true });
   private readonly stack: XmlElement[] = [];
@@ -74,8 +78,20 @@ export class XmlStream {
     });
   }
 
-  /** Throws on malformed XML (the caller treats that as a protocol failure). */
+  /** A chunk's last `&`, kept until the next chunk tells whether a `#` follows it. */
+  private held = '';
+
+  /**
+   * Throws on malformed XML (the caller treats that as a protocol failure). Coq's XML printer escapes `&`
+   * except before `#` (xml_printer.ml), so every `&#` it writes is the user's own text passed through: read
+   * as a character reference it would show other text than Coq holds (`"&#65;"` as `"A"`), or end the
+   * channel (`idtac "&#zz;"` is malformed XML). It is read as the text it is. Likewise the control
+   * characters a string literal can hold, which XML 1.0 has no way to carry: each is shown as U+FFFD.
+   */
   write(chunk: string): void {
-    this.parser.write(chunk);
+    let text = this.held + chunk;
+    this.held = text.endsWith('&') ? '&' : '';
+    if (this.held !== '') text = text.slice(0, -1);
+    this.parser.write(text.replace(/&#/g, '&amp;#').replace(NOT_XML, '\uFFFD'));
   }
 }

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
+import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { ClosedConstants } from './closed-constants.ts';
+import { CoqideTopClient } from './coqidetop-client.ts';
+import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
+import { quoted, useRealShell } from './testing/real-shell.ts';
+
+const real = useRealShell(['--timeout', '20', '--pool', '0']);
+
+/** Runs `requests` on a fresh channel; returns END's response (the last). */
+const ended = async (requests: readonly string[]): Promise<ShellResponse> => (await real.session(requests)).at(-1) as ShellResponse;
+
+/** A prelude whose lemma `via` is proved only through the axiom behind `admit` (an untrusted assumption). */
+const ADMITTED = 'Require Import Coq.Compat.AdmitAxiom. Lemma via : 1 = 2. Proof. case proof_admitted. Qed.';
+
+/**
+ * Attack on END's read-back (printed-all.ts: Print and Check in one query after `Qed`): a theorem name that is
+ * also a `Print` subcommand's keyword made `Print NAME.` print something else (the universe graph, the coercion
+ * classes, "No proof in progress"), one notice, so the pair still looked like Print's then Check's: `Hint`,
+ * `Classes` and `Strategies` proved `1 = 2` through admit with no assumption (broke, before and after the merge;
+ * fixed by asking `Print Term NAME.`). What the assumption judge reads must never let an axiom through.
+ */
+describe('END: theorem names that `Print` takes as a subcommand (real arbor-shell)', () => {
+  const cases = ['Classes', 'Hint', 'Strategies', 'Graph', 'Universes', 'Scopes', 'All', 'Libraries', 'Registered', 'Visibility', 'Tables', 'Coercions'];
+  for (const name of cases) {
+    it(`a theorem named ${name} proved through admit is refused`, { timeout: 240_000 }, async () => {
+      const end = await ended([`PRELUDE ${quoted(ADMITTED)}`, `GOAL ${name} ${quoted('1 = 2')}`, 'APPLY (exact via)', 'END']);
+      expect(end.ERR).toBe('unsound: depends on proof_admitted (Coq.Compat.AdmitAxiom.proof_admitted)');
+    });
+  }
+});
+
+/**
+ * Names the merged query puts into `Print Term NAME. Check NAME.`: primes, unicode, a library lemma's name,
+ * command keywords that Coq still takes as theorem names, a module's name, a theorem inside an open Section
+ * or Module, and one shadowing an abbreviation of its name (universe polymorphic). Each: proved through
+ * admit is refused; proved honestly is closed, its statement as written.
+ */
+describe('END: the read-back of awkward theorem names (real arbor-shell)', () => {
+  const cases: { name: string; define?: string }[] = [
+    { name: "t'" },
+    { name: "x'_1'" },
+    { name: 'θεώρημα' },
+    { name: 'plus_n_O' },
+    { name: 'Print' },
+    { name: 'Check' },
+    { name: 'Term' },
+    { name: 'Assumptions' },
+    { name: 'Module' },
+    { name: 'M', define: 'Module M. Definition d := 0. End M.' },
+    { name: 'in_section', define: 'Section S. Variable n : nat.' },
+    { name: 'in_module', define: 'Module N.' },
+    { name: 'foo', define: 'Notation foo := I. Set Universe Polymorphism. Module M.' },
+  ];
+  for (const { name, define } of cases) {
+    const before = [`PRELUDE ${quoted(ADMITTED)}`, ...(define === undefined ? [] : [`DEFINE ${quoted(define)}`])];
+    it(`${name}${define === undefined ? '' : ` after ${define}`}: through admit refused, honest proof closed`, { timeout: 240_000 }, async () => {
+      const rs = await real.session([...before, `GOAL ${name} ${quoted('1 = 2')}`, 'APPLY (exact via)', 'END']);
+      // A name Coq refuses for a theorem is refused at GOAL: nothing to judge.
+      const goal = rs.at(-3) as ShellResponse;
+      if (goal.ERR !== '') {
+        console.log(`GOAL ${name} refused: ${goal.ERR}`);
+        return;
+      }
+      expect((rs.at(-1) as ShellResponse).ERR).toBe('unsound: depends on proof_admitted (Coq.Compat.AdmitAxiom.proof_admitted)');
+      const honest = await ended([...before, `GOAL ${name} ${quoted('2 + 2 = 4')}`, 'APPLY reflexivity', 'END']);
+      expect(honest.ERR).toBe('');
+      expect(honest.ASSUMPTIONS).toEqual([]);
+      expect(honest.STATEMENT).toBeUndefined();
+    });
+  }
+});
+
+/** Printing options would change what both judges read: a DEFINE or PRELUDE may not set them (held). */
+describe('END: printing options from the document (real arbor-shell)', () => {
+  it('DEFINE and PRELUDE refuse the printing options that would change the read-back', { timeout: 240_000 }, async () => {
+    const options = ['Set Printing Depth 1.', 'Set Printing Width 3.', 'Unset Printing All.', 'Unset Printing Notations.', 'Set Printing Raw Literals.', 'Unset Printing Records.', 'Add Printing Let prod.', 'Global Set Printing Width 5.', 'Set Warnings "+deprecated".'];
+    const rs = await real.session(['PRELUDE bare', ...options.map((o) => `DEFINE ${quoted(o)}`)]);
+    rs.slice(1).forEach((r, i) => expect(`${options[i]} ${r.ERR}`).toMatch(/not allowed/));
+    const pre = await real.session([`PRELUDE ${quoted(`${ADMITTED} Set Printing Depth 1.`)}`]);
+    expect(pre[0]?.ERR).toMatch(/not allowed/);
+  });
+});
+
+/**
+ * The merged query itself (real coqidetop): for names `Print` would take as a subcommand, after the fix, the
+ * one exchange behind `Qed` reads two notices, Print's then Check's, of the theorem; a name Coq knows as
+ * something else than a theorem goes the slow way and says which half failed; the remembered reading is
+ * never handed out for another name.
+ */
+describe('the merged read-back query (real coqidetop)', () => {
+  let c: CoqideTopClient;
+  beforeAll(async () => {
+    c = await CoqideTopClient.start();
+  }, 60_000);
+  afterAll(async () => {
+    await c.dispose();
+  });
+
+  it("Qed's one exchange reads the theorem itself for names Print takes as a subcommand", async () => {
+    const start = c.tip;
+    for (const name of ['Hint', 'Classes', 'Strategies', 'Universes', 'Print', 'Term', "t'"]) {
+      await c.addAndGoals(`Theorem ${name} : 1 + 1 = 2.`);
+      await c.addAndGoals('reflexivity.');
+      const { sentence, queries } = printedAllQueries(name);
+      const { answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
+      const read = readPrintedAll(answers ?? []);
+      expect(read?.print).toMatch(new RegExp(`^${escapeRegExp(name)} =\\s*@eq_refl nat`));
+      expect(read?.check).toMatch(new RegExp(`^${escapeRegExp(name)}\\s+:\\s+@eq nat`));
+    }
+    await c.editAt(start);
+  }, 180_000);
+
+  it('a name that is no theorem, or none at all; a remembered reading is for its own name', async () => {
+    const start = c.tip;
+    // An abbreviation with a hole: Print shows the notation, Check an existential (one notice each).
+    await c.addAndGoals('Notation arbor_hole := (_ : nat).');
+    const { print, check } = await printedAll(c, 'arbor_hole', 30_000);
+    expect(print).toMatch(/^Notation arbor_hole/);
+    expect(check).toMatch(/^\?n : nat/);
+    const none = await printedAll(c, 'arbor_no_such_name', 30_000);
+    expect(none).toEqual({ print: undefined, check: undefined });
+    await c.addAndGoals('Theorem a : True.');
+    await c.addAndGoals('exact I.');
+    const { sentence, queries } = printedAllQueries('a');
+    const { answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
+    rememberPrintedAll(c, 'a', answers ?? []);
+    const tip = c.tip;
+    const other = await printedAll(c, 'arbor_no_such_name', 30_000);
+    expect(other.print).toBeUndefined();
+    expect((await printedAll(c, 'a', 30_000)).print).toMatch(/^a = I/);
+    expect(c.tip).toBe(tip);
+    await c.editAt(start);
+  }, 120_000);
+});
+
+/**
+ * The assumption judge's own guard (closed-constants.ts, defence in depth behind `Print Term`): a reading that is
+ * not the theorem's `name = …` (here what `Print Hint.` printed before the fix) is never read for names; Coq's
+ * own `Print Assumptions` of the theorem decides. A test double of the session's coqidetop.
+ */
+describe('closed-constants: a Print answer that is not the theorem goes to Coq\'s own walk', () => {
+  it('"No proof in progress" for Hint: the axiom Print Assumptions lists is judged', async () => {
+    const walked: string[] = [];
+    const judge = new ClosedConstants({
+      query: async (sentences) =>
+        [...sentences.matchAll(/(Print Assumptions|Locate Term) (\S+)\./g)].map((m) => {
+          if (m[1] === 'Locate Term') return m[2] === 'Hint' ? 'Constant Top.Hint' : `No object of basename ${m[2]}`;
+          walked.push(m[2] as string);
+          return 'Axioms:\nproof_admitted : False';
+        }),
+      printAll: async () => 'No proof in progress',
+      assumptionsOfAll: async () => 'Closed under the global context',
+      resolve: async (name) => (name === 'proof_admitted' ? 'Coq.Compat.AdmitAxiom.proof_admitted' : undefined),
+      logLength: () => 3,
+      onlyProofsSince: () => true,
+    });
+    const verdict = await judge.judge('Hint', new Set());
+    expect(walked).toEqual(['Hint']);
+    expect(verdict.ok).toBe(false);
+  });
+});
