@@ -22,7 +22,8 @@ describe('cpuMs never throws', () => {
   });
 
   it("this process's threads: each a number that never decreases; a thread under another pid is undefined", async () => {
-    const worker = new Worker('const t = Date.now(); while (Date.now() - t < 300) {} require("node:worker_threads").parentPort.postMessage(1); setInterval(() => {}, 1000);', { eval: true });
+    // The worker spins until its own thread has run 300 ms on a CPU (not 300 ms of a loaded clock).
+    const worker = new Worker('const fs = require("node:fs"); const ran = () => Number(fs.readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6; while (ran() < 300) {} require("node:worker_threads").parentPort.postMessage(1); setInterval(() => {}, 1000);', { eval: true });
     try {
       await once(worker, 'message');
       const tids = readdirSync(`/proc/${process.pid}/task`).map(Number);
@@ -30,7 +31,7 @@ describe('cpuMs never throws', () => {
       const first = tids.map((tid) => cpuMs(process.pid, tid));
       for (const ms of first) expect(typeof ms === 'number' || ms === undefined).toBe(true);
       expect(first.filter((ms) => ms !== undefined).length).toBeGreaterThan(1);
-      // The worker spun 300 ms on a thread of its own: some thread other than the main one shows it.
+      // The worker ran 300 ms on a thread of its own: some thread other than the main one shows it.
       expect(Math.max(...tids.filter((t) => t !== process.pid).map((tid) => cpuMs(process.pid, tid) ?? 0))).toBeGreaterThan(150);
       const again = tids.map((tid) => cpuMs(process.pid, tid));
       again.forEach((ms, i) => {

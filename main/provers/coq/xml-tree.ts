@@ -24,15 +24,15 @@ export const child = (e: XmlElement, i: number, tag?: string): XmlElement => {
 /** All text below `e`, tags stripped (richpp: the highlighting tags only wrap text). */
 export const textOf = (e: XmlNode): string => (typeof e === 'string' ? e : e.children.map(textOf).join(''));
 
+/** Characters XML 1.0 does not allow, which Coq writes out as they are when a user's string holds them. */
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
+
 /**
  * Streaming parser for coqidetop's stdout: a sequence of top-level elements (values and feedback
  * interleaved) with no enclosing root, so saxes runs in fragment mode. Each complete top-level element
  * is handed to `onElement`.
  */
-/** Characters XML 1.0 does not allow, which Coq writes out as they are when a user's string holds them. */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
-
 export class XmlStream {
   private readonly parser = new SaxesParser({ fragment: true });
   private readonly stack: XmlElement[] = [];
