@@ -35,7 +35,11 @@ function cpuNow(shell: ShellProcess): { provers: Map<number, number>; shell: num
   return { provers, shell: cpuMs(root) ?? 0 };
 }
 
-/** CPU spent between two readings: the busiest prover's (the channel's), all provers', and the shell's main thread. */
+/**
+ * CPU spent between two readings: the busiest prover's (the channel's), all provers', and the shell's main thread.
+ * A prover that exited during the run is missing from the second reading (a restarted one counts from its
+ * start): the figure is then a lower bound.
+ */
 function cpuSpent(before: ReturnType<typeof cpuNow>, after: ReturnType<typeof cpuNow>): { prover: number; provers: number; shell: number } {
   const spent = [...after.provers].map(([pid, ms]) => ms - (before.provers.get(pid) ?? 0));
   return { prover: Math.max(0, ...spent), provers: spent.reduce((a, b) => a + b, 0), shell: after.shell - before.shell };
