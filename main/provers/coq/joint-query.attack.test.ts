@@ -283,6 +283,19 @@ describe('END end to end: names engineered to mis-split the joint query (real ar
     expect(c[3]?.ERR, JSON.stringify(c[3])).toMatch(/^unsound: depends on .*proof_admitted/);
   }, 300_000);
 
+  it('an axiom whose name a later notation makes a keyword (every Locate of it refused), and an admitted constant named like a command: reported (DEFINE refuses Parameter itself)', async () => {
+    const rs = await session([
+      `DEFINE ${q(`Require Coq.Compat.AdmitAxiom. Definition foo : nat := match ${ADMIT} return nat with end. Notation "'foo' x" := (S x) (at level 0, x at level 0). Definition Locate' : False := ${ADMIT}. Definition Inspect := 0.`)}`,
+      `GOAL a ${q('exists n : nat, n = n')}`, 'APPLY (exists Top.foo; reflexivity)', 'END',
+      `GOAL b ${q('Inspect = 1')}`, "APPLY (destruct Locate')", 'END',
+    ]);
+    expect(rs[0]?.ERR).toBe('');
+    expect(rs.slice(1, 3).map((r) => r.ERR)).toEqual(['', '']);
+    expect(rs[3]?.ERR, JSON.stringify(rs[3])).toMatch(/^unsound: depends on .*proof_admitted/);
+    expect(rs.slice(4, 6).map((r) => r.ERR)).toEqual(['', '']);
+    expect(rs[6]?.ERR, JSON.stringify(rs[6])).toMatch(/^unsound: depends on .*proof_admitted/);
+  }, 300_000);
+
   it('three hundred globals in one proof term, one of them on an axiom: reported', async () => {
     const defs = Array.from({ length: 300 }, (_, i) => (i === 217 ? `Definition d${i} : nat := match ${ADMIT} return nat with end.` : `Definition d${i} := ${i}.`)).join(' ');
     const sum = Array.from({ length: 300 }, (_, i) => `d${i}`).join(' + ');
