@@ -296,6 +296,20 @@ describe('END end to end: names engineered to mis-split the joint query (real ar
     expect(rs[6]?.ERR, JSON.stringify(rs[6])).toMatch(/^unsound: depends on .*proof_admitted/);
   }, 300_000);
 
+  it('an unlucky new user\'s lambda calculus (`Inductive Term`, `Module`): honest theorems finish with no STATEMENT and no assumption', async () => {
+    const rs = await session([
+      `DEFINE ${q('Inductive Term := Var (n : nat) | App (t u : Term). Fixpoint size (t : Term) : nat := match t with Var _ => 1 | App t u => S (size t + size u) end. Module Module. Definition Library (t : Term) := size t. End Module.')}`,
+      `GOAL a ${q('forall t : Term, 0 < size t')}`, 'APPLY (intros t; destruct t; apply Nat.lt_0_succ)', 'END',
+      `GOAL b ${q('forall t : Term, Module.Library t = size t')}`, 'APPLY (intros; reflexivity)', 'END',
+    ]);
+    expect(rs.map((r) => r.ERR), JSON.stringify(rs.map((r) => r.ERR))).toEqual(['', '', '', '', '', '', '']);
+    for (const end of [rs[3], rs[6]]) {
+      expect(finished(end), JSON.stringify(end)).toBe(true);
+      expect(end?.STATEMENT, JSON.stringify(end?.STATEMENT)).toBeUndefined();
+      expect(end?.ASSUMPTIONS ?? [], JSON.stringify(end?.ASSUMPTIONS)).toEqual([]);
+    }
+  }, 300_000);
+
   it('three hundred globals in one proof term, one of them on an axiom: reported', async () => {
     const defs = Array.from({ length: 300 }, (_, i) => (i === 217 ? `Definition d${i} : nat := match ${ADMIT} return nat with end.` : `Definition d${i} := ${i}.`)).join(' ');
     const sum = Array.from({ length: 300 }, (_, i) => `d${i}`).join(' + ');
