@@ -153,6 +153,29 @@ describe('the joint query against each command asked alone (real coqidetop)', ()
     expect(texts(r)).toEqual([expect.stringMatching(/^Constant Top\.x'\nConstant Top\.M\.x'/)]);
   }, 120_000);
 
+  it('Inspect 2 after any last objects (module, Require, notation, hint, universe-polymorphic theorem, Let, Ltac only) is one notice, and splits right', async () => {
+    const lasts = [
+      ['Module Mod.', 'Definition inside := 0.', 'End Mod.'],
+      ['Require Coq.Lists.List.'],
+      ['Notation twice x := (x + x).', 'Hint Resolve le_n : core.'],
+      ['Polymorphic Theorem poly@{u} : Type@{u} -> Type@{u}.', 'exact (fun A => A).', 'Defined.'],
+      ['Section L.', 'Let l := 0.', 'Theorem uses_l : l = 0.', 'reflexivity.', 'Qed.'],
+      ['Ltac only := idtac.', 'Ltac only2 := idtac.'],
+    ];
+    const start = c.tip;
+    await c.addAndGoals('End Sec.');
+    for (const sentences of lasts) {
+      const before = c.tip;
+      for (const s of sentences) await c.addAndGoals(s);
+      const oracle = await alone(['Inspect 2.', 'Locate Term inside.', 'Check @t1.'], c.tip);
+      for (const one of oracle) expect(one, sentences.join(' ')).toHaveLength(1);
+      const [a, b] = await Promise.all([c.queryCommandsJoined('Inspect 2. Locate Term inside.', 2), c.queryCommandsJoined('Check @t1.', 1)]);
+      expect([...texts(a), ...texts(b)], sentences.join(' ')).toEqual(oracle.flat());
+      await c.editAt(before);
+    }
+    await c.editAt(start);
+  }, 180_000);
+
   it('two thousand names over three queries: every answer is its own name\'s', async () => {
     const names = Array.from({ length: 2000 }, (_, i) => `arbor_absent_${i}`);
     const parts = [names.slice(0, 700), names.slice(700, 1999), names.slice(1999)];
