@@ -26,6 +26,9 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
     term = undefined;
   }
   const full = new Map<string, string>();
+  // `Locate Term`: a bare `Locate` refuses a name that is a word of its own grammar (`Term`, `Module`, `Library`,
+  // `File`, `Ltac`, or a qualified name starting with one), which then stayed unresolved on both sides.
+  const locate = (n: string): string => `Locate Term ${n}.`;
   if (term) {
     // Only a qualified name goes back to Coq (a token is never a second command).
     const names = [...globalNames(term, new Set())].filter(isQualid);
@@ -34,14 +37,14 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
     const batched = new Map<string, string>();
     if (unknown.length > 1) {
       // Joined with the assumption judge's `Locate Term` batch when both ask at once: one query (coqidetop-client.ts).
-      const out = await client.queryCommandsJoined(unknown.map((n) => `Locate ${n}.`).join(' '), unknown.length, at, ROUND_TRIP_MS).catch(() => undefined);
+      const out = await client.queryCommandsJoined(unknown.map(locate).join(' '), unknown.length, at, ROUND_TRIP_MS).catch(() => undefined);
       const answers = out?.filter((m) => m.level === 'notice').map((m) => m.text);
       if (answers?.length === unknown.length) unknown.forEach((n, i) => batched.set(n, answers[i] as string));
     }
     for (const n of names) {
       let hit = cache?.get(n);
       if (hit === undefined) {
-        const text = batched.get(n) ?? notices(await client.query(`Locate ${n}.`, at, ROUND_TRIP_MS).catch(() => []));
+        const text = batched.get(n) ?? notices(await client.query(locate(n), at, ROUND_TRIP_MS).catch(() => []));
         const line = text.split('\n').map((l) => LOCATED_OBJECT.exec(coqTrim(l))).find((m) => m !== null);
         hit = line?.[1] ?? n;
         cache?.set(n, hit);
