@@ -106,7 +106,8 @@ export class GoalPrinter {
     const wanted = new Set<string>();
     for (const p of parsed) for (const t of p.terms) if (t) for (const n of globalNames(t, p.locals)) if (!this.fullNames.has(n)) wanted.add(n);
     for (const n of wanted) {
-      const out = await this.client.query(`Locate ${n}.`).catch(() => []);
+      // `Locate Term`: a bare `Locate` refuses names that are words of its grammar (`Term`, `Module`, …).
+      const out = await this.client.query(`Locate Term ${n}.`).catch(() => []);
       const line = out.flatMap((m) => m.text.split('\n')).find((l) => LOCATE_KINDS.test(l));
       this.fullNames.set(n, LOCATE_KINDS.exec(line ?? '')?.[1] ?? n);
     }

@@ -32,7 +32,8 @@ export async function answerQuery(client: CoqideTopClient, q: QueryCommand, time
       const found = (await ask(`Timeout ${secs(limit)} Search (${pattern}).`)).map((m) => parseSearchResult(m.text)).filter((e): e is EnvironmentEntry => e !== undefined);
       const results = found.slice(0, SEARCH_LIMIT);
       for (const r of results) {
-        const located = firstLocated(notices(await ask(`Locate ${r.name}.`).catch(() => [])));
+        // A result is a term: `Locate Term` (a bare `Locate` refuses `Term`, `Module`, … as names).
+        const located = firstLocated(notices(await ask(`Locate Term ${r.name}.`).catch(() => [])));
         if (located) {
           r.kind = located.kind;
           const module = moduleOf(located.fullName);
