@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoqideTopClient } from './coqidetop-client.ts';
+import { describe, expect, it } from 'vitest';
+import { useRealClient } from './testing/real-client.ts';
 
 /**
  * Attack on END's one-exchange Qed (`addAndGoalsThen`): its contract is that the Qed's outcome is exactly
@@ -8,15 +8,10 @@ import { CoqideTopClient } from './coqidetop-client.ts';
  * and the read-back, which may always be dropped and asked again, gets its own.
  */
 describe('a slow read-back behind an accepted Qed (real coqidetop)', () => {
-  let c: CoqideTopClient;
-  beforeAll(async () => {
-    c = await CoqideTopClient.start();
-  }, 60_000);
-  afterAll(async () => {
-    await c.dispose();
-  });
+  const client = useRealClient();
 
   it('the Qed is accepted; the read-back is dropped (interrupted), and the session goes on from the Qed', async () => {
+    const c = client();
     const start = c.tip;
     await c.addAndGoals('Theorem t : True.');
     await c.addAndGoals('exact I.');
@@ -41,6 +36,7 @@ describe('a slow read-back behind an accepted Qed (real coqidetop)', () => {
   }, 120_000);
 
   it('a Qed that itself outlasts the limit is still a timeout (the read-back has its own limit, not the Qed)', async () => {
+    const c = client();
     const before = c.tip;
     await c.addAndGoals('Definition arbor_f := fix f (n : nat) : nat := match n with 0 => 0 | S m => f m + f m end.');
     await c.addAndGoals('Theorem slow : arbor_f 40 = 0.');

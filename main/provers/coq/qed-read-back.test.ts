@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CoqFailure, CoqideTopClient, CoqTimeout } from './coqidetop-client.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { CoqideTopClient} from './coqidetop-client.ts';
+import { CoqFailure, CoqTimeout } from './coqidetop-client.ts';
 import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
+import { useRealClient } from './testing/real-client.ts';
 
 const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
 
@@ -21,15 +23,10 @@ function recordExchanges(c: CoqideTopClient): { sent: string[][]; spy: { mockRes
  * and leaves nothing behind; an accepted one gives the same answers `printedAll` would.
  */
 describe('Qed with its read-back in one exchange (real coqidetop)', () => {
-  let c: CoqideTopClient;
-  beforeAll(async () => {
-    c = await CoqideTopClient.start();
-  }, 60_000);
-  afterAll(async () => {
-    await c.dispose();
-  });
+  const client = useRealClient();
 
   it('a refused Qed throws as addAndGoals does; going back leaves a working session', async () => {
+    const c = client();
     const before = c.tip;
     await c.addAndGoals('Theorem t : 1 + 1 = 2.');
     const open = c.tip;
@@ -68,6 +65,7 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
   });
 
   it('queries asked in the same turn travel together, each with its own answer or failure', async () => {
+    const c = client();
     const [a, b] = await Promise.allSettled([c.queryJoined('Locate Term nat.'), c.queryJoined('Check no_such_name.')]);
     expect(a.status === 'fulfilled' && notices(a.value)).toMatch(/Inductive Coq\.Init\.Datatypes\.nat/);
     expect(b.status === 'rejected' && String(b.reason)).toMatch(/no_such_name/);
@@ -75,6 +73,7 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
   }, 60_000);
 
   it('queries of one-notice commands asked in the same turn at one state travel as one query, each with its own notices', async () => {
+    const c = client();
     const { sent, spy } = recordExchanges(c);
     try {
       const [a, b] = await Promise.all([c.queryCommandsJoined('Locate Term nat. Locate Term S.', 2), c.queryCommandsJoined('Check true.', 1)]);
@@ -89,6 +88,7 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
   }, 60_000);
 
   it('a joint query that does not line up, or fails, is asked again query by query: each gets its own answer or failure', async () => {
+    const c = client();
     // Miscounted: `Check true. Check S.` said to print one notice. Failing: an unknown name fails the joint query.
     const [miscounted, fine, failing] = await Promise.allSettled([
       c.queryCommandsJoined('Check true. Check S.', 1),
@@ -108,6 +108,7 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
   }, 60_000);
 
   it('a joint query past its time limit fails every query in it once (no query asked again)', async () => {
+    const c = client();
     const { sent, spy } = recordExchanges(c);
     try {
       // Nine million reduction steps by cbv: seconds, far past the 300 ms limit.

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import { ClosedConstants } from './closed-constants.ts';
-import { CoqideTopClient } from './coqidetop-client.ts';
 import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
 import { quoted, useRealShell } from './testing/real-shell.ts';
+import { useRealClient } from './testing/real-client.ts';
 
 const real = useRealShell(['--timeout', '20', '--pool', '0']);
 
@@ -90,15 +90,10 @@ describe('END: printing options from the document (real arbor-shell)', () => {
  * never handed out for another name.
  */
 describe('the merged read-back query (real coqidetop)', () => {
-  let c: CoqideTopClient;
-  beforeAll(async () => {
-    c = await CoqideTopClient.start();
-  }, 60_000);
-  afterAll(async () => {
-    await c.dispose();
-  });
+  const client = useRealClient();
 
   it("Qed's one exchange reads the theorem itself for names Print takes as a subcommand", async () => {
+    const c = client();
     const start = c.tip;
     for (const name of ['Hint', 'Classes', 'Strategies', 'Universes', 'Print', 'Term', "t'"]) {
       await c.addAndGoals(`Theorem ${name} : 1 + 1 = 2.`);
@@ -113,6 +108,7 @@ describe('the merged read-back query (real coqidetop)', () => {
   }, 180_000);
 
   it('a name that is no theorem, or none at all; a remembered reading is for its own name', async () => {
+    const c = client();
     const start = c.tip;
     // An abbreviation with a hole: Print shows the notation, Check an existential (one notice each).
     await c.addAndGoals('Notation arbor_hole := (_ : nat).');

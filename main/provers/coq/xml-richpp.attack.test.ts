@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
+import { describe, expect, it } from 'vitest';
+import { CoqFailure } from './coqidetop-client.ts';
 import { XmlStream, textOf, type XmlElement } from './xml-tree.ts';
 import { quoted, useRealShell } from './testing/real-shell.ts';
+import { useRealClient } from './testing/real-client.ts';
 
 /** Every top-level element of `xml`, written to a stream `step` characters at a time. */
 const parse = (xml: string, step: number): XmlElement[] => {
@@ -52,15 +53,10 @@ describe('richpp and entity-looking text (parser)', () => {
 });
 
 describe('richpp text from real coqidetop', () => {
-  let c: CoqideTopClient;
-  beforeAll(async () => {
-    c = await CoqideTopClient.start();
-  }, 60_000);
-  afterAll(async () => {
-    await c.dispose();
-  });
+  const client = useRealClient();
 
   it('entity-looking text in a message, a goal and an error is shown as Coq holds it; the channel lives on', async () => {
+    const c = client();
     const start = c.tip;
     await c.addAndGoals('Require Import Coq.Strings.String.');
     await c.addAndGoals('Open Scope string_scope.');
