@@ -71,7 +71,9 @@ describe.skipIf(!HAVE_CHROMIUM)('workbench in Chromium via the web host', () => 
   });
 
   it('clicking a node shows its full context and goal and highlights its editor line', async () => {
-    // Click the current goal on the canvas itself, where the painter drew it.
+    // Click the current goal on the canvas itself, where the painter drew it — once the last step's layout
+    // animation is over: on a busy machine a box read mid-animation has moved by the time of the click.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __arborTree: { view(): { animating: boolean } } }).__arborTree.view().animating)).toBe(false);
     const id = Number(await page.locator('[data-testid="tree-node"][data-current="goal"]').getAttribute('data-id'));
     const rect = await page.evaluate((nodeId) => (window as unknown as { __arborTree: { screenRect(id: number): { x: number; y: number; w: number; h: number } | null } }).__arborTree.screenRect(nodeId), id);
     expect(rect).not.toBeNull();
