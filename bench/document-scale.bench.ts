@@ -59,9 +59,7 @@ async function proverAlone(script: string, environment: string | undefined, mode
     for (const s of sessionOnlyPrelude(environment)) await client.add(s);
     for (const s of sentences.slice(0, prelude)) await client.add(s);
     await client.goals();
-    // The client's process is the sandbox's when it has one; coqidetop is then below it.
-    const top = client.pid as number;
-    const pid = [{ pid: top, name: listProcesses().find((p) => p.pid === top)?.name ?? '' }, ...descendants(top)].find((p) => /^coqidetop/.test(p.name))?.pid ?? top;
+    const pid = client.proverPid as number;
     const t0 = cpuMs(pid) ?? 0;
     for (const s of sentences.slice(prelude)) {
       if (mode === 'step') await client.addAndGoals(s);

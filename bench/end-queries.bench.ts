@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { cpuMs, descendants, listProcesses } from '../main/process/process-tree.ts';
+import { cpuMs } from '../main/process/process-tree.ts';
 import { CoqideTopClient } from '../main/provers/coq/coqidetop-client.ts';
 import { splitSentences } from '../main/provers/coq/coq-sentence.ts';
 import { vToDocument } from '../main/provers/coq/v-to-document.ts';
@@ -39,9 +39,7 @@ async function run(sentences: readonly { sentence: string; finishes?: string }[]
     // prover saves and restores around each question holds what is loaded.
     for (const s of [...sessionOnlyPrelude('bare'), ...splitSentences(environmentPrelude('bare'))]) await client.add(s);
     await client.goals();
-    const top = client.pid as number;
-    const all = listProcesses();
-    const pid = [...all.filter((p) => p.pid === top), ...descendants(top, all)].find((p) => /^coqidetop/.test(p.name))?.pid ?? top;
+    const pid = client.proverPid as number;
     const before = cpuMs(pid) ?? 0;
     let theorems = 0;
     for (const { sentence, finishes } of sentences) {

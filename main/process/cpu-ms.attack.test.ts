@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { startProcess } from './process-manager.ts';
 import { cpuMs, descendants, listProcesses } from './process-tree.ts';
 
 /**
@@ -37,12 +37,12 @@ describe('cpuMs never throws', () => {
       again.forEach((ms, i) => {
         if (ms !== undefined && first[i] !== undefined) expect(ms).toBeGreaterThanOrEqual(first[i] as number);
       });
-      const other = spawn('sleep', ['30']);
+      const other = startProcess({ sandbox: false, program: 'sleep', args: ['30'] });
       try {
         expect(cpuMs(other.pid as number, tids.find((t) => t !== process.pid) as number)).toBeUndefined();
       } finally {
-        other.kill('SIGKILL');
-        await once(other, 'exit');
+        other.kill();
+        await other.exited;
       }
     } finally {
       await worker.terminate();
@@ -51,7 +51,7 @@ describe('cpuMs never throws', () => {
 
   it('a zombie and a reaped process', async () => {
     // The subshell exits at once and its parent (`sleep`, after exec) never reaps it: a zombie below sleep.
-    const parent = spawn('sh', ['-c', '(exit 0) & exec sleep 30']);
+    const parent = startProcess({ sandbox: false, program: 'sh', args: ['-c', '(exit 0) & exec sleep 30'] });
     try {
       let zombie: number | undefined;
       for (let i = 0; i < 200 && zombie === undefined; i++) {
@@ -63,8 +63,8 @@ describe('cpuMs never throws', () => {
         expect(ms === undefined || (Number.isFinite(ms) && ms >= 0)).toBe(true);
       }
     } finally {
-      parent.kill('SIGKILL');
-      await once(parent, 'exit');
+      parent.kill();
+      await parent.exited;
     }
     // Gone and reaped: undefined (unless the pid was reused, then some process's figure, still a number).
     const gone = parent.pid as number;

@@ -1,5 +1,5 @@
 import { startProcess, type ManagedProcess } from '../../process/process-manager.ts';
-import { descendants, listProcesses } from '../../process/process-tree.ts';
+import { descendants, listProcesses, type ProcInfo } from '../../process/process-tree.ts';
 import type { SandboxOptions } from '../../process/sandbox.ts';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -104,12 +104,6 @@ export interface ClientOptions {
   extraArgs?: readonly string[];
 }
 
-/**
- * One coqidetop process over its XML protocol. Calls are serialised (one operation at a time; a `batch`
- * pipelines its calls, which coqidetop answers in order); feedback messages belong to the oldest
- * unanswered call. `tip` tracks the document's tip so
- * `add` always extends it (Coq 8.16 rejects adds on any other state).
- */
 /** A call waiting for its turn's joint exchange; a joint query's text is known only when the turn ends. */
 interface JoinedCall {
   xml: string | (() => string);
@@ -127,6 +121,12 @@ interface JointMember {
   reject: (e: unknown) => void;
 }
 
+/**
+ * One coqidetop process over its XML protocol. Calls are serialised (one operation at a time; a `batch`
+ * pipelines its calls, which coqidetop answers in order); feedback messages belong to the oldest
+ * unanswered call. `tip` tracks the document's tip so
+ * `add` always extends it (Coq 8.16 rejects adds on any other state).
+ */
 export class CoqideTopClient {
   tip = 0;
   /** The newest state id coqidetop gave (ids are fresh and increasing): what the next Add is expected to get. */
@@ -194,6 +194,18 @@ export class CoqideTopClient {
     return this.proc.pid;
   }
 
+  /** The pid of coqidetop itself (below the sandbox, when there is one), for what measures it; undefined once gone. */
+  get proverPid(): number | undefined {
+    return this.mainProcess(listProcesses())?.pid;
+  }
+
+  /** coqidetop itself in the process group started for it: not the sandbox, not a copy CoqHammer forked. */
+  private mainProcess(all: readonly ProcInfo[]): ProcInfo | undefined {
+    const isTop = (p: { name: string }): boolean => /^coqidetop/.test(p.name);
+    const group = all.filter((q) => q.pgid === this.proc.pid);
+    return group.find((q) => isTop(q) && !group.some((r) => r.pid === q.ppid && isTop(r)));
+  }
+
   get alive(): boolean {
     return this.deadReason === undefined;
   }
@@ -227,9 +239,7 @@ export class CoqideTopClient {
    */
   private interrupt(): void {
     const all = listProcesses();
-    const isTop = (p: { name: string }): boolean => /^coqidetop/.test(p.name);
-    const group = all.filter((q) => q.pgid === this.proc.pid);
-    const main = group.find((q) => isTop(q) && !group.some((r) => r.pid === q.ppid && isTop(r)));
+    const main = this.mainProcess(all);
     if (main === undefined) {
       this.proc.signal('SIGINT');
       return;
@@ -513,8 +523,8 @@ export class CoqideTopClient {
         xml: () => queryCall(members.map((m) => m.text).join(' '), at),
         timeoutMs,
         resolve: (r) => {
-          if (members.length === 1) return member.resolve(r.messages);
           const said = r.messages.filter((m) => m.level === 'notice');
+          if (members.length === 1) return member.resolve(said);
           if (said.length !== members.reduce((n, m) => n + m.commands, 0)) return this.askEach(members, at);
           let from = 0;
           for (const m of members) {
@@ -532,7 +542,7 @@ export class CoqideTopClient {
 
   /** The queries of a joint one that did not line up, each on its own (still joined: one more exchange). */
   private askEach(members: readonly JointMember[], at: number): void {
-    for (const m of members) this.callJoined(queryCall(m.text, at), m.timeoutMs).then((r) => m.resolve(r.messages), m.reject);
+    for (const m of members) this.callJoined(queryCall(m.text, at), m.timeoutMs).then((r) => m.resolve(r.messages.filter((x) => x.level === 'notice')), m.reject);
   }
 
   /** This turn's joint queries, by the state they ask at. */
