@@ -1,10 +1,8 @@
 import type { EnvironmentEntry } from '../../../shared/protocol/query-answer.ts';
-import type { CoqideTopClient } from './coqidetop-client.ts';
+import { CoqCrash, type CoqideTopClient } from './coqidetop-client.ts';
 import { parseAbout } from './coq-queries.ts';
 import { notices } from './statement-reading.ts';
 
-/** Limit for a query: it runs no tactic. */
-const ROUND_TRIP_MS = 5000;
 const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /**
@@ -14,11 +12,13 @@ const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
  * another object or none (`x` the document's earlier `x`, `nat` the library's). Its kernel name, asked at
  * the tip, then gives its type as it is now (a section's definitions take the section's variables).
  */
-export async function declaredBy(client: CoqideTopClient, sentences: readonly { pp: string; stateId: number; proofOpen?: boolean }[]): Promise<EnvironmentEntry[]> {
+export async function declaredBy(client: CoqideTopClient, sentences: readonly { pp: string; stateId: number; proofOpen?: boolean }[], timeoutMs: number): Promise<EnvironmentEntry[]> {
   const complete = (i: number): number => (sentences.slice(i).find((s) => s.proofOpen !== true) ?? sentences.at(-1))?.stateId ?? client.tip;
   const named = sentences.flatMap((s, i) => declaredNames(s.pp).map((name) => ({ name, at: complete(i) })));
   const names = named.map((n) => n.name);
-  const ask = (query: string, at: number): Promise<string> => client.queryJoined(query, at, ROUND_TRIP_MS).then(notices, () => '');
+  // The queries of one exchange share the request's limit: a fixed few seconds were too little for the
+  // `About` of 500 lemmas declared at once on a loaded machine, and the interrupt that followed killed the prover.
+  const ask = (query: string, at: number): Promise<string> => client.queryJoined(query, at, timeoutMs).then(notices, () => '');
   // Every name's `About` where it was declared in one exchange, then each kernel name's `About` (and an
   // inductive's `Print`) at the tip in one more.
   const where = await Promise.all(named.map(({ name: n, at }) => (n.startsWith('"') ? undefined : ask(`About ${n}.`, at).then((text) => parseAbout(text, n)))));
@@ -40,6 +40,8 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
   // A record prints `Record R : Set := mkR { f : T; … }`: its constructor and projections, asked at the tip in one more exchange.
   const fields = printed.map((text) => (text === undefined ? [] : recordParts(text)));
   const partAbouts = await Promise.all(fields.map((parts) => Promise.all(parts.map((p) => ask(`About ${p}.`, tip).then((t) => parseAbout(t, p))))));
+  // A query that failed reads as nothing declared; a prover that died meanwhile is the request's crash, not the next one's.
+  if (!client.alive) throw new CoqCrash('coqidetop died while reading what the declarations declared');
   const out: EnvironmentEntry[] = [];
   names.forEach((n, i) => {
     const about = abouts[i];

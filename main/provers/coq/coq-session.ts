@@ -171,7 +171,9 @@ export class CoqSession implements ProverSession {
     for (const sentence of ran) this.tip.log.push({ sentence: sentence.text, stateId: sentence.stateId });
     this.tip.items.push({ kind: 'define', start, end: this.tip.log.length, blocks });
     const checkpoint = this.checkpointAt(this.tip.log.at(-1) as LogEntry);
-    const declared = await declaredBy(this.tip.client, ran);
+    const declared = await declaredBy(this.tip.client, ran, this.timeoutMs).catch((e: unknown) => {
+      throw toProverError(e);
+    });
     return { declared, checkpoint, script: ran.map((r) => coqTrim(r.text)) };
   }
 
