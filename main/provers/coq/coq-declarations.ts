@@ -36,7 +36,7 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
     const full = kernel(i);
     return full === undefined ? undefined : ask(`About ${full}.`, tip).then((text) => parseAbout(text, names[i] as string) ?? w);
   }));
-  const printed = await Promise.all(abouts.map((about, i) => (about?.kind === 'Inductive' ? ask(`Print ${kernel(i) as string}.`, tip) : undefined)));
+  const printed = await Promise.all(abouts.map((about, i) => (about?.kind === 'Inductive' ? ask(`Print Term ${kernel(i) as string}.`, tip) : undefined)));
   // A record prints `Record R : Set := mkR { f : T; … }`: its constructor and projections, asked at the tip in one more exchange.
   const fields = printed.map((text) => (text === undefined ? [] : recordParts(text)));
   const partAbouts = await Promise.all(fields.map((parts) => Promise.all(parts.map((p) => ask(`About ${p}.`, tip).then((t) => parseAbout(t, p))))));

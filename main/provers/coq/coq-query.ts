@@ -54,7 +54,8 @@ export async function answerQuery(client: CoqideTopClient, q: QueryCommand, time
       return answer;
     }
     case 'PRINT':
-      return parsePrint(notices(await ask(`Print ${ident(q.ident)}.`)), q.ident);
+      // `Print Term`: a name may be a `Print` subcommand (`Hint`, `Classes`…), which `Print NAME.` would run instead.
+      return parsePrint(notices(await ask(`Print Term ${ident(q.ident)}.`)), q.ident);
     case 'LOCATE': {
       const answer = parseLocate(notices(await ask(`Locate ${ident(q.ident)}.`)), q.ident);
       for (const r of answer.results) if (/^Top\./.test(r.name) && r.kind !== 'Notation') r.name = r.name.replace(/^Top\./, '');

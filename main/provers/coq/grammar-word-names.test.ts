@@ -26,4 +26,18 @@ describe('names that are words of Locate (real arbor-shell)', () => {
     expect(found).toBeDefined();
     expect(found?.kind).toMatch(/Constant/);
   }, 120_000);
+
+  it('PRINT of names that are `Print` subcommands (Hint, Classes) prints those objects, not the subcommand', async () => {
+    const [define, hint, classes] = await session([
+      `DEFINE ${quoted('Inductive Hint := A | B. Definition Classes := 3.')}`,
+      'PRINT Hint',
+      'PRINT Classes',
+    ]);
+    expect(define?.ERR).toBe('');
+    expect(hint?.ERR).toBe('');
+    expect(JSON.stringify(hint?.RESPONSE)).toMatch(/Inductive Hint/);
+    expect(JSON.stringify(hint?.RESPONSE)).not.toMatch(/No proof in progress/);
+    expect(classes?.ERR).toBe('');
+    expect(JSON.stringify(classes?.RESPONSE)).toMatch(/Classes = 3/);
+  }, 120_000);
 });

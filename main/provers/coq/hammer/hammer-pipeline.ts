@@ -217,7 +217,7 @@ export class HammerPipeline {
     const heads = new Set(types.flatMap((t) => t.match(/[\p{L}_][\p{L}\p{N}_'.]*/gu) ?? []));
     for (const head of heads) {
       if (/^(nat|bool|unit|Z|N|positive|list|option|prod|Type|Set|Prop|forall)$/.test(head) || !this.port.isIdent(head)) continue;
-      const printed = await this.port.query(`Print ${head}.`).catch(() => '');
+      const printed = await this.port.query(`Print Term ${head}.`).catch(() => '');
       if (!/^\s*(Inductive|Variant)\s/.test(printed)) continue;
       const ctors = this.port.constructorsOf(printed, head).map((c) => ({ name: c.name, parts: arrowParts(c.type) }));
       // Only a type of its own (no parameters, no dependent constructor types).
