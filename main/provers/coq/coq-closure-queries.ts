@@ -17,12 +17,8 @@ export const QED_MIN_MS = 30_000;
 export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstants {
   const limit = Math.max(timeoutMs, QED_MIN_MS);
   return new ClosedConstants({
-    // Joined with the statement judge's `Locate` batch when both ask at once (one query, one exchange per END).
-    query: async (sentences, commands) =>
-      (await (commands === undefined ? tip.client.queryJoined(sentences, tip.client.tip, limit) : tip.client.queryCommandsJoined(sentences, commands, tip.client.tip, limit)))
-        .filter((m) => m.level === 'notice')
-        .map((m) => m.text),
-    printAll: (name) => printAll(tip, name, limit),
+    query: async (sentences) => (await tip.client.queryJoined(sentences, tip.client.tip, limit)).filter((m) => m.level === 'notice').map((m) => m.text),
+    references: (name) => references(tip, name, limit),
     assumptionsOfAll: (fulls) => assumptionsOfAll(tip, fulls, limit),
     resolve: async (name) => {
       const located = notices(await tip.client.query(`Locate Term ${name}.`, tip.client.tip, ROUND_TRIP_MS).catch(() => []));
@@ -32,20 +28,18 @@ export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstan
       return (await functorParameterField(full, tip.openBlocks(), () => libraries().catch(() => undefined))) ?? full;
     },
     logLength: () => tip.log.length,
-    // Declarations (DEFINE: any vernacular) ending after `length`; a proof's own sentences never change a qualified name.
-    onlyProofsSince: (length) => tip.items.every((item) => item.kind === 'proof' || (item.end ?? Infinity) <= length),
   }, new ClosedLibraryCache({
     query: async (sentences) => (await tip.client.query(sentences, tip.client.tip, ROUND_TRIP_MS)).filter((m) => m.level === 'notice').map((m) => m.text),
     coqVersion: () => tip.client.about(ROUND_TRIP_MS),
   }));
 }
 
-/** `Print name` at the tip with every detail shown (no notations, implicit arguments, return clauses). */
-async function printAll(tip: CoqTip, name: string, limit: number): Promise<string> {
+/** `Arbor_references name` at the tip (arbor-plugin.ts). */
+async function references(tip: CoqTip, name: string, limit: number): Promise<string> {
   // One exchange with the `Check` the statement judge reads next (printed-all.ts).
-  const { print } = await printedAll(tip.client, name, limit);
-  if (print === undefined) throw new ProverError('prover', `Print ${name} failed`);
-  return print;
+  const { references } = await printedAll(tip.client, name, limit);
+  if (references === undefined) throw new ProverError('prover', `Arbor_references ${name} failed`);
+  return references;
 }
 
 /** `Print Assumptions` on a throw-away definition that mentions every global of `fulls` (see closed-constants.ts). */

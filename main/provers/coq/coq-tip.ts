@@ -7,6 +7,7 @@ import type { CoqPreludes } from './coq-preludes.ts';
 import { toProverError } from './coq-errors.ts';
 import { cleanEnvironment } from './statement-reading.ts';
 import { printedAllQueries, rememberPrintedAll } from './printed-all.ts';
+import { withArborPlugin } from './arbor-plugin.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 export const GRACE_MS = 2000;
@@ -55,7 +56,7 @@ export class CoqTip {
   async boot(): Promise<void> {
     if (this.disposed) throw new ProverError('unavailable', 'coqidetop: the session is closed');
     try {
-      this.client = await CoqideTopClient.start(this.clientOptions);
+      this.client = await this.startClient();
     } catch (e) {
       throw new ProverError('unavailable', `coqidetop: ${(e as Error).message}`);
     }
@@ -69,6 +70,21 @@ export class CoqTip {
     await this.preludes.load(this.client);
     this.preludeTip = this.client.tip;
   }
+
+  /** coqidetop with Arbor's plugin (arbor-plugin.ts); without it where it is not built or this Coq refuses it. */
+  private async startClient(): Promise<CoqideTopClient> {
+    const withPlugin = this.pluginRefused ? undefined : withArborPlugin(this.clientOptions);
+    if (withPlugin !== undefined) {
+      try {
+        return await CoqideTopClient.start(withPlugin);
+      } catch {
+        this.pluginRefused = true;
+      }
+    }
+    return CoqideTopClient.start(this.clientOptions);
+  }
+
+  private pluginRefused = false;
 
   /** A fresh coqidetop with the prelude and the log's first `len` sentences. */
   async restart(len: number): Promise<void> {

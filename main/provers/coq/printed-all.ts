@@ -6,8 +6,11 @@ const ROUND_TRIP_MS = 5000;
 const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
 
 export interface PrintedAll {
-  /** `Print name`: its body and type (what the assumption judge reads the direct references from); undefined when Coq refused. */
-  print: string | undefined;
+  /**
+   * `Arbor_references name`: the globals its kernel body and type mention (what the assumption judge reads,
+   * arbor-plugin.ts); undefined when Coq refused (the plugin is not loaded, or the name is no constant).
+   */
+  references: string | undefined;
   /** `Check name`: its type (what the statement judge reads the elaborated statement from); undefined when Coq refused. */
   check: string | undefined;
 }
@@ -17,26 +20,21 @@ const last = new WeakMap<CoqideTopClient, { tip: number; name: string; printed: 
 
 /**
  * The sentence and query of the reading, for an exchange that sends them right behind `Qed` (`addAndGoalsThen`).
- * `Print` and `Check` travel in one query: each query makes coqidetop set up and drop a state of its own,
- * which costs as much as a `Check` (docs/document-speed.md, "The prover's floor").
+ * The references and `Check` travel in one query: each query makes coqidetop set up and drop a state of its
+ * own, which costs as much as a `Check` (docs/document-speed.md, "The prover's floor").
  */
-export const printedAllQueries = (name: string): { sentence: string; queries: string[] } => ({ sentence: 'Set Printing All.', queries: [`${printName(name)} Check ${name}.`] });
+export const printedAllQueries = (name: string): { sentence: string; queries: string[] } => ({ sentence: 'Set Printing All.', queries: [`${referencesOf(name)} Check ${name}.`] });
+
+const referencesOf = (name: string): string => `Arbor_references ${name}.`;
 
 /**
- * `Print Term name`, never `Print name`: a theorem may be named like a `Print` subcommand (`Hint`, `Classes`,
- * `Strategies`, `Universes`…), and `Print Hint.` prints "No proof in progress", one notice, which the
- * assumption judge would read as the theorem's body (docs/read-back-attacks.md).
- */
-const printName = (name: string): string => `Print Term ${name}.`;
-
-/**
- * The reading out of the answers to `printedAllQueries`' query: its two notices, `Print`'s then `Check`'s.
+ * The reading out of the answers to `printedAllQueries`' query: its two notices, the references then `Check`'s.
  * Anything else (a command printed more than one notice, or none) is undefined: the caller asks one by one.
  */
 export function readPrintedAll(answers: readonly (readonly { level: string; text: string }[])[]): PrintedAll | undefined {
   const said = (answers[0] ?? []).filter((m) => m.level === 'notice');
   if (answers.length !== 1 || said.length !== 2) return undefined;
-  return { print: (said[0] as { text: string }).text, check: (said[1] as { text: string }).text };
+  return { references: (said[0] as { text: string }).text, check: (said[1] as { text: string }).text };
 }
 
 /** The reading's answers (`printedAllQueries`' query) at the client's tip, got in another exchange: `printedAll` returns them. */
@@ -46,7 +44,7 @@ export function rememberPrintedAll(client: CoqideTopClient, name: string, answer
 }
 
 /**
- * `Print name` and `Check name` at the tip under `Set Printing All`, for both of END's judges, in one
+ * The references of `name` and `Check name` at the tip under `Set Printing All`, for both of END's judges, in one
  * pipelined exchange (Add, one query, Edit_at: see `queriesAfter`); one call after the other when that
  * fails. State ids are never reused, so the answer for (tip, name) stays true while the tip is that state.
  */
@@ -63,9 +61,9 @@ export function printedAll(client: CoqideTopClient, name: string, timeoutMs: num
     } catch {
       try {
         await client.add('Set Printing All.', ROUND_TRIP_MS);
-        const print = await client.query(printName(name), client.tip, timeoutMs).then(notices, () => undefined);
+        const references = await client.query(referencesOf(name), client.tip, timeoutMs).then(notices, () => undefined);
         const check = await client.query(`Check ${name}.`, client.tip, ROUND_TRIP_MS).then(notices, () => undefined);
-        return { print, check };
+        return { references, check };
       } finally {
         await client.editAt(tip, ROUND_TRIP_MS);
       }

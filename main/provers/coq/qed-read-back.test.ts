@@ -23,7 +23,7 @@ function recordExchanges(c: CoqideTopClient): { sent: string[][]; spy: { mockRes
  * and leaves nothing behind; an accepted one gives the same answers `printedAll` would.
  */
 describe('Qed with its read-back in one exchange (real coqidetop)', () => {
-  const client = useRealClient();
+  const client = useRealClient({ plugin: true });
 
   it('a refused Qed throws as addAndGoals does; going back leaves a working session', async () => {
     const c = client();
@@ -41,16 +41,17 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
     expect(c.tip).toBe(added.stateId);
     expect(answers).toHaveLength(1);
     const read = readPrintedAll(answers ?? []);
-    // Print's notice (body and type) first, Check's (the type) second, both with nothing printed as a notation.
-    expect(read?.print).toMatch(/^t =\s*@eq_refl nat/);
+    // The plugin's notice (the theorem, then the globals its kernel term mentions) first, Check's (the type,
+    // nothing printed as a notation) second.
+    expect(read?.references?.split('\n')).toEqual(['Constant Top.t', 'Constructor Coq.Init.Logic.eq_refl', 'Constructor Coq.Init.Datatypes.S', 'Constructor Coq.Init.Datatypes.O', 'Inductive Coq.Init.Logic.eq', 'Inductive Coq.Init.Datatypes.nat', 'Constant Coq.Init.Nat.add']);
     expect(read?.check).toMatch(/@eq nat \(Nat\.add \(S O\) \(S O\)\) \(S \(S O\)\)/);
     expect(read?.check).not.toMatch(/eq_refl/);
     // The same answers the slow way (one query each): the read-back is what printedAll gives at this state.
     rememberPrintedAll(c, 't', answers ?? []);
     const remembered = await printedAll(c, 't', 30_000);
     expect(remembered.check).toBe(read?.check);
-    const slow = await c.queriesAfter(sentence, ['Print t.', 'Check t.']);
-    expect(read?.print).toBe(notices(slow[0] ?? []));
+    const slow = await c.queriesAfter(sentence, ['Arbor_references t.', 'Check t.']);
+    expect(read?.references).toBe(notices(slow[0] ?? []));
     expect(read?.check).toBe(notices(slow[1] ?? []));
     // The session goes on from the Qed's state (Set Printing All was taken back).
     expect(notices(await c.query('Check t.'))).toMatch(/1 \+ 1 = 2/);
@@ -58,7 +59,7 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
   }, 120_000);
 
   it('the reading asks one more time, one query each, when its answer is not two notices', () => {
-    expect(readPrintedAll([[{ level: 'notice', text: 'p' }, { level: 'warning', text: 'w' }, { level: 'notice', text: 'c' }]])).toEqual({ print: 'p', check: 'c' });
+    expect(readPrintedAll([[{ level: 'notice', text: 'p' }, { level: 'warning', text: 'w' }, { level: 'notice', text: 'c' }]])).toEqual({ references: 'p', check: 'c' });
     expect(readPrintedAll([[{ level: 'notice', text: 'p' }]])).toBeUndefined();
     expect(readPrintedAll([[{ level: 'notice', text: 'p' }, { level: 'notice', text: 'q' }, { level: 'notice', text: 'c' }]])).toBeUndefined();
     expect(readPrintedAll([[{ level: 'notice', text: 'p' }], [{ level: 'notice', text: 'c' }]])).toBeUndefined();

@@ -90,7 +90,7 @@ describe('END: printing options from the document (real arbor-shell)', () => {
  * never handed out for another name.
  */
 describe('the merged read-back query (real coqidetop)', () => {
-  const client = useRealClient();
+  const client = useRealClient({ plugin: true });
 
   it("Qed's one exchange reads the theorem itself for names Print takes as a subcommand", async () => {
     const c = client();
@@ -101,7 +101,7 @@ describe('the merged read-back query (real coqidetop)', () => {
       const { sentence, queries } = printedAllQueries(name);
       const { answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
       const read = readPrintedAll(answers ?? []);
-      expect(read?.print).toMatch(new RegExp(`^${escapeRegExp(name)} =\\s*@eq_refl nat`));
+      expect(read?.references).toMatch(new RegExp(`^Constant Top\\.${escapeRegExp(name)}\\nConstructor Coq\\.Init\\.Logic\\.eq_refl\\n`));
       expect(read?.check).toMatch(new RegExp(`^${escapeRegExp(name)}\\s+:\\s+@eq nat`));
     }
     await c.editAt(start);
@@ -110,13 +110,13 @@ describe('the merged read-back query (real coqidetop)', () => {
   it('a name that is no theorem, or none at all; a remembered reading is for its own name', async () => {
     const c = client();
     const start = c.tip;
-    // An abbreviation with a hole: Print shows the notation, Check an existential (one notice each).
+    // An abbreviation with a hole: no global, so no references; Check shows an existential.
     await c.addAndGoals('Notation arbor_hole := (_ : nat).');
-    const { print, check } = await printedAll(c, 'arbor_hole', 30_000);
-    expect(print).toMatch(/^Notation arbor_hole/);
+    const { references, check } = await printedAll(c, 'arbor_hole', 30_000);
+    expect(references).toBeUndefined();
     expect(check).toMatch(/^\?n : nat/);
     const none = await printedAll(c, 'arbor_no_such_name', 30_000);
-    expect(none).toEqual({ print: undefined, check: undefined });
+    expect(none).toEqual({ references: undefined, check: undefined });
     await c.addAndGoals('Theorem a : True.');
     await c.addAndGoals('exact I.');
     const { sentence, queries } = printedAllQueries('a');
@@ -124,33 +124,31 @@ describe('the merged read-back query (real coqidetop)', () => {
     rememberPrintedAll(c, 'a', answers ?? []);
     const tip = c.tip;
     const other = await printedAll(c, 'arbor_no_such_name', 30_000);
-    expect(other.print).toBeUndefined();
-    expect((await printedAll(c, 'a', 30_000)).print).toMatch(/^a = I/);
+    expect(other.references).toBeUndefined();
+    expect((await printedAll(c, 'a', 30_000)).references).toBe('Constant Top.a\nConstructor Coq.Init.Logic.I\nInductive Coq.Init.Logic.True');
     expect(c.tip).toBe(tip);
     await c.editAt(start);
   }, 120_000);
 });
 
 /**
- * The assumption judge's own guard (closed-constants.ts, defence in depth behind `Print Term`): a reading that is
- * not the theorem's `name = …` (here what `Print Hint.` printed before the fix) is never read for names; Coq's
- * own `Print Assumptions` of the theorem decides. A test double of the session's coqidetop.
+ * The assumption judge's own guard (closed-constants.ts): an answer that is not the theorem's references (here
+ * what `Print Hint.` printed before `Print Term`) is never read for globals; Coq's own `Print Assumptions` of
+ * the theorem decides. A test double of the session's coqidetop.
  */
-describe('closed-constants: a Print answer that is not the theorem goes to Coq\'s own walk', () => {
+describe('closed-constants: a references answer that is not the theorem goes to Coq\'s own walk', () => {
   it('"No proof in progress" for Hint: the axiom Print Assumptions lists is judged', async () => {
     const walked: string[] = [];
     const judge = new ClosedConstants({
       query: async (sentences) =>
-        [...sentences.matchAll(/(Print Assumptions|Locate Term) (\S+)\./g)].map((m) => {
-          if (m[1] === 'Locate Term') return m[2] === 'Hint' ? 'Constant Top.Hint' : `No object of basename ${m[2]}`;
-          walked.push(m[2] as string);
+        [...sentences.matchAll(/Print Assumptions (\S+)\./g)].map((m) => {
+          walked.push(m[1] as string);
           return 'Axioms:\nproof_admitted : False';
         }),
-      printAll: async () => 'No proof in progress',
+      references: async () => 'No proof in progress',
       assumptionsOfAll: async () => 'Closed under the global context',
       resolve: async (name) => (name === 'proof_admitted' ? 'Coq.Compat.AdmitAxiom.proof_admitted' : undefined),
       logLength: () => 3,
-      onlyProofsSince: () => true,
     });
     const verdict = await judge.judge('Hint', new Set());
     expect(walked).toEqual(['Hint']);

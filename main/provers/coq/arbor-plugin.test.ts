@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { CoqSession } from './coq-session.ts';
+import { notices } from './statement-reading.ts';
+import { useRealClient } from './testing/real-client.ts';
+import { quoted, useRealShell } from './testing/real-shell.ts';
+
+/** Arbor's Coq plugin (coq-plugin/, arbor-plugin.ts) in a real coqidetop: what `Arbor_references` answers. */
+describe('Arbor_references (real coqidetop with the plugin)', () => {
+  const client = useRealClient({ plugin: true });
+  const references = async (sentences: string[], name: string): Promise<string[]> => {
+    const c = client();
+    const start = c.tip;
+    try {
+      for (const s of sentences) await c.addAndGoals(s);
+      return notices(await c.query(`Arbor_references ${name}.`)).split('\n');
+    } finally {
+      await c.editAt(start);
+    }
+  };
+
+  it('a proof by lia: the theorem first, then the globals of its kernel term, libraries included', async () => {
+    const lines = await references(['Require Import Lia.', 'Lemma l (n m : nat) : n + m = m + n.', 'Proof.', 'lia.', 'Qed.'], 'l');
+    expect(lines[0]).toBe('Constant Top.l');
+    expect(lines).toEqual(expect.arrayContaining(['Constant Coq.micromega.ZMicromega.ZTautoChecker_sound', 'Constant Coq.ZArith.Znat.Nat2Z.inj_add', 'Inductive Coq.Init.Datatypes.nat', 'Constant Coq.Init.Nat.add']));
+    expect(lines.every((l) => /^(Constant|Inductive|Constructor) [^ ]+$/.test(l))).toBe(true);
+  }, 60_000);
+
+  it('an axiom used in the proof, a bound variable named like a global: only the globals', async () => {
+    const lines = await references(['Axiom ax : False.', 'Definition n := 0.', 'Lemma l : forall n : nat, n = n \\/ False.', 'Proof.', 'intros n; right; exact ax.', 'Qed.'], 'l');
+    expect(lines).toContain('Constant Top.ax');
+    // The bound `n` is no global: `Top.n` is not mentioned.
+    expect(lines).not.toContain('Constant Top.n');
+  }, 60_000);
+
+  it('a match on an inductive named nowhere else, and a record projection: both listed', async () => {
+    const lines = await references(['Inductive two := A | B.', 'Record R := mk { f : nat }.', 'Definition d (x : two) (r : R) : nat := match x with A => f r | B => 0 end.'], 'd');
+    expect(lines).toEqual(expect.arrayContaining(['Constant Top.d', 'Inductive Top.two', 'Inductive Top.R', 'Constant Top.f']));
+  }, 60_000);
+
+  it('what it cannot vouch for ends in Unreadable: a section variable, a primitive integer; a non-constant too', async () => {
+    const inSection = await references(['Section S.', 'Variable v : nat.', 'Definition h := v + 1.'], 'h');
+    expect(inSection).toContain('Unreadable');
+    const primitive = await references(['Require Import Coq.Numbers.Cyclic.Int63.PrimInt63.', 'Definition i := 3%uint63.'], 'i');
+    expect(primitive).toEqual(['Constant Top.i', 'Unreadable']);
+    expect(await references([], 'nat')).toEqual(['Inductive Coq.Init.Datatypes.nat', 'Unreadable']);
+  }, 60_000);
+
+  it('changes no state: the tip and the environment are as before', async () => {
+    const c = client();
+    const tip = c.tip;
+    await c.query('Arbor_references plus_n_O.');
+    expect(c.tip).toBe(tip);
+    expect(notices(await c.query('Print Libraries.'))).not.toMatch(/arbor/i);
+  }, 60_000);
+});
+
+describe('a channel judges END with the plugin (real coqidetop)', () => {
+  it('three theorems, one using the one before: no fallback to Coq\'s whole walk', async () => {
+    const session = await CoqSession.open({ timeoutMs: 20_000 });
+    try {
+      for (const [name, goal, tactic] of [['a1', 'forall n : nat, n + 0 = n', 'intros; lia'], ['a2', 'forall n : nat, 0 + n + 0 = n', 'intros; rewrite a1; reflexivity'], ['a3', 'True', 'exact I']] as const) {
+        await session.start(goal, name);
+        await session.step({ kind: 'apply', tactic });
+        await session.finish();
+      }
+      expect(session.closedConstants.stats).toMatchObject({ judged: 3, fallbacks: 0 });
+    } finally {
+      await session.dispose();
+    }
+  }, 120_000);
+});
+
+describe('the plugin is no part of a document (real arbor-shell)', () => {
+  const { session } = useRealShell(['--pool', '0']);
+  it('SCRIPT does not load it; a DEFINE may not call it', async () => {
+    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`]);
+    expect(rs.slice(0, 4).map((r) => r.ERR)).toEqual(['', '', '', '']);
+    expect(JSON.stringify(rs[3]?.RESPONSE)).not.toMatch(/arbor_plugin|Declare ML/);
+    expect(rs[4]?.ERR).toMatch(/not allowed|refused|unsupported/);
+  }, 120_000);
+});

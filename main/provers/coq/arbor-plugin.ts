@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ClientOptions } from './coqidetop-client.ts';
+
+/**
+ * Arbor's Coq plugin (`coq-plugin/`, built on each machine by `coq-plugin/build.sh` from `scripts/install.sh`):
+ * its query `Arbor_references NAME.` gives the globals a finished theorem's kernel term mentions, which the
+ * assumption judge reads instead of printing the proof term and locating every printed word
+ * (closed-constants.ts, docs/arbor-plugin.md). A channel's coqidetop loads it before its first sentence with
+ * `-I dir -l startup.v`, so it is never part of a document or its SCRIPT; the directory is readable, not
+ * writable, in the sandbox. Where it is not built, or the Coq that runs it refuses it (another Coq version),
+ * the channel runs without it and the judge asks Coq's own `Print Assumptions` instead: slower, same rule.
+ */
+const BUILD = fileURLToPath(new URL('../../../coq-plugin/build/', import.meta.url)).replace(/\/$/, '');
+
+/** The built plugin's directory, when there is one. */
+export function arborPluginDir(): string | undefined {
+  return existsSync(`${BUILD}/arbor_plugin.cmxs`) && existsSync(`${BUILD}/startup.v`) ? BUILD : undefined;
+}
+
+/** `options` for a channel's coqidetop with the plugin loaded; undefined where it is not built. */
+export function withArborPlugin(options: ClientOptions): ClientOptions | undefined {
+  const dir = arborPluginDir();
+  if (dir === undefined) return undefined;
+  const sandbox = options.sandbox === false ? false : { ...(options.sandbox ?? {}), readOnly: [...(options.sandbox?.readOnly ?? []), dir] };
+  return { ...options, extraArgs: [...(options.extraArgs ?? []), '-I', dir, '-l', `${dir}/startup.v`], sandbox };
+}
