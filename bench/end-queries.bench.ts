@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { cpuMs } from '../main/process/process-tree.ts';
 import { CoqideTopClient } from '../main/provers/coq/coqidetop-client.ts';
+import { withArborPlugin } from '../main/provers/coq/arbor-plugin.ts';
 import { splitSentences } from '../main/provers/coq/coq-sentence.ts';
 import { vToDocument } from '../main/provers/coq/v-to-document.ts';
 import { environmentPrelude, sessionOnlyPrelude } from '../main/provers/coq/environments.ts';
@@ -17,8 +18,8 @@ import { printTable, writeResults } from './bench-table.ts';
 const PUBLIC = '/usr/lib/ocaml/coq/theories/Bool/Bool.v';
 const ROUNDS = Math.max(1, Number(process.env.ARBOR_BENCH_ROUNDS ?? 2));
 
-type Variant = 'nothing more' | 'two Locate queries' | 'the Locate batches as one query' | 'Set Printing All and back' | 'Print and Check, two queries' | 'Print and Check, one query' | 'Check alone, one query';
-const VARIANTS: Variant[] = ['nothing more', 'two Locate queries', 'the Locate batches as one query', 'Set Printing All and back', 'Print and Check, two queries', 'Print and Check, one query', 'Check alone, one query'];
+type Variant = 'nothing more' | 'two Locate queries' | 'the Locate batches as one query' | 'Set Printing All and back' | 'Print and Check, two queries' | 'Print and Check, one query' | 'Check alone, one query' | 'Arbor_references and Check, one query';
+const VARIANTS: Variant[] = ['nothing more', 'two Locate queries', 'the Locate batches as one query', 'Set Printing All and back', 'Print and Check, two queries', 'Print and Check, one query', 'Check alone, one query', 'Arbor_references and Check, one query'];
 
 /** The file's sentences as Arbor's SCRIPT has them, each with the theorem it finishes (if it does). */
 async function sentencesOf(file: string): Promise<{ sentence: string; finishes?: string }[]> {
@@ -33,7 +34,8 @@ async function sentencesOf(file: string): Promise<{ sentence: string; finishes?:
 }
 
 async function run(sentences: readonly { sentence: string; finishes?: string }[], variant: Variant): Promise<{ cpu: number; theorems: number }> {
-  const client = await CoqideTopClient.start();
+  // With Arbor's Coq plugin loaded, as a channel's coqidetop has it (arbor-plugin.ts).
+  const client = await CoqideTopClient.start(withArborPlugin({}) ?? {});
   try {
     // Arbor's prelude for a bare document first (its tactics' libraries loaded), not counted: the state the
     // prover saves and restores around each question holds what is loaded.
@@ -60,6 +62,7 @@ async function run(sentences: readonly { sentence: string; finishes?: string }[]
       else if (variant === 'Print and Check, one query') await client.queriesAfter('Set Printing All.', [`Print ${name}. Check ${name}.`]);
       // What printing the proof term costs: END without the assumption judge's `Print`.
       else if (variant === 'Check alone, one query') await client.queriesAfter('Set Printing All.', [`Check ${name}.`]);
+      else if (variant === 'Arbor_references and Check, one query') await client.queriesAfter('Set Printing All.', [`Arbor_references ${name}. Check ${name}.`]);
     }
     return { cpu: (cpuMs(pid) ?? 0) - before, theorems };
   } finally {
