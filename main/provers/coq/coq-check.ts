@@ -3,6 +3,7 @@ import { delimiter, join } from 'node:path';
 import { runProcess } from '../../process/process-manager.ts';
 import type { BackendCheck } from '../../shell/prover-session.ts';
 import { findOnPath, HAMMER_LIBEXEC, resolveCoqidetop } from './coqidetop-client.ts';
+import { arborPluginDir } from './arbor-plugin.ts';
 
 /** A short probe through the process manager (fixed arguments, no untrusted text: not sandboxed); rejects on failure like execFile did. */
 const run = async (program: string, args: string[], options: { timeout: number }): Promise<{ stdout: string }> => {
@@ -49,6 +50,10 @@ export const checkCoq = async (): Promise<BackendCheck> => {
   const missing = atps.filter((a) => !a.path).map((a) => `${a.name} (${a.binary})`);
   if (missing.length > 0) details.push(`not available to CoqHammer: ${missing.join(', ')}`);
   if (findOnPath(['z3']) && !findOnPath(['z3_tptp'])) details.push('z3 is installed, but CoqHammer calls it only as z3_tptp, which this system lacks');
+  // Without the plugin every END walks the theorem's whole closure (docs/arbor-plugin.md): correct, slower.
+  const plugin = arborPluginDir();
+  if (plugin !== undefined) details.push(`Arbor's Coq plugin: ${plugin}`);
+  else problems.push("Arbor's Coq plugin is not built: END judges assumptions with Coq's Print Assumptions alone (slower); fix: apt-get install libcoq-core-ocaml-dev && bash coq-plugin/build.sh");
   if (usable.length === 0) problems.push(`no ATP for CoqHammer's hammer (sauto-style quick tactics still work); fix: ${FIX}`);
   return { backend: 'coq', available: problems.every((p) => !p.startsWith('coqidetop')), details, problems };
 };
