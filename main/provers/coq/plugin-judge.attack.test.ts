@@ -65,3 +65,88 @@ describe('the memo of walked globals is keyed by a Nametab path, and a functor p
     expect(rs[9]?.ERR, JSON.stringify(rs[9])).toMatch(/^unsound: depends on .*proof_admitted/);
   }, 240_000);
 });
+
+describe('END through the plugin: axioms in disguise are still found (real arbor-shell)', () => {
+  const { session, channel } = useRealShell(['--timeout', '20']);
+  const REQUIRE = 'Require Coq.Compat.AdmitAxiom.';
+  /** DEFINE `decl` (after loading the admit axiom), then prove False by `tactic`: END must refuse. */
+  const refused = async (decl: string, tactic: string, statement = 'False'): Promise<void> => {
+    const rs = await session([`DEFINE ${q(`${REQUIRE} ${decl}`)}`, `GOAL t ${q(statement)}`, `APPLY (${tactic})`, 'END']);
+    expect(rs[0]?.ERR, decl).toBe('');
+    expect(rs[2]?.ERR, tactic).toBe('');
+    expect(rs[3]?.ERR, JSON.stringify(rs[3]?.ERR)).toMatch(/^unsound: depends on .*proof_admitted/);
+  };
+
+  it('through an earlier definition, a chain of two', () => refused(`Definition d : False := ${ADMIT}. Definition d2 : False := d.`, 'exact d2'), 120_000);
+  it('through a module alias', () => refused(`Module M. Definition w : False := ${ADMIT}. End M. Module N := M.`, 'exact N.w'), 120_000);
+  it('through Include (refused by the policy inside a module, or judged)', async () => {
+    const rs = await session([`DEFINE ${q(`${REQUIRE} Module A. Definition w : False := ${ADMIT}. End A. Module B. Include A. End B.`)}`, `GOAL t ${q('False')}`, 'APPLY (exact B.w)', 'END']);
+    expect(rs[0]?.ERR === '' ? rs[3]?.ERR : rs[0]?.ERR).toMatch(/^unsound: depends on .*proof_admitted|not allowed/);
+  }, 120_000);
+  it('through a functor applied to a module resting on it', () => refused(`Module Type S. Parameter p : False. End S. Module Bad. Definition p : False := ${ADMIT}. End Bad. Module F (X : S). Definition q : False := X.p. End F. Module A := F Bad.`, 'exact A.q'), 120_000);
+  it('through abstract', () => refused('', `abstract exact ${ADMIT}`), 120_000);
+  it('through transparent_abstract', () => refused('', `transparent_abstract exact ${ADMIT}`), 120_000);
+  it('through a type class instance', () => refused(`Class C := { c : False }. #[export] Instance i : C := { c := ${ADMIT} }.`, 'exact c'), 120_000);
+  it('through Existing Instance', () => refused(`Class C := { c : False }. Definition i : C := {| c := ${ADMIT} |}. #[export] Existing Instance i.`, 'exact c'), 120_000);
+  it('through a canonical structure', () => refused(`Structure S := { car : Type; pt : car }. Definition FS : S := {| car := False; pt := ${ADMIT} |}. Canonical Structure FS.`, 'exact (pt _ : False)'), 120_000);
+  it('through a universe-polymorphic definition', () => refused(`#[universes(polymorphic)] Definition pf (A : Type) : False := ${ADMIT}.`, 'exact (pf nat)'), 120_000);
+  it('through a Let of an open section (inlined at End, never a premise)', () => refused(`Section Sec. Let h : False := ${ADMIT}.`, 'exact h'), 120_000);
+  it('through a section Let reached by a lemma of the section', () => refused(`Section Sec. Let h : False := ${ADMIT}. Definition l : False := h.`, 'exact l'), 120_000);
+  it('through an Opaque-marked definition', () => refused(`Definition d : False := ${ADMIT}. Opaque d.`, 'exact d'), 120_000);
+  it('through a projection of a record', () => refused(`Record R := { f : False }. Definition r : R := {| f := ${ADMIT} |}.`, 'exact (f r)'), 120_000);
+  it('through a match on an inductive whose constructor rests on it', () => refused(`Inductive B := b : False -> B. Definition x : B := b ${ADMIT}.`, 'exact (match x with b h => h end)'), 120_000);
+  it('a theorem named with a prime and a unicode letter', async () => {
+    const rs = await session([`DEFINE ${q(`${REQUIRE} Definition d : False := ${ADMIT}.`)}`, `GOAL α_t' ${q('False')}`, 'APPLY (exact d)', 'END']);
+    expect(rs[3]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/^unsound: depends on .*proof_admitted/);
+  }, 120_000);
+  it('a theorem named like an abbreviation and a global of another module', async () => {
+    const rs = await session([`DEFINE ${q(`${REQUIRE} Module M. Definition t : False := ${ADMIT}. End M. Notation u := I.`)}`, `GOAL t ${q('False')}`, 'APPLY (exact M.t)', 'END', `GOAL u ${q('False')}`, 'APPLY (exact t)', 'END']);
+    expect(rs[3]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/^unsound: depends on .*proof_admitted/);
+    // Coq itself refuses a theorem named like an abbreviation.
+    expect(rs[4]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/already exists/);
+  }, 120_000);
+
+  it('REVERT below a definition the memo judged closed, then the same name redefined on the axiom', async () => {
+    const send = await channel();
+    const rs = [];
+    for (const r of [`DEFINE ${q(REQUIRE)}`, `DEFINE ${q('Definition d : nat := 0.')}`, `GOAL a ${q('d = 0')}`, 'APPLY (reflexivity)', 'END']) rs.push(await send(r));
+    expect(finished(rs[4])).toBe(true);
+    const step = (rs[1] as { STEP?: number }).STEP;
+    expect(typeof step).toBe('number');
+    rs.push(await send(`REVERT ${(step as number) - 1}`));
+    for (const r of [`DEFINE ${q(`Definition d : False := ${ADMIT}.`)}`, `GOAL b ${q('False')}`, 'APPLY (exact d)', 'END']) rs.push(await send(r));
+    expect(rs[5]?.ERR, JSON.stringify(rs[5])).toBe('');
+    expect(rs[9]?.ERR, JSON.stringify(rs.slice(5).map((r) => r.ERR))).toMatch(/^unsound: depends on .*proof_admitted/);
+  }, 180_000);
+});
+
+describe('END through the plugin: honest users', () => {
+  const { session } = useRealShell(['--timeout', '20']);
+
+  it('a user identifier named Arbor_references, and a DEFINE calling the query, change nothing', async () => {
+    const rs = await session([`DEFINE ${q('Definition Arbor_references := 0.')}`, `GOAL Arbor_references2 ${q('Arbor_references = 0')}`, 'APPLY (reflexivity)', 'END']);
+    expect(rs[0]?.ERR).toBe('');
+    expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+  }, 120_000);
+  it('PRELUDE bare: an honest proof is proved', async () => {
+    const rs = await session(['PRELUDE bare', `GOAL t ${q('forall n : nat, n = n')}`, 'APPLY (intros; reflexivity)', 'END']);
+    expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+  }, 120_000);
+  it('a primitive integer literal (Unreadable, Print Assumptions fallback) is proved', async () => {
+    const rs = await session([`DEFINE ${q('Require Import Uint63.')}`, `GOAL t ${q('(2 + 2 = 4)%uint63')}`, 'APPLY (reflexivity)', 'END']);
+    expect(rs[0]?.ERR).toBe('');
+    expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+  }, 120_000);
+  it('a theorem inside an open section using its variable is proved under it', async () => {
+    const rs = await session([`DEFINE ${q('Section S. Variable n : nat.')}`, `GOAL t ${q('n = n')}`, 'APPLY (reflexivity)', 'END']);
+    expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+  }, 120_000);
+  it('two channels each judge with the plugin', async () => {
+    const [a, b] = await Promise.all([
+      session([`GOAL t ${q('forall n : nat, n + 0 = n')}`, 'APPLY (intros; lia)', 'END']),
+      session([`GOAL t ${q('forall n : nat, 0 + n = n')}`, 'APPLY (intros; lia)', 'END']),
+    ]);
+    expect(finished(a?.[2]), JSON.stringify(a?.[2]?.ERR)).toBe(true);
+    expect(finished(b?.[2]), JSON.stringify(b?.[2]?.ERR)).toBe(true);
+  }, 180_000);
+});
