@@ -1,7 +1,11 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../../process/process-manager.ts';
+import { CoqSession } from './coq-session.ts';
 import { ProverError } from '../../shell/prover-session.ts';
 import { coqBackend } from './coq-backend.ts';
-import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
+import { finished, quoted as q, useRealShell, useScratchDir } from './testing/real-shell.ts';
 
 /**
  * Attacks on END's assumption judge reading Arbor's Coq plugin (`Arbor_references`, closed-constants.ts):
@@ -24,6 +28,12 @@ const finishOf = async (prelude: string, goal: string, tactics: string[]): Promi
 describe('the theorem\'s own kernel-check flags (the plugin lists its references, never the theorem itself)', () => {
   it('a prelude that switched guard checking off: a non-guarded fix inside the proof proves nothing', async () => {
     const r = await finishOf('Unset Guard Checking.', 'False', ['exact ((fix f (n : nat) : False := f n) 0)']);
+    expect(r).toBeInstanceOf(ProverError);
+    expect((r as ProverError).message).toMatch(/^unsound: depends on switched-off kernel checks/);
+  }, 120_000);
+
+  it('a prelude that switched universe checking off: Hurkens\'s paradox inside the proof proves nothing', async () => {
+    const r = await finishOf('Require Import Coq.Logic.Hurkens. Unset Universe Checking.', 'False', ['exact (TypeNeqSmallType.paradox Type eq_refl)']);
     expect(r).toBeInstanceOf(ProverError);
     expect((r as ProverError).message).toMatch(/^unsound: depends on switched-off kernel checks/);
   }, 120_000);
@@ -118,6 +128,28 @@ describe('END through the plugin: axioms in disguise are still found (real arbor
     expect(rs[5]?.ERR, JSON.stringify(rs[5])).toBe('');
     expect(rs[9]?.ERR, JSON.stringify(rs.slice(5).map((r) => r.ERR))).toMatch(/^unsound: depends on .*proof_admitted/);
   }, 180_000);
+});
+
+describe('END through the plugin beside a trusted project\'s -Q (real coqc, coqidetop)', () => {
+  const dir = useScratchDir('plugin-judge-');
+  it('the plugin loads beside -Q: a lemma on the project\'s closed lemma is proved, one on its admitted lemma is not', async () => {
+    await writeFile(join(dir(), 'Lib.v'), 'Lemma lem : True.\nProof. exact I. Qed.\nLemma bad : False.\nProof. Admitted.\n');
+    const c = await runProcess({ program: 'coqc', args: ['-Q', '.', 'P', 'Lib.v'], cwd: dir(), timeoutMs: 120_000, sandbox: { writable: [dir()] } });
+    expect(c.exitCode, c.stderr).toBe(0);
+    const s = await CoqSession.open({ timeoutMs: 20_000, project: { args: ['-Q', dir(), 'P'], readOnly: [dir()] } });
+    try {
+      await s.define('Require Import P.Lib.');
+      await s.start('True', 'ok');
+      await s.step({ kind: 'apply', tactic: 'exact lem' });
+      await s.finish();
+      await s.start('False', 'no');
+      await s.step({ kind: 'apply', tactic: 'exact bad' });
+      const r = await s.finish().catch((e: unknown) => e);
+      expect((r as Error).message).toMatch(/^unsound: depends on .*bad/);
+    } finally {
+      await s.dispose();
+    }
+  }, 240_000);
 });
 
 describe('END through the plugin: honest users', () => {
