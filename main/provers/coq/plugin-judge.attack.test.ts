@@ -74,6 +74,19 @@ describe('the memo of walked globals is keyed by a Nametab path, and a functor p
     expect(rs.slice(5, 7).map((r) => r.ERR)).toEqual(['', '']);
     expect(rs[9]?.ERR, JSON.stringify(rs[9])).toMatch(/^unsound: depends on .*proof_admitted/);
   }, 240_000);
+
+  // Trust is by the path `Locate Term` prints: a field of a parameter named Coq prints as the library's axiom.
+  it('a functor parameter named Coq: its field Coq.Logic.Classical_Prop.classic : False is a premise, not the trusted excluded middle', async () => {
+    const rs = await session([
+      `DEFINE ${q('Module Type Sig. Module Logic. Module Classical_Prop. Parameter classic : False. End Classical_Prop. End Logic. End Sig.')}`,
+      `DEFINE ${q('Module F (Coq : Sig).')}`,
+      `GOAL t ${q('False')}`, 'APPLY (exact Coq.Logic.Classical_Prop.classic)', 'END',
+    ]);
+    expect(rs.slice(0, 2).map((r) => r.ERR)).toEqual(['', '']);
+    const end = rs[4] as { ERR: string; ASSUMPTIONS?: string[] };
+    if (end.ERR === '') expect(end.ASSUMPTIONS?.join('\n'), JSON.stringify(end.ASSUMPTIONS)).toMatch(/functor's parameter/);
+    else expect(end.ERR).toMatch(/^unsound/);
+  }, 240_000);
 });
 
 describe('END through the plugin: axioms in disguise are still found (real arbor-shell)', () => {
@@ -116,6 +129,11 @@ describe('END through the plugin: axioms in disguise are still found (real arbor
     expect(rs[4]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/already exists/);
   }, 120_000);
 
+  it('a theorem inside an open Module Type on its Parameter (a field, not a functor\'s parameter)', async () => {
+    const rs = await session([`DEFINE ${q('Module Type S. Parameter ax : False.')}`, `GOAL t ${q('False')}`, 'APPLY (exact ax)', 'END']);
+    expect(rs[0]?.ERR === '' ? rs[3]?.ERR : rs[0]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/^unsound: depends on .*ax|not allowed/);
+  }, 120_000);
+
   it('REVERT below a definition the memo judged closed, then the same name redefined on the axiom', async () => {
     const send = await channel();
     const rs = [];
@@ -154,6 +172,18 @@ describe('END through the plugin beside a trusted project\'s -Q (real coqc, coqi
 
 describe('END through the plugin: honest users', () => {
   const { session } = useRealShell(['--timeout', '20']);
+
+  it('the sandboxed coqidetop loads the plugin: a proof by lia is judged from its references, no fallback', async () => {
+    const s = await CoqSession.open({ timeoutMs: 20_000 });
+    try {
+      await s.start('forall a b : nat, a + b = b + a', 'comm');
+      await s.step({ kind: 'apply', tactic: 'intros; lia' });
+      await s.finish();
+      expect(s.closedConstants.stats).toMatchObject({ judged: 1, fallbacks: 0 });
+    } finally {
+      await s.dispose();
+    }
+  }, 120_000);
 
   it('a user identifier named Arbor_references, and a DEFINE calling the query, change nothing', async () => {
     const rs = await session([`DEFINE ${q('Definition Arbor_references := 0.')}`, `GOAL Arbor_references2 ${q('Arbor_references = 0')}`, 'APPLY (reflexivity)', 'END']);
