@@ -190,6 +190,17 @@ describe('END through the plugin: honest users', () => {
     expect(rs[0]?.ERR).toBe('');
     expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
   }, 120_000);
+  // The plugin names each global by its path; a path whose first word became a keyword cannot be sent back.
+  it('a notation that makes Top a keyword: an honest proof on the document\'s definition is still proved', async () => {
+    const rs = await session([`DEFINE ${q('Definition x := 0. Notation "\'Top\'" := 1 (only parsing).')}`, `GOAL t ${q('x = 0')}`, 'APPLY (reflexivity)', 'END']);
+    expect(rs[0]?.ERR).toBe('');
+    expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+  }, 120_000);
+  it('a notation that makes Coq a keyword: an honest proof by lia is still proved', async () => {
+    const rs = await session([`DEFINE ${q('Notation "\'Coq\'" := 1 (only parsing).')}`, `GOAL t ${q('forall n : nat, n + 1 = S n')}`, 'APPLY (intros; lia)', 'END']);
+    expect(rs[0]?.ERR).toBe('');
+    expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+  }, 120_000);
   it('PRELUDE bare: an honest proof is proved', async () => {
     const rs = await session(['PRELUDE bare', `GOAL t ${q('forall n : nat, n = n')}`, 'APPLY (intros; reflexivity)', 'END']);
     expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
