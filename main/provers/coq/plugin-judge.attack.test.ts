@@ -186,9 +186,10 @@ describe('END through the plugin: honest users', () => {
   }, 120_000);
 
   it('a user identifier named Arbor_references, and a DEFINE calling the query, change nothing', async () => {
-    const rs = await session([`DEFINE ${q('Definition Arbor_references := 0.')}`, `GOAL Arbor_references2 ${q('Arbor_references = 0')}`, 'APPLY (reflexivity)', 'END']);
+    const rs = await session([`DEFINE ${q('Definition Arbor_references := 0.')}`, `GOAL Arbor_references2 ${q('Arbor_references = 0')}`, 'APPLY (reflexivity)', 'END', `DEFINE ${q('Arbor_references Arbor_references2.')}`]);
     expect(rs[0]?.ERR).toBe('');
     expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+    expect(rs[4]?.ERR).toMatch(/not allowed: Arbor_references/);
   }, 120_000);
   // The plugin names each global by its path; a path whose first word became a keyword cannot be sent back.
   it('a notation that makes Top a keyword: an honest proof on the document\'s definition is still proved', async () => {
