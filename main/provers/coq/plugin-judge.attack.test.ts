@@ -118,6 +118,14 @@ describe('END through the plugin: axioms in disguise are still found (real arbor
   it('through an Opaque-marked definition', () => refused(`Definition d : False := ${ADMIT}. Opaque d.`, 'exact d'), 120_000);
   it('through a projection of a record', () => refused(`Record R := { f : False }. Definition r : R := {| f := ${ADMIT} |}.`, 'exact (f r)'), 120_000);
   it('through a match on an inductive whose constructor rests on it', () => refused(`Inductive B := b : False -> B. Definition x : B := b ${ADMIT}.`, 'exact (match x with b h => h end)'), 120_000);
+  it('through a Program obligation proved by the axiom (or Program refused)', async () => {
+    const rs = await session([`DEFINE ${q(`${REQUIRE} Program Definition p : {n : nat | False} := 0. Next Obligation. exact ${ADMIT}. Qed.`)}`, `GOAL t ${q('False')}`, 'APPLY (exact (proj2_sig p))', 'END']);
+    expect(rs[0]?.ERR === '' ? rs[3]?.ERR : rs[0]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/^unsound: depends on .*proof_admitted|not allowed/);
+  }, 120_000);
+  it('a theorem named like a library global (nat) on the axiom', async () => {
+    const rs = await session([`DEFINE ${q(`${REQUIRE} Definition d : False := ${ADMIT}.`)}`, `GOAL nat ${q('False')}`, 'APPLY (exact d)', 'END']);
+    expect(rs[3]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/^unsound: depends on .*proof_admitted|^parse error/);
+  }, 120_000);
   it('a theorem named with a prime and a unicode letter', async () => {
     const rs = await session([`DEFINE ${q(`${REQUIRE} Definition d : False := ${ADMIT}.`)}`, `GOAL α_t' ${q('False')}`, 'APPLY (exact d)', 'END']);
     expect(rs[3]?.ERR, JSON.stringify(rs.map((r) => r.ERR))).toMatch(/^unsound: depends on .*proof_admitted/);
