@@ -51,11 +51,11 @@ export interface JudgeIO {
 }
 
 /**
- * A line of the plugin's answer: a global as `Locate Term` names it. Anything else (`Variable x`, `Unreadable`)
- * is not vouched for. A path holds no ASCII blank, but may hold a no-break space (a name's own character, which
+ * A line of the plugin's answer: a global as `Locate Term` names it, marked when it belongs to a bound module (a
+ * functor's parameter). Anything else (`Variable x`, `Unreadable`) is not vouched for. A path holds no ASCII blank, but may hold a no-break space (a name's own character, which
  * `\s` and `trim` would take for layout).
  */
-const LOCATED = /^(Constant|Inductive|Constructor) ([^ \t\r\n]+)$/;
+const LOCATED = /^(Constant|Inductive|Constructor) ([^ \t\r\n]+)( \(bound module\))?$/;
 /** The installed libraries' globals never change while a session lives; any other (the document's, `Top.…`) may. */
 const documentGlobal = (full: string): boolean => !/^(Coq|Hammer)\./.test(full);
 
@@ -105,6 +105,13 @@ export class ClosedConstants {
         union.axioms.push(...w.axioms);
         union.bypasses.push(...w.bypasses);
       }
+      // A bound module's global (a functor's parameter field) is walked each time, never remembered: its path
+      // names it only while its functor is open, and a later object may have the same path.
+      for (const full of direct.bound) {
+        const w = await this.walk(full);
+        union.axioms.push(...w.axioms);
+        union.bypasses.push(...w.bypasses);
+      }
     }
     let verdict = await judgeWalked(union, trusted);
     if (!verdict.ok && direct !== undefined) {
@@ -121,7 +128,7 @@ export class ClosedConstants {
       return verdict;
     }
     // The theorem is remembered, by its kernel name, for the lemmas that use it (until the log is cut below it).
-    if (direct !== undefined) this.walked.set(direct.self, { ...union, logLength: this.io.logLength() });
+    if (direct !== undefined && !direct.selfBound) this.walked.set(direct.self, { ...union, logLength: this.io.logLength() });
     return verdict;
   }
 
@@ -129,7 +136,7 @@ export class ClosedConstants {
    * The kernel names of the globals `name`'s body and statement mention; undefined when the plugin's answer
    * holds anything it cannot vouch for, or there is no answer (then the whole closure is walked by Coq instead).
    */
-  private async directReferences(name: string): Promise<{ self: string; fulls: string[] } | undefined> {
+  private async directReferences(name: string): Promise<{ self: string; selfBound: boolean; fulls: string[]; bound: string[] } | undefined> {
     let answer: string;
     try {
       answer = await this.io.references(name);
@@ -141,14 +148,16 @@ export class ClosedConstants {
     // The theorem itself, a constant of that name, comes first: anything else is not the theorem just closed.
     if (first?.[1] !== 'Constant' || (first[2] as string).split('.').at(-1) !== name) return undefined;
     const fulls = new Set<string>();
+    const bound = new Set<string>();
     for (const line of lines.slice(1)) {
       const m = LOCATED.exec(line);
       if (m === null) return undefined;
-      fulls.add(m[2] as string);
+      (m[3] === undefined ? fulls : bound).add(m[2] as string);
     }
     const self = first[2] as string;
     fulls.delete(self);
-    return { self, fulls: [...fulls] };
+    bound.delete(self);
+    return { self, selfBound: first[3] !== undefined, fulls: [...fulls], bound: [...bound] };
   }
 
   /**

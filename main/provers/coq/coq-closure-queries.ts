@@ -24,6 +24,16 @@ export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstan
       const located = notices(await tip.client.query(`Locate Term ${name}.`, tip.client.tip, ROUND_TRIP_MS).catch(() => []));
       const full = constantFromLocate(located);
       if (full === undefined) return sectionVariableFromLocate(located);
+      // The plugin knows from the kernel whether the constant is a bound module's (a functor's parameter field):
+      // a parameter named `Coq` or `Top` cannot pass its field off as the library's or the document's.
+      const bound = await boundModule(tip, name, full);
+      if (bound === false) return full;
+      if (bound === true) {
+        // A field of a parameter of a functor open here is the functor's premise; any other bound global (a
+        // module type's own field) resolves to nothing that could be trusted.
+        const root = full.split('.')[0] ?? '';
+        return tip.openBlocks().some((b) => b.kind === 'module' && (b.params ?? []).includes(root)) ? { functorParameter: full } : undefined;
+      }
       const libraries = async (): Promise<string[] | undefined> => librariesFromPrint(notices(await tip.client.query('Print Libraries.', tip.client.tip, ROUND_TRIP_MS)));
       return (await functorParameterField(full, tip.openBlocks(), () => libraries().catch(() => undefined))) ?? full;
     },
@@ -32,6 +42,17 @@ export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstan
     query: async (sentences) => (await tip.client.query(sentences, tip.client.tip, ROUND_TRIP_MS)).filter((m) => m.level === 'notice').map((m) => m.text),
     coqVersion: () => tip.client.about(ROUND_TRIP_MS),
   }));
+}
+
+/**
+ * Whether `name` (which `Locate Term` resolved to `full`) is a bound module's constant, as the plugin's first line
+ * says; undefined when the plugin does not answer for it (no plugin: the path's text decides, as before it).
+ */
+async function boundModule(tip: CoqTip, name: string, full: string): Promise<boolean | undefined> {
+  const first = (await tip.client.query(`Arbor_references ${name}.`, tip.client.tip, ROUND_TRIP_MS).then(notices, () => '')).split('\n')[0] ?? '';
+  if (first === `Constant ${full}`) return false;
+  if (first === `Constant ${full} (bound module)`) return true;
+  return undefined;
 }
 
 /** `Arbor_references name` at the tip (arbor-plugin.ts). */
