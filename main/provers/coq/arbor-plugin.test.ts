@@ -37,9 +37,10 @@ describe('Arbor_references (real coqidetop with the plugin)', () => {
     expect(lines).toEqual(expect.arrayContaining(['Constant Top.d', 'Inductive Top.two', 'Inductive Top.R', 'Constant Top.f']));
   }, 60_000);
 
-  it('what it cannot vouch for ends in Unreadable: a section variable, a primitive integer; a non-constant too', async () => {
-    const inSection = await references(['Section S.', 'Variable v : nat.', 'Definition h := v + 1.'], 'h');
-    expect(inSection).toContain('Unreadable');
+  it('a section\'s variables and Let by name; what it cannot vouch for ends in Unreadable: a primitive integer, a non-constant', async () => {
+    const inSection = await references(['Section S.', 'Variable v : nat.', 'Let w := 2.', "Variable v' : nat.", "Definition h := v + w + v'."], 'h');
+    expect(inSection).toEqual(expect.arrayContaining(['Constant Top.S.h', 'Variable v', 'Variable w', "Variable v'"]));
+    expect(inSection).not.toContain('Unreadable');
     const primitive = await references(['Require Import Coq.Numbers.Cyclic.Int63.PrimInt63.', 'Definition i := 3%uint63.'], 'i');
     expect(primitive).toEqual(['Constant Top.i', 'Unreadable']);
     expect(await references([], 'nat')).toEqual(['Inductive Coq.Init.Datatypes.nat', 'Unreadable']);

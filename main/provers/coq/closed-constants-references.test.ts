@@ -64,7 +64,6 @@ describe('the plugin\'s answer, read by the assumption judge', () => {
   });
 
   for (const [why, answer] of [
-    ['a section variable', 'Constant Top.S.t\nVariable n\nInductive Coq.Init.Datatypes.nat'],
     ['a primitive literal', 'Constant Top.t\nUnreadable'],
     ['another constant first', 'Constant Top.other\nInductive Coq.Init.Datatypes.nat'],
     ['an inductive first', 'Inductive Top.t\nUnreadable'],
@@ -82,6 +81,16 @@ describe('the plugin\'s answer, read by the assumption judge', () => {
       expect(judge.stats.fallbacks).toBe(1);
     });
   }
+
+  it('a section variable and a bound module\'s global are walked by their names each time, never remembered', async () => {
+    const coq = new CoqDouble();
+    const judge = new ClosedConstants(coq);
+    coq.answer = 'Constant Top.S.t\nVariable n\nConstant X.f (bound module)\nInductive Coq.Init.Datatypes.nat';
+    expect((await judge.judge('t', new Set())).ok).toBe(true);
+    expect((await judge.judge('t', new Set())).ok).toBe(true);
+    expect(coq.walked).toEqual(['n', 'X.f', 'n', 'X.f']);
+    expect(judge.stats.fallbacks).toBe(0);
+  });
 
   it('no plugin (the query fails): Coq\'s own walk', async () => {
     const coq = new CoqDouble();

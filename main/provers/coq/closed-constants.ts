@@ -52,10 +52,10 @@ export interface JudgeIO {
 
 /**
  * A line of the plugin's answer: a global as `Locate Term` names it, marked when it belongs to a bound module (a
- * functor's parameter). Anything else (`Variable x`, `Unreadable`) is not vouched for. A path holds no ASCII blank, but may hold a no-break space (a name's own character, which
+ * functor's parameter), or a section's variable by its name. Anything else (`Unreadable`) is not vouched for. A path holds no ASCII blank, but may hold a no-break space (a name's own character, which
  * `\s` and `trim` would take for layout).
  */
-const LOCATED = /^(Constant|Inductive|Constructor) ([^ \t\r\n]+)( \(bound module\))?$/;
+const LOCATED = /^(Constant|Inductive|Constructor|Variable) ([^ \t\r\n]+)( \(bound module\))?$/;
 /** The installed libraries' globals never change while a session lives; any other (the document's, `Top.…`) may. */
 const documentGlobal = (full: string): boolean => !/^(Coq|Hammer)\./.test(full);
 
@@ -106,7 +106,8 @@ export class ClosedConstants {
         union.bypasses.push(...w.bypasses);
       }
       // A bound module's global (a functor's parameter field) is walked each time, never remembered: its path
-      // names it only while its functor is open, and a later object may have the same path.
+      // names it only while its functor is open, and a later object may have the same path. So is a section's
+      // variable or `Let`: `Print Assumptions` of it lists it as a section variable, or what its body assumes.
       for (const full of direct.bound) {
         const w = await this.walk(full);
         union.axioms.push(...w.axioms);
@@ -152,7 +153,8 @@ export class ClosedConstants {
     for (const line of lines.slice(1)) {
       const m = LOCATED.exec(line);
       if (m === null) return undefined;
-      (m[3] === undefined ? fulls : bound).add(m[2] as string);
+      // A section's variable or `Let` (by its name) is walked each time, as a bound module's global: a name, not a path.
+      (m[3] === undefined && m[1] !== 'Variable' ? fulls : bound).add(m[2] as string);
     }
     const self = first[2] as string;
     fulls.delete(self);
