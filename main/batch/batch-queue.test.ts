@@ -149,14 +149,15 @@ describe('arbor batch on BullMQ/Redis workers (real redis-server)', () => {
     const [coqOnly] = await startWorkers('qp-coq') as [QueueWorkerRun];
     const { file, names } = writeLoopProblems(dir, 'provers', ['fast', 'fast', 'fast']);
     const report = join(dir, 'provers.jsonl');
-    const run = new BatchRun(['aim', file, '--queue', redis.url, '--report', report, ...LIMIT]);
+    // Routing is what is tested: the fast problems get room to be proved on a loaded machine (2 s was not, once).
+    const run = new BatchRun(['aim', file, '--queue', redis.url, '--report', report, '--timeout', '20', '--no-eprover']);
     // The batch says nobody serves the builtin queue; the jobs wait (the coq worker does not take them).
     await run.until(() => run.of('notice').some((n) => String(n.text).startsWith('no worker with builtin')), 60_000, 'the no-worker notice');
     expect(run.of('started')).toEqual([]);
     const [builtinOnly] = await startWorkers('qp-builtin') as [QueueWorkerRun];
     expect(await run.exited).toBe(0);
     const items = expectComplete(report, names);
-    expect(items.every((i) => i.worker === 'qp-builtin' && i.outcome === 'proved')).toBe(true);
+    expect(items.map((i) => `${i.worker} ${i.outcome}`)).toEqual(items.map(() => 'qp-builtin proved'));
     expect(coqOnly.finished()).toEqual([]);
     expect(builtinOnly.finished().sort()).toEqual(items.map((i) => i.job).sort());
     expect(coqOnly.errLines.join('\n')).toMatch(/queues batch-coq on/);
