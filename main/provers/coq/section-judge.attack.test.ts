@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
+import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
+
+/**
+ * Attacks (atk-sections) on END's judge reading an open section's variables and `Let`s through the plugin
+ * (`Variable <name>` lines, walked each time) and bound-module globals (closed-constants.ts). A passing test: the
+ * judge held. Real arbor-shell and coqidetop.
+ */
+const ADMIT = 'Coq.Compat.AdmitAxiom.proof_admitted';
+const REQUIRE = 'Require Coq.Compat.AdmitAxiom.';
+
+type End = ShellResponse & { PREMISES?: { kind: string; name: string }[]; ASSUMPTIONS?: string[]; CONDITIONAL?: string };
+const names = (r: ShellResponse | undefined): string[] => ((r as End | undefined)?.PREMISES ?? []).map((p) => p.name).sort();
+const dump = (rs: ShellResponse[]): string => JSON.stringify(rs.map((r) => ({ ERR: r.ERR, P: (r as End).PREMISES, A: (r as End).ASSUMPTIONS })));
+const unsound = /^unsound: depends on .*proof_admitted/;
+
+describe('section variables and Let through the plugin (real arbor-shell)', () => {
+  const { session, channel } = useRealShell(['--timeout', '20']);
+
+  it('a Let on proof_admitted reached through another Let: refused', async () => {
+    const rs = await session([`DEFINE ${q(`${REQUIRE} Section S. Let h : False := ${ADMIT}. Let h2 : False := h.`)}`, `GOAL t ${q('False')}`, 'APPLY (exact h2)', 'END']);
+    expect(rs[3]?.ERR, dump(rs)).toMatch(unsound);
+  }, 180_000);
+
+  it('an opaque Let (Qed) on proof_admitted, through a lemma of the section: refused (its body is inlined at End)', async () => {
+    const rs = await session([
+      `DEFINE ${q(`${REQUIRE} Section S. Let h : False. Proof. exact ${ADMIT}. Qed.`)}`,
+      `DEFINE ${q('Definition l : False := h.')}`,
+      `GOAL t ${q('False')}`, 'APPLY (exact l)', 'END',
+    ]);
+    expect(rs[4]?.ERR, dump(rs)).toMatch(unsound);
+  }, 180_000);
+
+  it('a lemma of the section on an admitted Let, judged inside, then used after End: still refused', async () => {
+    const rs = await session([
+      `DEFINE ${q(`${REQUIRE} Section S. Variable c : nat. Let h : False := ${ADMIT}. Definition l : c = c /\\ False := conj eq_refl h.`)}`,
+      `GOAL t1 ${q('False')}`, 'APPLY (exact (proj2 l))', 'END',
+      `DEFINE ${q('End S.')}`,
+      `GOAL t2 ${q('False')}`, 'APPLY (exact (proj2 (l 0)))', 'END',
+    ]);
+    expect(rs[3]?.ERR, dump(rs)).toMatch(unsound);
+    expect(rs[4]?.ERR).toBe('');
+    expect(rs[7]?.ERR, dump(rs)).toMatch(unsound);
+  }, 180_000);
+
+  // The memo of `Top.l`, walked inside the section (`Section Variables: c`), must not outlive `End`: after it, `l`
+  // takes `c` as an argument and no section is open, so no premise is left.
+  it('End of a section, then a theorem on its discharged lemma: no stale premise', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section S. Variable c : nat. Definition l : nat := c.')}`,
+      `GOAL t1 ${q('l = l')}`, 'APPLY (reflexivity)', 'END',
+      `DEFINE ${q('End S.')}`,
+      `GOAL t2 ${q('l 0 = l 0')}`, 'APPLY (reflexivity)', 'END',
+    ]);
+    expect(names(rs[3]), dump(rs)).toEqual(['c']);
+    expect(finished(rs[7]), dump(rs)).toBe(true);
+    expect((rs[7] as End).PREMISES, dump(rs)).toBeUndefined();
+    expect((rs[7] as End).ASSUMPTIONS?.join('\n') ?? '', dump(rs)).not.toMatch(/section variable/);
+  }, 180_000);
+
+  // The same through the memo of the first theorem itself, in a second section with a variable of the same name.
+  it('a theorem of a closed section used in a new section with a namesake variable: no premise of the new section', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section S. Variable c : nat.')}`,
+      `GOAL t1 ${q('c = c')}`, 'APPLY (reflexivity)', 'END',
+      `DEFINE ${q('End S. Section S2. Variable c : nat.')}`,
+      `GOAL t2 ${q('0 = 0')}`, 'APPLY (exact (t1 0))', 'END',
+    ]);
+    expect(names(rs[3]), dump(rs)).toEqual(['c']);
+    expect(finished(rs[7]), dump(rs)).toBe(true);
+    expect((rs[7] as End).PREMISES, dump(rs)).toBeUndefined();
+  }, 180_000);
+
+  it('a hypothesis named proof_admitted: a premise when used, and the real axiom still refused', async () => {
+    const rs = await session([
+      `DEFINE ${q(`${REQUIRE} Section S. Hypothesis proof_admitted : False.`)}`,
+      `GOAL t1 ${q('False')}`, 'APPLY (exact proof_admitted)', 'END',
+      `GOAL t2 ${q('False')}`, `APPLY (exact ${ADMIT})`, 'END',
+      `GOAL t3 ${q('False /\\ False')}`, 'APPLY (split; [exact t1 | exact t2])', 'END',
+    ]);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[3])).toEqual(['proof_admitted']);
+    expect(rs[6]?.ERR, dump(rs)).toMatch(unsound);
+    // t2 was refused: GOAL t3 may not even see t2 (the proof was not closed); if it did, END refuses.
+    if (rs[8]?.ERR === '') expect(rs[9]?.ERR, dump(rs)).toMatch(unsound);
+  }, 240_000);
+
+  it('a hypothesis named classic beside the trusted library classic (memoised before the section): proved, premise classic', async () => {
+    const rs = await session([
+      `DEFINE ${q('Require Import Coq.Logic.Classical_Prop.')}`,
+      `GOAL t0 ${q('forall P : Prop, P \\/ ~ P')}`, 'APPLY (exact classic)', 'END',
+      `DEFINE ${q('Section S. Hypothesis classic : False.')}`,
+      `GOAL t1 ${q('(forall P : Prop, P \\/ ~ P) /\\ False')}`, 'APPLY (split; [exact t0 | exact classic])', 'END',
+    ]);
+    expect(finished(rs[3]), dump(rs)).toBe(true);
+    expect(rs[7]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[7]), dump(rs)).toEqual(['classic']);
+    expect((rs[7] as End).ASSUMPTIONS?.join('\n'), dump(rs)).toMatch(/Classical_Prop\.classic/);
+  }, 240_000);
+
+  it('variables named Top, Coq, nat-like, with a prime and a unicode letter, used only in the type: all premises', async () => {
+    const rs = await session([
+      `DEFINE ${q("Section S. Variable Top : nat. Variable Coq : nat. Hypothesis plus_n_O : False. Variables (c' α : nat). Variable P : Prop.")}`,
+      `GOAL t ${q("Top + Coq = Top + Coq /\\ c' = α -> P -> P")}`, 'APPLY (intros _ p; exact p)', 'END',
+      `GOAL u ${q('1 = 2')}`, 'APPLY (destruct plus_n_O)', 'END',
+    ]);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[3]), dump(rs)).toEqual(['Coq', 'P', 'Top', "c'", 'α'].sort());
+    expect(names(rs[6]), dump(rs)).toEqual(['plus_n_O']);
+  }, 240_000);
+
+  it('Context with implicit and instance binders, a Let shadowing a global on the axiom', async () => {
+    const rs = await session([
+      `DEFINE ${q(`${REQUIRE} Definition d : False := ${ADMIT}. Class K := { k : False }. Section S. Context {x : nat} \`{K}. Let d : nat := 0.`)}`,
+      `GOAL t ${q('d = x -> False')}`, 'APPLY (intros _; exact k)', 'END',
+      `GOAL u ${q('False')}`, 'APPLY (exact Top.d)', 'END',
+    ]);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[3]).length, dump(rs)).toBe(2);
+    expect(rs[6]?.ERR, dump(rs)).toMatch(unsound);
+  }, 240_000);
+
+  it('nested sections: outer and inner variables both premises; after the inner End only the outer one', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section A. Variable a : nat. Section B. Hypothesis b : a = 1.')}`,
+      `GOAL t ${q('a = 1')}`, 'APPLY (exact b)', 'END',
+      `DEFINE ${q('End B.')}`,
+      `GOAL u ${q('a = 1 -> a = 1')}`, 'APPLY (exact t)', 'END',
+    ]);
+    expect(names(rs[3]), dump(rs)).toEqual(['a', 'b']);
+    expect(names(rs[7]), dump(rs)).toEqual(['a']);
+  }, 240_000);
+
+  it('REVERT inside a section below a lemma judged on a variable, then the lemma redefined on the axiom: refused', async () => {
+    const send = await channel();
+    const rs: ShellResponse[] = [];
+    for (const r of [`DEFINE ${q(`${REQUIRE} Section S. Hypothesis c : False.`)}`, `DEFINE ${q('Definition l : False := c.')}`, `GOAL a ${q('False')}`, 'APPLY (exact l)', 'END']) rs.push(await send(r));
+    expect(names(rs[4]), dump(rs)).toEqual(['c']);
+    const step = (rs[1] as { STEP?: number }).STEP as number;
+    rs.push(await send(`REVERT ${step - 1}`));
+    for (const r of [`DEFINE ${q(`Definition l : False := ${ADMIT}.`)}`, `GOAL b ${q('False')}`, 'APPLY (exact l)', 'END']) rs.push(await send(r));
+    expect(rs[6]?.ERR, dump(rs)).toBe('');
+    expect(rs[9]?.ERR, dump(rs)).toMatch(unsound);
+  }, 240_000);
+
+  it('two modules each with a section and a theorem t: the second (on an admitted Let) refused', async () => {
+    const rs = await session([
+      `DEFINE ${q(`${REQUIRE} Module M1. Section A. Hypothesis c : False.`)}`,
+      `GOAL t ${q('False')}`, 'APPLY (exact c)', 'END',
+      `DEFINE ${q(`End A. End M1. Module M2. Section A. Let c : False := ${ADMIT}.`)}`,
+      `GOAL t ${q('False')}`, 'APPLY (exact c)', 'END',
+    ]);
+    expect(names(rs[3]), dump(rs)).toEqual(['c']);
+    expect(rs[7]?.ERR, dump(rs)).toMatch(unsound);
+  }, 240_000);
+});
+
+describe('sections inside functors (real arbor-shell)', () => {
+  const { session } = useRealShell(['--timeout', '20']);
+
+  it('a section inside a functor: the parameter\'s field and the section variable are both listed as premises', async () => {
+    const rs = await session([
+      `DEFINE ${q('Module Type Sig. Parameter f : False. End Sig. Module F (X : Sig). Section S. Variable c : nat.')}`,
+      `GOAL t ${q('c = c /\\ False')}`, 'APPLY (split; [reflexivity | exact X.f])', 'END',
+    ]);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    const all = (rs[3] as End).ASSUMPTIONS?.join('\n') ?? '';
+    expect(all, dump(rs)).toMatch(/X\.f.*field of the functor's parameter/);
+    expect(all, dump(rs)).toMatch(/\bc\b.*section variable/);
+  }, 240_000);
+
+  it('a parameter named like the section variable (c.f and c): both premises, neither trusted', async () => {
+    const rs = await session([
+      `DEFINE ${q('Module Type Sig. Parameter f : False. End Sig. Module F (c : Sig). Section S. Hypothesis c : True.')}`,
+      `GOAL t ${q('True /\\ False')}`, 'APPLY (split; [exact c | exact c.f])', 'END',
+    ]);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    const all = (rs[3] as End).ASSUMPTIONS?.join('\n') ?? '';
+    expect(all, dump(rs)).toMatch(/c\.f.*field of the functor's parameter/);
+    expect(all, dump(rs)).toMatch(/section variable/);
+  }, 240_000);
+
+  it('after End of section and functor, the functor applied to a module on the axiom: the theorem through it refused', async () => {
+    const rs = await session([
+      `DEFINE ${q(`${REQUIRE} Module Type Sig. Parameter f : False. End Sig. Module Bad. Definition f : False := ${ADMIT}. End Bad. Module F (X : Sig). Section S. Variable c : nat.`)}`,
+      `GOAL t ${q('c = c -> False')}`, 'APPLY (intros _; exact X.f)', 'END',
+      `DEFINE ${q('End S. End F. Module A := F Bad.')}`,
+      `GOAL u ${q('False')}`, 'APPLY (exact (A.t 0 eq_refl))', 'END',
+    ]);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    expect(rs[4]?.ERR, dump(rs)).toBe('');
+    expect(rs[7]?.ERR, dump(rs)).toMatch(unsound);
+  }, 240_000);
+
+  it('a Variable outside any section (an axiom): refused or not allowed, never a premise', async () => {
+    const rs = await session([`DEFINE ${q('Section S. End S. Variable c : False.')}`, `GOAL t ${q('False')}`, 'APPLY (exact c)', 'END']);
+    expect(rs[0]?.ERR === '' ? rs[3]?.ERR : rs[0]?.ERR, dump(rs)).toMatch(/^unsound: depends on .*c|not allowed/);
+  }, 240_000);
+});
