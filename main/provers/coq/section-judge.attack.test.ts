@@ -186,6 +186,29 @@ describe('more section cases (real arbor-shell)', () => {
     expect(rs[7]?.ERR, dump(rs)).toMatch(unsound);
   }, 180_000);
 
+  it('variables named Assumptions, Opaque and with a no-break space: honest, all premises', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section S. Variable Assumptions : nat. Variable Opaque : nat. Variable a\u00A0b : nat.')}`,
+      `GOAL t ${q('Assumptions + Opaque = Assumptions + Opaque /\\ a\u00A0b = a\u00A0b')}`, 'APPLY (split; reflexivity)', 'END',
+    ]);
+    expect(rs[0]?.ERR, dump(rs)).toBe('');
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[3]), dump(rs)).toEqual(['Assumptions', 'Opaque', 'a\u00A0b'].sort());
+  }, 180_000);
+
+  it('a Let over a variable: the variable is the premise; a universe-polymorphic section: honest', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section S. Variable c : nat. Let x := c + 1.')}`,
+      `GOAL t ${q('x = x')}`, 'APPLY (reflexivity)', 'END',
+      `DEFINE ${q('End S. #[universes(polymorphic)] Section P. Variable A : Type.')}`,
+      `GOAL id' ${q('A -> A')}`, 'APPLY (intro a; exact a)', 'END',
+    ]);
+    expect(names(rs[3]), dump(rs)).toEqual(['c']);
+    expect(rs[4]?.ERR, dump(rs)).toBe('');
+    expect(rs[7]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[7]), dump(rs)).toEqual(['A']);
+  }, 180_000);
+
   it('an honest Let with a closed body: proved, no premise', async () => {
     const rs = await session([`DEFINE ${q('Section S. Variable c : nat. Let two := 2.')}`, `GOAL t ${q('two = 2')}`, 'APPLY (reflexivity)', 'END']);
     expect(finished(rs[3]), dump(rs)).toBe(true);
