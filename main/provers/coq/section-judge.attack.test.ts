@@ -1,6 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../../process/process-manager.ts';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
+import { finished, quoted as q, useRealShell, useScratchDir } from './testing/real-shell.ts';
 
 /**
  * Attacks (atk-sections) on END's judge reading an open section's variables and `Let`s through the plugin
@@ -144,6 +147,18 @@ describe('section variables and Let through the plugin (real arbor-shell)', () =
     expect(rs[9]?.ERR, dump(rs)).toMatch(unsound);
   }, 240_000);
 
+  it('REVERT to before the Section, then the theorem\'s name redefined on the axiom and used: refused', async () => {
+    const send = await channel();
+    const rs: ShellResponse[] = [];
+    for (const r of [`DEFINE ${q(REQUIRE)}`, `DEFINE ${q('Section S. Hypothesis c : False.')}`, `GOAL t1 ${q('False')}`, 'APPLY (exact c)', 'END']) rs.push(await send(r));
+    expect(names(rs[4]), dump(rs)).toEqual(['c']);
+    const step = (rs[1] as { STEP?: number }).STEP as number;
+    rs.push(await send(`REVERT ${step - 1}`));
+    for (const r of [`DEFINE ${q(`Definition t1 : False := ${ADMIT}.`)}`, `GOAL t2 ${q('False')}`, 'APPLY (exact t1)', 'END']) rs.push(await send(r));
+    expect(rs[6]?.ERR, dump(rs)).toBe('');
+    expect(rs[9]?.ERR, dump(rs)).toMatch(unsound);
+  }, 240_000);
+
   it('two modules each with a section and a theorem t: the second (on an admitted Let) refused', async () => {
     const rs = await session([
       `DEFINE ${q(`${REQUIRE} Module M1. Section A. Hypothesis c : False.`)}`,
@@ -158,15 +173,21 @@ describe('section variables and Let through the plugin (real arbor-shell)', () =
 
 describe('more section cases (real arbor-shell)', () => {
   const { session } = useRealShell(['--timeout', '20']);
+  const dir = useScratchDir('section-judge-');
 
   // Coq's Print Assumptions never walks a section variable's type: inside the section `t` shows only `c` and `g`,
   // after `End` (t : forall c : D, (D -> True) -> True) it shows proof_admitted, which D's body rests on.
   it('premises whose types rest on an admitted definition: END must not say proved without proof_admitted', async () => {
     const rs = await session([
       `DEFINE ${q(`${REQUIRE} Definition D : Prop := ${ADMIT} = ${ADMIT}. Section S. Variable c : D. Variable g : D -> True.`)}`,
-      `GOAL t ${q('True')}`, 'APPLY (exact (g c))', 'END',
+      `GOAL t ${q('True')}`, 'APPLY (exact (g c))', 'END', 'SCRIPT',
     ]);
     expect(rs[2]?.ERR, dump(rs)).toBe('');
+    // What coqc says of Arbor's own SCRIPT (it closes the section): t rests on proof_admitted.
+    await writeFile(join(dir(), 'S.v'), `${rs[4]?.RESPONSE as string}\nPrint Assumptions t.\n`);
+    const c = await runProcess({ program: 'coqc', args: ['S.v'], cwd: dir(), timeoutMs: 120_000, sandbox: { writable: [dir()] } });
+    expect(c.exitCode, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/proof_admitted/);
     if (rs[3]?.ERR === '') expect((rs[3] as End).ASSUMPTIONS?.join('\n') ?? '', dump(rs)).toMatch(/proof_admitted/);
     else expect(rs[3]?.ERR, dump(rs)).toMatch(unsound);
   }, 180_000);
