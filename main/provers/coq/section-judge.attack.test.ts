@@ -230,6 +230,21 @@ describe('more section cases (real arbor-shell)', () => {
     expect(names(rs[7]), dump(rs)).toEqual(['A']);
   }, 180_000);
 
+  // A `Let` is discharged as a let-in (`t = let h : D := I in …`): its type enters t's body at `End`. Inside the
+  // section, Coq's Print Assumptions of `h` (and of `t`) walks the body `I` only: no premise, no axiom.
+  it('a Let whose type (not body) rests on an admitted definition: END must not say proved unconditionally', async () => {
+    const rs = await session([
+      `DEFINE ${q(`${REQUIRE} Definition D : Prop := (fun _ : False => True) ${ADMIT}. Section S. Let h : D := I.`)}`,
+      `GOAL t ${q('True')}`, 'APPLY (exact ((fun _ : True => I) h))', 'END', 'SCRIPT',
+    ]);
+    expect(rs[2]?.ERR, dump(rs)).toBe('');
+    await writeFile(join(dir(), 'L.v'), `${rs[4]?.RESPONSE as string}\nPrint Assumptions t.\n`);
+    const c = await runProcess({ program: 'coqc', args: ['L.v'], cwd: dir(), timeoutMs: 120_000, sandbox: { writable: [dir()] } });
+    expect(c.exitCode, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/proof_admitted/);
+    expect(finished(rs[3]) && (rs[3] as End).PREMISES === undefined, dump(rs)).toBe(false);
+  }, 180_000);
+
   it('an honest Let with a closed body: proved, no premise', async () => {
     const rs = await session([`DEFINE ${q('Section S. Variable c : nat. Let two := 2.')}`, `GOAL t ${q('two = 2')}`, 'APPLY (reflexivity)', 'END']);
     expect(finished(rs[3]), dump(rs)).toBe(true);
