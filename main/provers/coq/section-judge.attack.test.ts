@@ -245,6 +245,22 @@ describe('more section cases (real arbor-shell)', () => {
     expect(finished(rs[3]) && (rs[3] as End).PREMISES === undefined, dump(rs)).toBe(false);
   }, 180_000);
 
+  // The same blind spot on premises: `End` abstracts H (it occurs in h's type, hence in t's let-in), so Arbor's
+  // SCRIPT gives `t : False -> True`; Coq's Print Assumptions inside the section says closed.
+  it('a Let whose type mentions a hypothesis: the hypothesis must be listed as a premise', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section S. Hypothesis H : False. Let h : (fun _ : False => True) H := I.')}`,
+      `GOAL t ${q('True')}`, 'APPLY (exact ((fun _ : True => I) h))', 'END', 'SCRIPT',
+    ]);
+    expect(rs[2]?.ERR, dump(rs)).toBe('');
+    await writeFile(join(dir(), 'H.v'), `${rs[4]?.RESPONSE as string}\nCheck t.\n`);
+    const c = await runProcess({ program: 'coqc', args: ['H.v'], cwd: dir(), timeoutMs: 120_000, sandbox: { writable: [dir()] } });
+    expect(c.exitCode, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/False -> True/);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[3]), dump(rs)).toEqual(['H']);
+  }, 180_000);
+
   it('an honest Let with a closed body: proved, no premise', async () => {
     const rs = await session([`DEFINE ${q('Section S. Variable c : nat. Let two := 2.')}`, `GOAL t ${q('two = 2')}`, 'APPLY (reflexivity)', 'END']);
     expect(finished(rs[3]), dump(rs)).toBe(true);
