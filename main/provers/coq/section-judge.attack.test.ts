@@ -261,6 +261,37 @@ describe('more section cases (real arbor-shell)', () => {
     expect(names(rs[3]), dump(rs)).toEqual(['H']);
   }, 180_000);
 
+  // `Proof using H` makes `End` abstract H from `l` (l : False -> True), hence from `t`, though neither body uses it;
+  // Coq's Print Assumptions inside the section says closed for both.
+  it('a lemma with Proof using H, used by the theorem: H must be listed as a premise', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section S. Hypothesis H : False. Lemma l : True. Proof using H. exact I. Qed.')}`,
+      `GOAL t ${q('True')}`, 'APPLY (exact l)', 'END', 'SCRIPT',
+    ]);
+    if (/not allowed/.test(rs[0]?.ERR ?? '')) return;
+    expect(rs[0]?.ERR, dump(rs)).toBe('');
+    await writeFile(join(dir(), 'U.v'), `${rs[4]?.RESPONSE as string}\nCheck t.\n`);
+    const c = await runProcess({ program: 'coqc', args: ['U.v'], cwd: dir(), timeoutMs: 120_000, sandbox: { writable: [dir()] } });
+    expect(c.exitCode, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/False -> True/);
+    expect(rs[3]?.ERR, dump(rs)).toBe('');
+    expect(names(rs[3]), dump(rs)).toEqual(['H']);
+  }, 180_000);
+
+  it('Set Default Proof Using "All": the theorem abstracts every section variable, END must list them', async () => {
+    const rs = await session([
+      `DEFINE ${q('Section S. Hypothesis H : False. Set Default Proof Using "All".')}`,
+      `GOAL t ${q('True')}`, 'APPLY (exact I)', 'END', 'SCRIPT',
+    ]);
+    if (/not allowed/.test(rs[0]?.ERR ?? '')) return;
+    expect(rs[0]?.ERR, dump(rs)).toBe('');
+    await writeFile(join(dir(), 'A.v'), `${rs[4]?.RESPONSE as string}\nCheck t.\n`);
+    const c = await runProcess({ program: 'coqc', args: ['A.v'], cwd: dir(), timeoutMs: 120_000, sandbox: { writable: [dir()] } });
+    expect(c.exitCode, c.stderr).toBe(0);
+    if (/False -> True/.test(c.stdout)) expect(names(rs[3]), dump(rs)).toEqual(['H']);
+    else expect(rs[3]?.ERR, dump(rs)).toBe('');
+  }, 180_000);
+
   it('an honest Let with a closed body: proved, no premise', async () => {
     const rs = await session([`DEFINE ${q('Section S. Variable c : nat. Let two := 2.')}`, `GOAL t ${q('two = 2')}`, 'APPLY (reflexivity)', 'END']);
     expect(finished(rs[3]), dump(rs)).toBe(true);
