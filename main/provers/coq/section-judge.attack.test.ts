@@ -391,6 +391,19 @@ describe('sections inside functors (real arbor-shell)', () => {
     expect(rs[7]?.ERR, dump(rs)).toMatch(unsound);
   }, 240_000);
 
+  it('a Let of a section in a functor whose parameter is named Coq: the field behind the Let is the parameter\'s premise', async () => {
+    const rs = await session([
+      `DEFINE ${q('Module Type SigC. Module Compat. Module AdmitAxiom. Parameter proof_admitted : False. End AdmitAxiom. End Compat. End SigC.')}`,
+      `DEFINE ${q('Module F (Coq : SigC). Section S. Variable c : nat. Let h : False := Coq.Compat.AdmitAxiom.proof_admitted.')}`,
+      `GOAL t ${q('c = c -> False')}`, 'APPLY (intros _; exact h)', 'END',
+    ]);
+    expect(rs[1]?.ERR, dump(rs)).toBe('');
+    expect(rs[4]?.ERR, dump(rs)).toBe('');
+    const all = (rs[4] as End).ASSUMPTIONS?.join('\n') ?? '';
+    expect(all, dump(rs)).toMatch(/proof_admitted.*field of the functor's parameter/);
+    expect(names(rs[4]), dump(rs)).toEqual(['c']);
+  }, 240_000);
+
   it('a Variable outside any section (an axiom): refused or not allowed, never a premise', async () => {
     const rs = await session([`DEFINE ${q('Section S. End S. Variable c : False.')}`, `GOAL t ${q('False')}`, 'APPLY (exact c)', 'END']);
     expect(rs[0]?.ERR === '' ? rs[3]?.ERR : rs[0]?.ERR, dump(rs)).toMatch(/^unsound: depends on .*c|not allowed/);
