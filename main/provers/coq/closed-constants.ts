@@ -114,14 +114,10 @@ export class ClosedConstants {
         union.bypasses.push(...w.bypasses);
       }
     }
-    let verdict = await judgeWalked(union, trusted);
-    if (!verdict.ok && direct !== undefined) {
-      // The reading may count more than Coq's walk does (a match's inductive, a projection's constant): it never
-      // misses an assumption but may add one. Before refusing, Coq's own walk of the theorem decides.
-      this.stats.fallbacks++;
-      union = await this.walk(name);
-      verdict = await judgeWalked(union, trusted);
-    }
+    // A refusal stands: the plugin's reading is the kernel term's, and what it adds to Coq's own walk inside a
+    // section (what the variables' types mention, the hypotheses a lemma was declared with) is what `coqc`'s
+    // `Print Assumptions` sees once the section ends (section-judge attacks); Coq's walk may not overrule it.
+    const verdict = await judgeWalked(union, trusted);
     // A functor parameter's field is one only while its functor is open: what reached one is never remembered.
     const parametric = (w: Walked | undefined): boolean => w?.axioms.some((a) => typeof a.full === 'object' && 'functorParameter' in a.full) ?? false;
     if (parametric(union)) {
@@ -216,14 +212,23 @@ export class ClosedConstants {
 
 /** The one rule (assumptions.ts), over candidates already resolved where each was printed. */
 async function judgeWalked(union: Walked, trusted: ReadonlySet<string>): Promise<AssumptionVerdict> {
-  const byName = new Map<string, Resolved>();
   const same = (x: Resolved, y: Resolved): boolean => JSON.stringify(x) === JSON.stringify(y);
+  // The same printed name resolved to two objects (asked in different contexts: a library axiom walked before a
+  // section whose hypothesis has its name): each kernel-named one is named by its kernel name instead.
+  const first = new Map<string, Resolved>();
+  const clash = new Set<string>();
+  for (const a of union.axioms) {
+    if (first.has(a.name) && !same(first.get(a.name), a.full)) clash.add(a.name);
+    else if (!first.has(a.name)) first.set(a.name, a.full);
+  }
+  const byName = new Map<string, Resolved>();
   const printed: PrintedAssumptions = { axioms: [], bypasses: union.bypasses };
   for (const a of union.axioms) {
-    // The same printed name resolved to two objects (asked in different contexts): trust neither.
-    if (byName.has(a.name) && !same(byName.get(a.name), a.full)) byName.set(a.name, undefined);
-    else byName.set(a.name, a.full);
-    printed.axioms.push({ name: a.name, statement: a.statement });
+    const name = clash.has(a.name) && typeof a.full === 'string' ? a.full : a.name;
+    // Still two objects under one name (two section variables?): trust neither.
+    if (byName.has(name) && !same(byName.get(name), a.full)) byName.set(name, undefined);
+    else byName.set(name, a.full);
+    printed.axioms.push({ name, statement: a.statement });
   }
   return judgeAssumptions(printed, async (name) => byName.get(name), trusted);
 }

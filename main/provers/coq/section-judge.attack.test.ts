@@ -202,9 +202,10 @@ describe('more section cases (real arbor-shell)', () => {
       `DEFINE ${q('End S.')}`,
       `GOAL u ${q('True')}`, 'APPLY (exact (t I (fun _ : True => I)))', 'END',
     ]);
-    expect(rs[4]?.ERR, dump(rs)).toBe('');
-    expect(rs[6]?.ERR, dump(rs)).toBe('');
-    expect(rs[7]?.ERR, dump(rs)).toMatch(unsound);
+    // Since the plugin follows the variables' types, `t` itself is refused in the section (as `coqc`'s Print
+    // Assumptions of `t` after `End` says), so nothing remembered can carry the axiom past `End`.
+    expect(rs[3]?.ERR, dump(rs)).toMatch(unsound);
+    expect(rs[6]?.ERR, dump(rs)).toMatch(/t was not found/);
   }, 180_000);
 
   it('variables named Assumptions, Opaque and with a no-break space: honest, all premises', async () => {
