@@ -128,8 +128,20 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
     await page.click('[data-testid="run-all"]');
     await expect.poll(() => problems('error').count(), { timeout: 120_000 }).toBe(1);
     expect(await problems('error').getAttribute('data-line')).toBe('6');
-    // Running again fails again on the same line: still one copy.
+    // Running again fails again on the same line: still one copy. The run is watched from its start (an observer
+    // in the page): polling for "no progress" right after the click passed before the run began (CI, a fast run).
+    await page.evaluate(() => {
+      const w = window as unknown as { arborRunSeen?: boolean };
+      w.arborRunSeen = false;
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('[data-testid="progress"]')) {
+          w.arborRunSeen = true;
+          observer.disconnect();
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await page.click('[data-testid="run-all"]');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { arborRunSeen?: boolean }).arborRunSeen), { timeout: 60_000 }).toBe(true);
     await expect.poll(() => page.locator('[data-testid="progress"]').count(), { timeout: 60_000 }).toBe(0);
     expect(await problems('error').count()).toBe(1);
     expect(await page.locator('.message-list .message.error').count()).toBe(0);
