@@ -55,6 +55,55 @@ describe('Arbor_references (real coqidetop with the plugin)', () => {
   }, 60_000);
 });
 
+/** `Arbor_statement NAME.`: the type as stored, printed as `Set Printing All` prints it, and what its printed names locate to. */
+describe('Arbor_statement (real coqidetop with the plugin)', () => {
+  const client = useRealClient({ plugin: true });
+  const statement = async (sentences: string[], name: string): Promise<{ printed: string; names: [string, string][]; locate: string[] }> => {
+    const c = client();
+    const start = c.tip;
+    try {
+      for (const s of sentences) await c.addAndGoals(s);
+      const said = (await c.query(`Arbor_statement ${name}.`)).filter((m) => m.level === 'notice').map((m) => m.text);
+      expect(said).toHaveLength(2);
+      const [head, ...lines] = (said[1] as string).split('\n');
+      expect(head).toBe('Names');
+      const names = lines.map((l) => l.split(' ')).map(([shown, kind, path]) => [shown as string, `${kind} ${path}`] as [string, string]);
+      // Each printed name's line is `Locate Term`'s own first answer for that name, here.
+      const locate = await Promise.all(names.map(async ([shown]) => notices(await c.query(`Locate Term ${shown}.`)).split('\n')[0] as string));
+      return { printed: said[0] as string, names, locate };
+    } finally {
+      await c.editAt(start);
+    }
+  };
+
+  it('implicit binders and a redex as stored (Check inserts an existential and reduces); names as Locate gives them', async () => {
+    const r = await statement(['Theorem t : forall {A : Type} (x : A), (fun P : Prop => P) (x = x).', 'Proof.', 'reflexivity.', 'Qed.'], 't');
+    expect(r.printed).toBe('forall (A : Type) (x : A), (fun P : Prop => P) (@eq A x x)');
+    expect(r.names).toEqual([['eq', 'Inductive Coq.Init.Logic.eq']]);
+    expect(r.locate).toEqual(['Inductive Coq.Init.Logic.eq']);
+  }, 60_000);
+
+  it('a document name shadowing a library one, a bound variable named like a global, a match: the printed names resolve as Locate does', async () => {
+    const r = await statement(['Definition negb (b : bool) := b.', 'Theorem t : forall (b : bool) (orb : nat), negb (Datatypes.negb b) = Datatypes.negb b /\\ orb = orb /\\ match b with true => True | false => True end.', 'Proof.', 'Admitted.'], 't');
+    expect(r.printed).toMatch(/@eq bool \(negb \(Datatypes\.negb b\)\) \(Datatypes\.negb b\)/);
+    expect(r.printed).toMatch(/@eq nat orb orb/);
+    const names = Object.fromEntries(r.names);
+    expect(names).toMatchObject({ negb: 'Constant Top.negb', 'Datatypes.negb': 'Constant Coq.Init.Datatypes.negb', true: 'Constructor Coq.Init.Datatypes.true', false: 'Constructor Coq.Init.Datatypes.false' });
+    // The bound `orb` is no global: never listed.
+    expect(names.orb).toBeUndefined();
+    expect(r.locate).toEqual(r.names.map(([, line]) => line));
+  }, 60_000);
+
+  it('refuses what is no constant; changes no state', async () => {
+    const c = client();
+    const tip = c.tip;
+    await expect(c.query('Arbor_statement nat.')).rejects.toThrow(/not a constant/);
+    await expect(c.query('Arbor_statement arbor_no_such_name.')).rejects.toThrow(/arbor_no_such_name/);
+    await c.query('Arbor_statement plus_n_O.');
+    expect(c.tip).toBe(tip);
+  }, 60_000);
+});
+
 describe('a channel judges END with the plugin (real coqidetop)', () => {
   it('three theorems, one using the one before: no fallback to Coq\'s whole walk', async () => {
     const session = await CoqSession.open({ timeoutMs: 20_000 });
@@ -74,9 +123,10 @@ describe('a channel judges END with the plugin (real coqidetop)', () => {
 describe('the plugin is no part of a document (real arbor-shell)', () => {
   const { session } = useRealShell(['--pool', '0']);
   it('SCRIPT does not load it; a DEFINE may not call it', async () => {
-    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`]);
+    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`, `DEFINE ${quoted('Arbor_statement plus_n_O.')}`]);
     expect(rs.slice(0, 4).map((r) => r.ERR)).toEqual(['', '', '', '']);
     expect(JSON.stringify(rs[3]?.RESPONSE)).not.toMatch(/arbor_plugin|Declare ML/);
     expect(rs[4]?.ERR).toMatch(/not allowed|refused|unsupported/);
+    expect(rs[5]?.ERR).toMatch(/not allowed|refused|unsupported/);
   }, 120_000);
 });

@@ -6,7 +6,7 @@ import type { OpenBlock } from './document-blocks.ts';
 import type { CoqPreludes } from './coq-preludes.ts';
 import { toProverError } from './coq-errors.ts';
 import { cleanEnvironment } from './statement-reading.ts';
-import { printedAllQueries, rememberPrintedAll } from './printed-all.ts';
+import { markArborPlugin, printedAllQueries, rememberPrintedAll } from './printed-all.ts';
 import { withArborPlugin } from './arbor-plugin.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
@@ -76,7 +76,9 @@ export class CoqTip {
     const withPlugin = this.pluginRefused ? undefined : withArborPlugin(this.clientOptions);
     if (withPlugin !== undefined) {
       try {
-        return await CoqideTopClient.start(withPlugin);
+        const client = await CoqideTopClient.start(withPlugin);
+        markArborPlugin(client);
+        return client;
       } catch {
         this.pluginRefused = true;
       }
@@ -186,7 +188,7 @@ export class CoqTip {
         // The common case: one pipelined exchange, the same two calls as a raw Add+Goal, one round trip.
         const sentence = sentences[0] as string;
         const ms = Math.min(limitMs + GRACE_MS, hardLeft);
-        // END's Qed: the Print/Check both judges read go in the same exchange (printed-all.ts).
+        // END's Qed: what both judges read goes in the same exchange (printed-all.ts).
         const a = readBack === undefined ? await this.client.addAndGoals(sentence, ms) : await this.qedAndReadBack(sentence, readBack.name, ms);
         this.log.push({ sentence, stateId: a.stateId });
         r = a;
@@ -207,7 +209,7 @@ export class CoqTip {
   }
 
   private async qedAndReadBack(sentence: string, name: string, ms: number): ReturnType<CoqideTopClient['addAndGoals']> {
-    const { sentence: then, queries } = printedAllQueries(name);
+    const { sentence: then, queries } = printedAllQueries(this.client, name);
     const { added, answers } = await this.client.addAndGoalsThen(sentence, then, queries, ms);
     if (answers !== undefined) rememberPrintedAll(this.client, name, answers);
     return added;

@@ -362,16 +362,17 @@ export class CoqideTopClient {
   }
 
   /**
-   * `addAndGoals`, and in the same exchange `queries` one sentence further (`then`) and back to the new
-   * state: END's `Qed` with the `Print`/`Check` its judges read (printed-all.ts). The sentence's outcome is
+   * `addAndGoals`, and in the same exchange `queries` at the new state — or one sentence further (`then`), and
+   * back to the new state: END's `Qed` with what its judges read (printed-all.ts). The sentence's outcome is
    * exactly `addAndGoals`'; `answers` is undefined whenever anything about the queries went wrong (ids not
    * as expected, a refusal), and the caller then asks the slow way.
    */
-  async addAndGoalsThen(sentence: string, then: string, queries: readonly string[], timeoutMs?: number): Promise<{ added: Awaited<ReturnType<CoqideTopClient['addAndGoals']>>; answers: CoqMessage[][] | undefined }> {
+  async addAndGoalsThen(sentence: string, then: string | undefined, queries: readonly string[], timeoutMs?: number): Promise<{ added: Awaited<ReturnType<CoqideTopClient['addAndGoals']>>; answers: CoqMessage[][] | undefined }> {
     if (!this.newestKnown) return { added: await this.addAndGoals(sentence, timeoutMs), answers: undefined };
     const tip = this.tip;
     const expected = this.newest + 1;
-    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)], timeoutMs, { rest: { after: 2, ms: timeoutMs ?? this.defaultTimeout } }).catch((e: unknown) => {
+    const further = then === undefined ? [...queries.map((q) => queryCall(q, expected))] : [addCall(then, expected), ...queries.map((q) => queryCall(q, expected + 1)), editAtCall(expected)];
+    const settled = await this.batchSettled([addCall(sentence, tip), goalCall(), ...further], timeoutMs, { rest: { after: 2, ms: timeoutMs ?? this.defaultTimeout } }).catch((e: unknown) => {
       this.newestKnown = false;
       throw e;
     });
@@ -387,6 +388,7 @@ export class CoqideTopClient {
     const lists = decodeGoals(goal.value.value);
     const added = { stateId: this.tip, goals: lists?.goals, shelved: lists?.shelved ?? 0, messages: goal.value.messages, all: lists?.all, shelvedIds: lists?.shelvedIds ?? [] };
     if (this.tip === expected && rest.every((r) => r.status === 'fulfilled')) {
+      if (then === undefined) return { added, answers: rest.map((r) => (r as PromiseFulfilledResult<CallResult>).value.messages) };
       this.newest = Math.max(this.newest, expected + 1);
       return { added, answers: rest.slice(1, -1).map((r) => (r as PromiseFulfilledResult<CallResult>).value.messages) };
     }

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CoqideTopClient} from './coqidetop-client.ts';
 import { CoqFailure, CoqTimeout } from './coqidetop-client.ts';
 import { printedAll, printedAllQueries, readPrintedAll, rememberPrintedAll } from './printed-all.ts';
+import { typeFromCheck } from './statement-reading.ts';
 import { useRealClient } from './testing/real-client.ts';
 
 const notices = (ms: { level: string; text: string }[]): string => ms.filter((m) => m.level === 'notice').map((m) => m.text).join('\n');
@@ -30,39 +31,53 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
     const before = c.tip;
     await c.addAndGoals('Theorem t : 1 + 1 = 2.');
     const open = c.tip;
-    const { sentence, queries } = printedAllQueries('t');
+    const { sentence, queries } = printedAllQueries(c, 't');
+    // With the plugin nothing is added after Qed: the queries run at the Qed's own state.
+    expect(sentence).toBeUndefined();
     const err = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CoqFailure);
     expect((err as CoqFailure).message).toMatch(/incomplete|unfinished|not.*complete|Attempt to save/i);
     await c.editAt(open);
     await c.addAndGoals('reflexivity.');
-    const { added, answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000);
+    const { sent, spy } = recordExchanges(c);
+    const { added, answers } = await c.addAndGoalsThen('Qed.', sentence, queries, 30_000).finally(() => spy.mockRestore());
+    // One exchange: Add, Goal, the query — no `Set Printing All` state and no Edit_at back.
+    expect(sent.map((x) => x.map((call) => /<call val="(\w+)"/.exec(call)?.[1]))).toEqual([['Add', 'Goal', 'Query']]);
     expect(added.goals).toBeUndefined();
     expect(c.tip).toBe(added.stateId);
     expect(answers).toHaveLength(1);
-    const read = readPrintedAll(answers ?? []);
-    // The plugin's notice (the theorem, then the globals its kernel term mentions) first, Check's (the type,
-    // nothing printed as a notation) second.
+    const read = readPrintedAll(answers ?? [], true);
+    // The plugin's notice (the theorem, then the globals its kernel term mentions) first, then the statement as
+    // `Set Printing All` prints it (nothing printed as a notation), then what its printed names locate to.
     expect(read?.references?.split('\n')).toEqual(['Constant Top.t', 'Constructor Coq.Init.Logic.eq_refl', 'Constructor Coq.Init.Datatypes.S', 'Constructor Coq.Init.Datatypes.O', 'Inductive Coq.Init.Logic.eq', 'Inductive Coq.Init.Datatypes.nat', 'Constant Coq.Init.Nat.add']);
-    expect(read?.check).toMatch(/@eq nat \(Nat\.add \(S O\) \(S O\)\) \(S \(S O\)\)/);
-    expect(read?.check).not.toMatch(/eq_refl/);
-    // The same answers the slow way (one query each): the read-back is what printedAll gives at this state.
+    expect(read?.statement).toBe('@eq nat (Nat.add (S O) (S O)) (S (S O))');
+    expect(Object.fromEntries(read?.names ?? [])).toEqual({ eq: 'Coq.Init.Logic.eq', nat: 'Coq.Init.Datatypes.nat', 'Nat.add': 'Coq.Init.Nat.add', S: 'Coq.Init.Datatypes.S', O: 'Coq.Init.Datatypes.O' });
+    // The same answers the slow way: `Check` under `Set Printing All`, `Locate Term` of every printed name.
     rememberPrintedAll(c, 't', answers ?? []);
     const remembered = await printedAll(c, 't', 30_000);
-    expect(remembered.check).toBe(read?.check);
-    const slow = await c.queriesAfter(sentence, ['Arbor_references t.', 'Check t.']);
+    expect(remembered.statement).toBe(read?.statement);
+    const slow = await c.queriesAfter('Set Printing All.', ['Arbor_references t.', 'Check t.', ...[...(read?.names.keys() ?? [])].map((n) => `Locate Term ${n}.`)]);
     expect(read?.references).toBe(notices(slow[0] ?? []));
-    expect(read?.check).toBe(notices(slow[1] ?? []));
-    // The session goes on from the Qed's state (Set Printing All was taken back).
+    expect(typeFromCheck(notices(slow[1] ?? []))).toBe(read?.statement);
+    expect(slow.slice(2).map((m) => notices(m).split('\n')[0]?.split(/\s+/)[1])).toEqual([...(read?.names.values() ?? [])]);
+    // The session goes on from the Qed's state.
     expect(notices(await c.query('Check t.'))).toMatch(/1 \+ 1 = 2/);
     await c.editAt(before);
   }, 120_000);
 
-  it('the reading asks one more time, one query each, when its answer is not two notices', () => {
-    expect(readPrintedAll([[{ level: 'notice', text: 'p' }, { level: 'warning', text: 'w' }, { level: 'notice', text: 'c' }]])).toEqual({ references: 'p', check: 'c' });
-    expect(readPrintedAll([[{ level: 'notice', text: 'p' }]])).toBeUndefined();
-    expect(readPrintedAll([[{ level: 'notice', text: 'p' }, { level: 'notice', text: 'q' }, { level: 'notice', text: 'c' }]])).toBeUndefined();
-    expect(readPrintedAll([[{ level: 'notice', text: 'p' }], [{ level: 'notice', text: 'c' }]])).toBeUndefined();
+  it('the reading asks one more time, one query each, when its answer is not as expected', () => {
+    const n = (text: string): { level: string; text: string } => ({ level: 'notice', text });
+    // Without the plugin: the references, then Check's.
+    expect(readPrintedAll([[n('p'), { level: 'warning', text: 'w' }, n('c\n     : True')]], false)).toEqual({ references: 'p', statement: 'True', names: new Map() });
+    expect(readPrintedAll([[n('p')]], false)).toBeUndefined();
+    expect(readPrintedAll([[n('p'), n('q'), n('c')]], false)).toBeUndefined();
+    expect(readPrintedAll([[n('p')], [n('c')]], false)).toBeUndefined();
+    // With it: the references, the statement, its names.
+    expect(readPrintedAll([[n('p'), n('True'), n('Names\nTrue Inductive Coq.Init.Logic.True')]], true)).toEqual({ references: 'p', statement: 'True', names: new Map([['True', 'Coq.Init.Logic.True']]) });
+    expect(readPrintedAll([[n('p'), n('True'), n('Names')]], true)?.names.size).toBe(0);
+    expect(readPrintedAll([[n('p'), n('True')]], true)).toBeUndefined();
+    expect(readPrintedAll([[n('p'), n('True'), n('True Inductive Coq.Init.Logic.True')]], true)).toBeUndefined();
+    expect(readPrintedAll([[n('p'), n('True'), n('Names\nTrue is Coq.Init.Logic.True')]], true)).toBeUndefined();
   });
 
   it('queries asked in the same turn travel together, each with its own answer or failure', async () => {

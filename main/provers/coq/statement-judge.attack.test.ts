@@ -74,3 +74,38 @@ describe('the document cannot make its own notations the clean reading, or hide 
     expect(c.at(-1)?.STATEMENT).toBeUndefined();
   }, 300_000);
 });
+
+/**
+ * The elaborated statement is the theorem's type as the kernel stored it (`Arbor_statement`, docs/arbor-plugin.md),
+ * its printed names resolved as `Locate Term` resolves them there. `Check T` read it before: with implicit binders
+ * it printed existentials ("could not be read back"), and it beta-reduced a redex the clean reading keeps, so two
+ * honest statements were shown as meaning something else. Names the printer qualifies (a bound variable or a
+ * document's own name in the way) are still the kernel's.
+ */
+describe('the statement read from the kernel: honest texts read the same, lies still show', () => {
+  const { session } = useRealShell(['--timeout', '20']);
+
+  const honest: { name: string; define?: string; goal: string; tactic: string }[] = [
+    { name: 'implicit binders', goal: 'forall {A : Type} (x : A), x = x', tactic: 'reflexivity' },
+    { name: 'a beta-redex', goal: '(fun P : Prop => P) (forall b : bool, negb (negb b) = b)', tactic: 'intros b; destruct b; reflexivity' },
+    { name: 'a bound variable named like a library constant', goal: 'forall negb : nat, negb = negb /\\ Datatypes.negb true = false', tactic: 'split; reflexivity' },
+    { name: 'a match in the statement (constructors as patterns)', goal: 'forall n : nat, match n with O => True | S _ => 1 + n = S n end', tactic: 'destruct n; simpl; auto' },
+    { name: 'a qualified library name beside a document name of the same short name', define: 'Definition negb := 3.', goal: 'forall b : bool, Datatypes.negb (Datatypes.negb b) = b', tactic: 'destruct b; reflexivity' },
+  ];
+  for (const h of honest) {
+    it(`no STATEMENT: ${h.name}`, async () => {
+      const rs = await session([...(h.define ? [`DEFINE ${q(h.define)}`] : []), `GOAL ${q(h.goal)}`, `APPLY (${h.tactic})`, 'END']);
+      const end = rs.at(-1);
+      expect(finished(end), JSON.stringify(rs.map((r) => r.ERR))).toBe(true);
+      expect(end?.STATEMENT, JSON.stringify(end?.STATEMENT)).toBeUndefined();
+    }, 180_000);
+  }
+
+  it('a document constant that shadows a library one still shows, beside the library one written qualified', async () => {
+    const rs = await session([`DEFINE ${q('Definition negb (b : bool) := b.')}`, `GOAL ${q('forall b : bool, negb (Datatypes.negb b) = Datatypes.negb b')}`, 'APPLY (reflexivity)', 'END']);
+    const end = rs.at(-1);
+    expect(finished(end), JSON.stringify(rs.map((r) => r.ERR))).toBe(true);
+    expect(end?.STATEMENT?.elaborated).toMatch(/Top\.negb \(Coq\.Init\.Datatypes\.negb b\)/);
+    expect(JSON.stringify(end?.STATEMENT?.differences)).toMatch(/document's own `Top\.negb`/);
+  }, 180_000);
+});

@@ -66,8 +66,10 @@ export async function judgeStatement(
   text: string,
   declarations: readonly string[],
   options: ClientOptions,
+  /** Printed names already resolved at `at` (Arbor's plugin: what `Locate Term` answers there): not asked again. */
+  located: ReadonlyMap<string, string> = new Map(),
 ): Promise<StatementMeaning | undefined> {
-  const doc = await readTerm(client, printed, at);
+  const doc = await readTerm(client, printed, at, new Map(located));
   const library = librarySentences(declarations);
   const clean = await cleanReading(text, options, library).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})`, library: [] as string[] }));
   if ('error' in clean) {

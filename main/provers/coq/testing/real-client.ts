@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { CoqideTopClient, type ClientOptions } from '../coqidetop-client.ts';
 import { withArborPlugin } from '../arbor-plugin.ts';
+import { markArborPlugin } from '../printed-all.ts';
 
 /** Client options with Arbor's Coq plugin loaded, as a channel's coqidetop has it; throws where it is not built. */
 export function pluginOptions(options: ClientOptions = {}): ClientOptions {
@@ -18,6 +19,8 @@ export function useRealClient(options: { plugin?: boolean } = {}): () => CoqideT
   let client: CoqideTopClient | undefined;
   beforeAll(async () => {
     client = await CoqideTopClient.start(options.plugin === true ? pluginOptions() : {});
+    // As the channel's tip does (coq-tip.ts): END's reading then asks the plugin.
+    if (options.plugin === true) markArborPlugin(client);
   }, 60_000);
   afterAll(async () => {
     await client?.dispose();
