@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientOptions } from './coqidetop-client.ts';
+import type { ClientOptions, CoqideTopClient } from './coqidetop-client.ts';
 
 /**
  * Arbor's Coq plugin (`coq-plugin/`, built on each machine by `coq-plugin/build.sh` from `scripts/install.sh`):
@@ -24,4 +24,27 @@ export function withArborPlugin(options: ClientOptions): ClientOptions | undefin
   if (dir === undefined) return undefined;
   const sandbox = options.sandbox === false ? false : { ...(options.sandbox ?? {}), readOnly: [...(options.sandbox?.readOnly ?? []), dir] };
   return { ...options, extraArgs: [...(options.extraArgs ?? []), '-I', dir, '-l', `${dir}/startup.v`], sandbox };
+}
+
+/** Clients whose coqidetop runs the plugin (marked by whoever started them with `withArborPlugin`). */
+const withPlugin = new WeakSet<CoqideTopClient>();
+export const markArborPlugin = (client: CoqideTopClient): void => void withPlugin.add(client);
+export const hasArborPlugin = (client: CoqideTopClient): boolean => withPlugin.has(client);
+
+/**
+ * `Arbor_statement NAME.`'s two notices: the constant's type as stored, printed as `Set Printing All` prints it,
+ * then `Names` and a line `shown Kind path` per global it mentions, each exactly what `Locate Term shown` answers
+ * first at that state. Undefined for anything else (the caller then asks the slow way).
+ */
+export function readArborStatement(notices: readonly string[]): { printed: string; names: Map<string, string> } | undefined {
+  if (notices.length !== 2) return undefined;
+  const [head, ...lines] = (notices[1] as string).split('\n');
+  if (head?.trim() !== 'Names') return undefined;
+  const names = new Map<string, string>();
+  for (const line of lines) {
+    const m = /^(\S+) (?:Constant|Inductive|Constructor) (\S+)$/.exec(line.trim());
+    if (m === null) return undefined;
+    names.set(m[1] as string, m[2] as string);
+  }
+  return { printed: (notices[0] as string).trim(), names };
 }

@@ -6,8 +6,8 @@ import type { OpenBlock } from './document-blocks.ts';
 import type { CoqPreludes } from './coq-preludes.ts';
 import { toProverError } from './coq-errors.ts';
 import { cleanEnvironment } from './statement-reading.ts';
-import { markArborPlugin, printedAllQueries, rememberPrintedAll } from './printed-all.ts';
-import { withArborPlugin } from './arbor-plugin.ts';
+import { printedAllQueries, rememberPrintedAll } from './printed-all.ts';
+import { markArborPlugin, withArborPlugin } from './arbor-plugin.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 export const GRACE_MS = 2000;

@@ -1,5 +1,6 @@
 import type { CoqideTopClient } from './coqidetop-client.ts';
 import { typeFromCheck } from './statement-reading.ts';
+import { hasArborPlugin, readArborStatement } from './arbor-plugin.ts';
 
 /** Limit for a setting or a query that runs no tactic. */
 const ROUND_TRIP_MS = 5000;
@@ -24,10 +25,6 @@ export interface PrintedAll {
 /** The last reading per client: the finishing END's two judges ask for the same theorem at the same state. */
 const last = new WeakMap<CoqideTopClient, { tip: number; name: string; printed: Promise<PrintedAll> }>();
 
-/** Clients whose coqidetop runs Arbor's plugin (coq-tip.ts marks them): their reading needs no `Set Printing All` state. */
-const withPlugin = new WeakSet<CoqideTopClient>();
-export const markArborPlugin = (client: CoqideTopClient): void => void withPlugin.add(client);
-
 /**
  * The sentence and query of the reading, for an exchange that sends them right behind `Qed` (`addAndGoalsThen`).
  * With the plugin: one query at the Qed's own state (`Arbor_references`, `Arbor_statement`). Without it: `Set
@@ -35,22 +32,9 @@ export const markArborPlugin = (client: CoqideTopClient): void => void withPlugi
  * set up and drop a state of its own, which costs as much as a `Check` (docs/document-speed.md, "The prover's floor").
  */
 export const printedAllQueries = (client: CoqideTopClient, name: string): { sentence: string | undefined; queries: string[] } =>
-  withPlugin.has(client) ? { sentence: undefined, queries: [`${referencesOf(name)} Arbor_statement ${name}.`] } : { sentence: 'Set Printing All.', queries: [`${referencesOf(name)} Check ${name}.`] };
+  hasArborPlugin(client) ? { sentence: undefined, queries: [`${referencesOf(name)} Arbor_statement ${name}.`] } : { sentence: 'Set Printing All.', queries: [`${referencesOf(name)} Check ${name}.`] };
 
 const referencesOf = (name: string): string => `Arbor_references ${name}.`;
-
-/** `Arbor_statement`'s second notice: `Names`, then a line `shown Kind path` per global. */
-const readNames = (text: string): Map<string, string> | undefined => {
-  const [head, ...lines] = text.split('\n');
-  if (head?.trim() !== 'Names') return undefined;
-  const out = new Map<string, string>();
-  for (const line of lines) {
-    const m = /^(\S+) (?:Constant|Inductive|Constructor) (\S+)$/.exec(line.trim());
-    if (m === null) return undefined;
-    out.set(m[1] as string, m[2] as string);
-  }
-  return out;
-};
 
 /**
  * The reading out of the answers to `printedAllQueries`' query: with the plugin three notices (the references,
@@ -61,15 +45,15 @@ export function readPrintedAll(answers: readonly (readonly { level: string; text
   const said = (answers[0] ?? []).filter((m) => m.level === 'notice').map((m) => m.text);
   if (answers.length !== 1) return undefined;
   if (plugin) {
-    const names = said.length === 3 ? readNames(said[2] as string) : undefined;
-    return names === undefined ? undefined : { references: said[0], statement: (said[1] as string).trim(), names };
+    const statement = said.length === 3 ? readArborStatement(said.slice(1)) : undefined;
+    return statement === undefined ? undefined : { references: said[0], statement: statement.printed, names: statement.names };
   }
   return said.length === 2 ? { references: said[0], statement: typeFromCheck(said[1] as string), names: new Map() } : undefined;
 }
 
 /** The reading's answers (`printedAllQueries`' query) at the client's tip, got in another exchange: `printedAll` returns them. */
 export function rememberPrintedAll(client: CoqideTopClient, name: string, answers: readonly (readonly { level: string; text: string }[])[]): void {
-  const printed = readPrintedAll(answers, withPlugin.has(client));
+  const printed = readPrintedAll(answers, hasArborPlugin(client));
   if (printed !== undefined) last.set(client, { tip: client.tip, name, printed: Promise.resolve(printed) });
 }
 
@@ -82,7 +66,7 @@ export function printedAll(client: CoqideTopClient, name: string, timeoutMs: num
   const tip = client.tip;
   const known = last.get(client);
   if (known?.tip === tip && known.name === name) return known.printed;
-  const plugin = withPlugin.has(client);
+  const plugin = hasArborPlugin(client);
   const printed = (async (): Promise<PrintedAll> => {
     try {
       const { sentence, queries } = printedAllQueries(client, name);

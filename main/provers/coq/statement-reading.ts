@@ -5,6 +5,7 @@ import { coqTrim, splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
 import { isQualid } from './assumptions.ts';
 import { runProjectLibrarySentence } from './project-library-sentence.ts';
+import { hasArborPlugin, markArborPlugin, readArborStatement, withArborPlugin } from './arbor-plugin.ts';
 
 const ROUND_TRIP_MS = 5000;
 /** A `Locate` line naming an object (not a notation, tactic or module), and its full name. */
@@ -57,6 +58,21 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
 
 /** `name\n     : type` (a `Check` of a constant) → the type. */
 export const typeFromCheck = (text: string): string | undefined => /^\S+\s*\n?\s*:\s([\s\S]*)$/.exec(text.trim())?.[1]?.trim();
+
+/** The clean environment's coqidetop, with Arbor's plugin where it is built and this Coq takes it. */
+async function startClean(options: ClientOptions): Promise<CoqideTopClient> {
+  const withPlugin = withArborPlugin(options);
+  if (withPlugin !== undefined) {
+    try {
+      const client = await CoqideTopClient.start(withPlugin);
+      markArborPlugin(client);
+      return client;
+    } catch {
+      // Not loadable by this Coq: the readings go the slower way, same rule.
+    }
+  }
+  return CoqideTopClient.start(options);
+}
 
 /** How long one of the document's library sentences (a `Require` of Reals loads many files) may take here. */
 const LIBRARY_MS = 60_000;
@@ -124,7 +140,7 @@ class CleanEnvironment {
     this.client ??= (async () => {
       // The load paths are this environment's own (CleanEnvironments keys by them): none without trust, the
       // trusted project's otherwise, whose modules are imported without their notations (withLibrary).
-      const client = await CoqideTopClient.start({ ...options, extraArgs: [...this.projectArgs] });
+      const client = await startClean({ ...options, extraArgs: [...this.projectArgs] });
       for (const s of [...splitSentences(arborPrelude()), 'Set Printing All.']) await client.add(s);
       await client.goals(60_000);
       client.holdEventLoop(false);
@@ -200,6 +216,19 @@ class CleanEnvironment {
 
   private readNow(text: string, options: ClientOptions, library: readonly string[]): Promise<(Reading & { library: string[] }) | { error: string; library: string[] }> {
     return this.atLibrary(options, library, async (client, state) => {
+      if (hasArborPlugin(client)) {
+        // One exchange: the text elaborated as an axiom's type (as a theorem's statement is), that type read as the
+        // document's END reads its theorem's (`Arbor_statement`: the same printer, names as `Locate Term` gives
+        // them), and back. Anything else — the text does not elaborate — goes the way below, for Coq's message.
+        const answers = await client.queriesAfter(`Axiom arbor_clean_reading : (${text}).`, ['Arbor_statement arbor_clean_reading.'], ROUND_TRIP_MS).catch(() => undefined);
+        const read = answers === undefined ? undefined : readArborStatement((answers[0] ?? []).filter((m) => m.level === 'notice').map((m) => m.text));
+        if (read !== undefined && client.tip === state.tip) {
+          const cache = this.cache(state.key);
+          for (const [shown, full] of read.names) cache.set(shown, full);
+          return { ...(await readTerm(client, read.printed, state.tip, cache)), library: state.applied };
+        }
+        if (client.tip !== state.tip) await client.editAt(state.tip, ROUND_TRIP_MS);
+      }
       try {
         // Add and Goal in one exchange (the reading runs beside every GOAL of every document).
         const goal = (await client.addAndGoals(`Theorem arbor_clean_reading : (${text}).`, ROUND_TRIP_MS)).goals?.[0]?.goal;

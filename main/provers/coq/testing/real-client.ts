@@ -1,7 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { CoqideTopClient, type ClientOptions } from '../coqidetop-client.ts';
-import { withArborPlugin } from '../arbor-plugin.ts';
-import { markArborPlugin } from '../printed-all.ts';
+import { markArborPlugin, withArborPlugin } from '../arbor-plugin.ts';
 
 /** Client options with Arbor's Coq plugin loaded, as a channel's coqidetop has it; throws where it is not built. */
 export function pluginOptions(options: ClientOptions = {}): ClientOptions {
