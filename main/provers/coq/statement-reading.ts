@@ -89,8 +89,22 @@ const LIBRARY_SENTENCE = new RegExp(
  * The document's sentences that could bring library vocabulary into the clean environment, normalised
  * (blanks collapsed). `Export Set …` is an option, not a module: never one of these.
  */
-export const librarySentences = (sentences: readonly string[]): string[] =>
-  sentences.map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => LIBRARY_SENTENCE.test(s) && !/^Export (?:Set|Unset) /.test(s));
+export const librarySentences = (sentences: readonly string[]): string[] => {
+  const out: string[] = [];
+  for (const s of sentences) {
+    let read = librarySentenceOf.get(s);
+    if (read === undefined) {
+      const flat = s.trim().replace(/\s+/g, ' ');
+      read = LIBRARY_SENTENCE.test(flat) && !/^Export (?:Set|Unset) /.test(flat) ? flat : null;
+      if (librarySentenceOf.size >= 4096) librarySentenceOf.clear();
+      librarySentenceOf.set(s, read);
+    }
+    if (read !== null) out.push(read);
+  }
+  return out;
+};
+/** Each sentence's answer above: a document's declarations are asked about again at every GOAL and END. */
+const librarySentenceOf = new Map<string, string | null>();
 
 interface LibraryState {
   client: CoqideTopClient;
