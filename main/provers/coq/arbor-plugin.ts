@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientOptions, CoqideTopClient } from './coqidetop-client.ts';
+import { CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 
 /**
  * Arbor's Coq plugin (`coq-plugin/`, built on each machine by `coq-plugin/build.sh` from `scripts/install.sh`):
@@ -26,18 +26,36 @@ export function withArborPlugin(options: ClientOptions): ClientOptions | undefin
   return { ...options, extraArgs: [...(options.extraArgs ?? []), '-I', dir, '-l', `${dir}/startup.v`], sandbox };
 }
 
+/**
+ * A coqidetop with the plugin loaded (and marked so); undefined where it is not built or this Coq refuses it
+ * (another Coq version): the caller then starts one without it — the same rules, slower.
+ */
+export async function startWithArborPlugin(options: ClientOptions): Promise<CoqideTopClient | undefined> {
+  const withPlugin = withArborPlugin(options);
+  if (withPlugin === undefined) return undefined;
+  try {
+    const client = await CoqideTopClient.start(withPlugin);
+    markArborPlugin(client);
+    return client;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Clients whose coqidetop runs the plugin (marked by whoever started them with `withArborPlugin`). */
 const withPlugin = new WeakSet<CoqideTopClient>();
 export const markArborPlugin = (client: CoqideTopClient): void => void withPlugin.add(client);
 export const hasArborPlugin = (client: CoqideTopClient): boolean => withPlugin.has(client);
 
 /**
- * `Arbor_statement NAME.`'s two notices: the constant's type as stored, printed as `Set Printing All` prints it,
- * then `Names` and a line `shown Kind path` per global it mentions, each exactly what `Locate Term shown` answers
- * first at that state. Undefined for anything else (the caller then asks the slow way).
+ * `Arbor_statement NAME.`'s three notices: the constant's type as stored, printed as `Set Printing All` prints it
+ * (no depth limit); then `Names` and a line `shown Kind path` per global it mentions, each exactly what `Locate Term
+ * shown` answers first at that state; then `Kernel` and the term itself as an s-expression (canonical kernel names,
+ * de Bruijn indices, no binder names or universes): the judge's identity. Undefined for anything else (the caller
+ * then asks the slow way).
  */
-export function readArborStatement(notices: readonly string[]): { printed: string; names: Map<string, string> } | undefined {
-  if (notices.length !== 2) return undefined;
+export function readArborStatement(notices: readonly string[]): { printed: string; names: Map<string, string>; kernel: string } | undefined {
+  if (notices.length !== 3) return undefined;
   const [head, ...lines] = (notices[1] as string).split('\n');
   if (head?.trim() !== 'Names') return undefined;
   const names = new Map<string, string>();
@@ -46,5 +64,7 @@ export function readArborStatement(notices: readonly string[]): { printed: strin
     if (m === null) return undefined;
     names.set(m[1] as string, m[2] as string);
   }
-  return { printed: (notices[0] as string).trim(), names };
+  const kernel = /^Kernel\n(\([\s\S]*\)|#\d+|Prop|Set|SProp|Type)$/.exec((notices[2] as string).trim());
+  if (kernel === null) return undefined;
+  return { printed: (notices[0] as string).trim(), names, kernel: kernel[1] as string };
 }

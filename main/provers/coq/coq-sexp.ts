@@ -18,7 +18,9 @@ export type CoqTerm =
   | { k: 'let'; name: string; type: CoqTerm | undefined; value: CoqTerm; body: CoqTerm }
   | { k: 'match'; scrutinee: CoqTerm; cases: { head: string; vars: string[]; body: CoqTerm }[] };
 
-const TOKEN = /\s*(:=|=>|[A-Za-z_\u00C0-\uFFFF][\w'.\u00C0-\uFFFF]*|\d+|\S)/gy;
+// Coq's blanks only (a no-break space is part of a name, as Coq's lexer reads it); every non-ASCII character is
+// read as part of a name (`µ`, `ª` are letters to Coq): under `Set Printing All` no notation prints a symbol.
+const TOKEN = /[ \t\n\r\f\v]*(:=|=>|[A-Za-z_\u0080-\uFFFF][\w'.\u0080-\uFFFF]*|\d+|\S)/gy;
 const STOP = new Set([')', ',', ':=', ':', '=>', '|', 'with', 'in', 'end', 'return', 'as', ']', '}']);
 
 const tokenize = (s: string): string[] => {

@@ -7,7 +7,7 @@ import type { CoqPreludes } from './coq-preludes.ts';
 import { toProverError } from './coq-errors.ts';
 import { cleanEnvironment } from './statement-reading.ts';
 import { printedAllQueries, rememberPrintedAll } from './printed-all.ts';
-import { markArborPlugin, withArborPlugin } from './arbor-plugin.ts';
+import { startWithArborPlugin, withArborPlugin } from './arbor-plugin.ts';
 
 /** How long past a tactic's own `Timeout` we wait for coqidetop before interrupting it. */
 export const GRACE_MS = 2000;
@@ -73,15 +73,10 @@ export class CoqTip {
 
   /** coqidetop with Arbor's plugin (arbor-plugin.ts); without it where it is not built or this Coq refuses it. */
   private async startClient(): Promise<CoqideTopClient> {
-    const withPlugin = this.pluginRefused ? undefined : withArborPlugin(this.clientOptions);
-    if (withPlugin !== undefined) {
-      try {
-        const client = await CoqideTopClient.start(withPlugin);
-        markArborPlugin(client);
-        return client;
-      } catch {
-        this.pluginRefused = true;
-      }
+    if (!this.pluginRefused) {
+      const client = await startWithArborPlugin(this.clientOptions);
+      if (client !== undefined) return client;
+      this.pluginRefused = withArborPlugin(this.clientOptions) !== undefined;
     }
     return CoqideTopClient.start(this.clientOptions);
   }

@@ -20,6 +20,8 @@ export interface PrintedAll {
    * of that name answers at this state (`Arbor_statement`, docs/arbor-plugin.md). Empty without the plugin.
    */
   names: ReadonlyMap<string, string>;
+  /** The statement's kernel term as the plugin writes it (the judge's identity); undefined without the plugin. */
+  kernel?: string;
 }
 
 /** The last reading per client: the finishing END's two judges ask for the same theorem at the same state. */
@@ -37,16 +39,16 @@ export const printedAllQueries = (client: CoqideTopClient, name: string): { sent
 const referencesOf = (name: string): string => `Arbor_references ${name}.`;
 
 /**
- * The reading out of the answers to `printedAllQueries`' query: with the plugin three notices (the references,
- * the statement, its names), without it two (the references, then `Check`'s). Anything else (a command printed
+ * The reading out of the answers to `printedAllQueries`' query: with the plugin four notices (the references,
+ * the statement, its names, its kernel term), without it two (the references, then `Check`'s). Anything else (a command printed
  * more or fewer notices) is undefined: the caller asks one by one.
  */
 export function readPrintedAll(answers: readonly (readonly { level: string; text: string }[])[], plugin: boolean): PrintedAll | undefined {
   const said = (answers[0] ?? []).filter((m) => m.level === 'notice').map((m) => m.text);
   if (answers.length !== 1) return undefined;
   if (plugin) {
-    const statement = said.length === 3 ? readArborStatement(said.slice(1)) : undefined;
-    return statement === undefined ? undefined : { references: said[0], statement: statement.printed, names: statement.names };
+    const statement = said.length === 4 ? readArborStatement(said.slice(1)) : undefined;
+    return statement === undefined ? undefined : { references: said[0], statement: statement.printed, names: statement.names, kernel: statement.kernel };
   }
   return said.length === 2 ? { references: said[0], statement: typeFromCheck(said[1] as string), names: new Map() } : undefined;
 }

@@ -66,16 +66,21 @@ export async function judgeStatement(
   text: string,
   declarations: readonly string[],
   options: ClientOptions,
-  /** Printed names already resolved at `at` (Arbor's plugin: what `Locate Term` answers there): not asked again. */
-  located: ReadonlyMap<string, string> = new Map(),
+  /**
+   * From Arbor's plugin (`Arbor_statement`): the printed names resolved at `at` (what `Locate Term` answers there,
+   * not asked again) and the kernel term, the reading's identity.
+   */
+  kernelRead?: { names: ReadonlyMap<string, string>; kernel: string },
 ): Promise<StatementMeaning | undefined> {
-  const doc = await readTerm(client, printed, at, new Map(located));
+  const doc = await readTerm(client, printed, at, new Map(kernelRead?.names ?? []), kernelRead);
   const library = librarySentences(declarations);
   const clean = await cleanReading(text, options, library).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})`, library: [] as string[] }));
   if ('error' in clean) {
     // No clean reading to compare with: still say what the document's names would mean there.
     const full = await cleanEnvironment.names([...doc.full.keys()].filter(isQualid), options, library).catch(() => undefined);
-    const own = [...doc.full].filter(([, f]) => !/^(Coq|Hammer)\./.test(f)).map(([shown]) => shown);
+    // The document's own words: as read from the printed term, and every global the kernel term mentions (a name
+    // the reader splits — a no-break space inside it — is one name there, and its non-ASCII character shows).
+    const own = [...new Set([...doc.full, ...(doc.globals ?? [])].filter(([, f]) => !/^(Coq|Hammer)\./.test(f)).map(([shown]) => shown))];
     const referring = await cleanEnvironment.referring(own, options, library).catch(() => undefined);
     const ranThere = new Set(clean.library);
     const declared = declarations.filter((d) => !ranThere.has(d.trim().replace(/\s+/g, ' ')));

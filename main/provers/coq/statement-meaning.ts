@@ -13,6 +13,13 @@ export interface Reading {
   term: CoqTerm | undefined;
   /** Printed name → kernel name (`Locate`), in the environment that printed it. */
   full: ReadonlyMap<string, string>;
+  /**
+   * The term itself from Arbor's plugin (`Arbor_statement`: canonical kernel names, de Bruijn indices): when both
+   * readings have it, it alone says whether they are the same term; the printed text only explains a difference.
+   */
+  kernel?: string;
+  /** Every global of the kernel term, by the name the printer gives it (the plugin's, where it vouches for it). */
+  globals?: ReadonlyMap<string, string>;
 }
 
 const EMPTY = new Set<string>();
@@ -77,12 +84,19 @@ export function compareReadings(doc: Reading, clean: Reading | { error: string; 
       differences: [`in a clean environment (standard library and Arbor's prelude only) the text does not elaborate: ${clean.error}`, ...documentNames(doc, clean.full ? { full: clean.full } : undefined)],
     };
   }
+  const byKernel = doc.kernel !== undefined && clean.kernel !== undefined;
+  // The kernel's own terms decide when both readings have them: no printing depth, name spelling or term the
+  // reader cannot parse (a cast, a `fix`) makes two different terms look alike, or two same ones look different.
+  if (byKernel && doc.kernel === clean.kernel) return undefined;
   if (!doc.term || !clean.term) {
     // Unparsed, names stay as printed (shortest names: `False` may be the document's own): never call that the same.
-    return { elaborated, clean: qualified(clean), differences: ['Arbor could not read the elaborated statement term by term, so it could not tell whether it means what its text says: compare the two readings'] };
+    const unread = byKernel ? 'the two terms differ; Arbor could not read them term by term to say where: compare the two readings' : 'Arbor could not read the elaborated statement term by term, so it could not tell whether it means what its text says: compare the two readings';
+    return { elaborated, clean: qualified(clean), differences: [unread, ...(byKernel ? documentNames(doc, clean) : [])] };
   }
-  if (identity(doc) === identity(clean)) return undefined;
-  const parts = doc.term && clean.term ? differingParts(doc.term, doc, clean.term, clean) : [[elaborated, qualified(clean)] as [string, string]];
+  if (!byKernel && identity(doc) === identity(clean)) return undefined;
+  const parts = identity(doc) === identity(clean) ? [] : differingParts(doc.term, doc, clean.term, clean);
   const differences = parts.map(([here, there]) => `here \`${here}\` stands where a clean reading has \`${there}\``);
+  // Printed alike, different terms: the difference is in what the printed text does not show.
+  if (differences.length === 0) differences.push('the two terms differ where their printed forms look the same (names printed alike, or a part the printer leaves out): compare the two readings');
   return { elaborated, clean: qualified(clean), differences: [...differences, ...documentNames(doc, clean)] };
 }

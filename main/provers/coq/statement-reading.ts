@@ -5,7 +5,7 @@ import { coqTrim, splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
 import { isQualid } from './assumptions.ts';
 import { runProjectLibrarySentence } from './project-library-sentence.ts';
-import { hasArborPlugin, markArborPlugin, readArborStatement, withArborPlugin } from './arbor-plugin.ts';
+import { hasArborPlugin, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
 
 const ROUND_TRIP_MS = 5000;
 /** A `Locate` line naming an object (not a notation, tactic or module), and its full name. */
@@ -19,13 +19,16 @@ const notices = (ms: { level: string; text: string }[]): string => ms.filter((m)
  * environment that printed it (Coq prints the shortest name that refers to each object there, so
  * `Locate` at the same state finds that very object; its answer holds kinds and paths only).
  */
-export async function readTerm(client: CoqideTopClient, printed: string, at: number, cache?: Map<string, string>): Promise<Reading> {
+export async function readTerm(client: CoqideTopClient, printed: string, at: number, cache?: Map<string, string>, kernelRead?: { names: ReadonlyMap<string, string>; kernel: string }): Promise<Reading> {
   let term: CoqTerm | undefined;
   try {
-    term = parseCoqTerm(printed);
+    // `...` is the printer's elision past `Printing Depth` (under `Set Printing All` no notation prints it): what it
+    // hides is never read as the same on both sides.
+    term = /\.\.\./.test(printed) ? undefined : parseCoqTerm(printed);
   } catch {
     term = undefined;
   }
+  const kernel = kernelRead === undefined ? {} : { kernel: kernelRead.kernel, globals: kernelRead.names };
   const full = new Map<string, string>();
   // `Locate Term`: a bare `Locate` refuses a name that is a word of its own grammar (`Term`, `Module`, `Library`,
   // `File`, `Ltac`, or a qualified name starting with one), which then stayed unresolved on both sides.
@@ -53,26 +56,14 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
       full.set(n, hit);
     }
   }
-  return { printed, term, full };
+  return { printed, term, full, ...kernel };
 }
 
 /** `name\n     : type` (a `Check` of a constant) → the type. */
 export const typeFromCheck = (text: string): string | undefined => /^\S+\s*\n?\s*:\s([\s\S]*)$/.exec(text.trim())?.[1]?.trim();
 
 /** The clean environment's coqidetop, with Arbor's plugin where it is built and this Coq takes it. */
-async function startClean(options: ClientOptions): Promise<CoqideTopClient> {
-  const withPlugin = withArborPlugin(options);
-  if (withPlugin !== undefined) {
-    try {
-      const client = await CoqideTopClient.start(withPlugin);
-      markArborPlugin(client);
-      return client;
-    } catch {
-      // Not loadable by this Coq: the readings go the slower way, same rule.
-    }
-  }
-  return CoqideTopClient.start(options);
-}
+const startClean = async (options: ClientOptions): Promise<CoqideTopClient> => (await startWithArborPlugin(options)) ?? CoqideTopClient.start(options);
 
 /** How long one of the document's library sentences (a `Require` of Reals loads many files) may take here. */
 const LIBRARY_MS = 60_000;
@@ -239,7 +230,7 @@ class CleanEnvironment {
         if (read !== undefined && client.tip === state.tip) {
           const cache = this.cache(state.key);
           for (const [shown, full] of read.names) cache.set(shown, full);
-          return { ...(await readTerm(client, read.printed, state.tip, cache)), library: state.applied };
+          return { ...(await readTerm(client, read.printed, state.tip, cache, read)), library: state.applied };
         }
         if (client.tip !== state.tip) await client.editAt(state.tip, ROUND_TRIP_MS);
       }
