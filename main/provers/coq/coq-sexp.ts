@@ -161,6 +161,18 @@ export const parseCoqTerm = (text: string): CoqTerm => {
   return t;
 };
 
+/** Whether `t` nests deeper than `limit` (walked without recursion): the readers of a term recurse on it. */
+export const deeperThan = (t: CoqTerm, limit: number): boolean => {
+  const stack: [CoqTerm, number][] = [[t, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [u, d] = top;
+    if (d > limit) return true;
+    const children = u.k === 'app' ? [u.f, ...u.args] : u.k === 'bind' ? [u.type, u.body] : u.k === 'let' ? [...(u.type ? [u.type] : []), u.value, u.body] : u.k === 'match' ? [u.scrutinee, ...u.cases.map((c) => c.body)] : [];
+    for (const c of children) stack.push([c, d + 1]);
+  }
+  return false;
+};
+
 const SORTS = new Set(['Prop', 'Set', 'Type', 'SProp', '_']);
 const isGlobal = (name: string, bound: string[], locals: ReadonlySet<string>): boolean =>
   !bound.includes(name) && !locals.has(name) && !SORTS.has(name) && !/^\d/.test(name);

@@ -1,5 +1,5 @@
 import { CoqideTopClient, CoqFailure, type ClientOptions } from './coqidetop-client.ts';
-import { globalNames, parseCoqTerm, type CoqTerm } from './coq-sexp.ts';
+import { deeperThan, globalNames, parseCoqTerm, type CoqTerm } from './coq-sexp.ts';
 import { arborPrelude } from './prelude.ts';
 import { coqTrim, splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
@@ -25,6 +25,9 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
     // `...` is the printer's elision past `Printing Depth` (under `Set Printing All` no notation prints it): what it
     // hides is never read as the same on both sides.
     term = /\.\.\./.test(printed) ? undefined : parseCoqTerm(printed);
+    // A term this deep (a 3,000-character string is 3,000 nested constructors) is not read term by term: the readers
+    // below recurse on it. With the plugin its kernel term still decides.
+    if (term !== undefined && deeperThan(term, 400)) term = undefined;
   } catch {
     term = undefined;
   }

@@ -19,6 +19,10 @@ export async function theoremMeaning(client: CoqideTopClient, clientOptions: Cli
   const read = await printedAll(client, name, ROUND_TRIP_MS).catch(() => undefined);
   const printed = read?.statement;
   if (read === undefined || printed === undefined) return { elaborated: goalText, clean: null, differences: ['the elaborated statement could not be read back from Coq: its meaning was not checked'] };
-  return judgeStatement(client, printed, tip, goalText, declarations, clientOptions, read.kernel === undefined ? undefined : { names: read.names, kernel: read.kernel });
+  // The proof stands whatever happens to the judge; a reading that broke says so, never "means what it says".
+  return judgeStatement(client, printed, tip, goalText, declarations, clientOptions, read.kernel === undefined ? undefined : { names: read.names, kernel: read.kernel }).catch((e: unknown) => {
+    if (!client.alive) throw e;
+    return { elaborated: goalText, clean: null, differences: [`Arbor could not judge what the statement means (${(e as Error).message}): its meaning was not checked`] };
+  });
 }
 
