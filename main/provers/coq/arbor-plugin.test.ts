@@ -58,19 +58,20 @@ describe('Arbor_references (real coqidetop with the plugin)', () => {
 /** `Arbor_statement NAME.`: the type as stored, printed as `Set Printing All` prints it, and what its printed names locate to. */
 describe('Arbor_statement (real coqidetop with the plugin)', () => {
   const client = useRealClient({ plugin: true });
-  const statement = async (sentences: string[], name: string): Promise<{ printed: string; names: [string, string][]; locate: string[] }> => {
+  const statement = async (sentences: string[], name: string): Promise<{ printed: string; names: [string, string][]; locate: string[]; kernel: string }> => {
     const c = client();
     const start = c.tip;
     try {
       for (const s of sentences) await c.addAndGoals(s);
       const said = (await c.query(`Arbor_statement ${name}.`)).filter((m) => m.level === 'notice').map((m) => m.text);
-      expect(said).toHaveLength(2);
+      expect(said).toHaveLength(3);
+      expect(said[2]).toMatch(/^Kernel\n/);
       const [head, ...lines] = (said[1] as string).split('\n');
       expect(head).toBe('Names');
       const names = lines.map((l) => l.split(' ')).map(([shown, kind, path]) => [shown as string, `${kind} ${path}`] as [string, string]);
       // Each printed name's line is `Locate Term`'s own first answer for that name, here.
       const locate = await Promise.all(names.map(async ([shown]) => notices(await c.query(`Locate Term ${shown}.`)).split('\n')[0] as string));
-      return { printed: said[0] as string, names, locate };
+      return { printed: said[0] as string, names, locate, kernel: (said[2] as string).replace(/^Kernel\n/, '') };
     } finally {
       await c.editAt(start);
     }
@@ -81,6 +82,16 @@ describe('Arbor_statement (real coqidetop with the plugin)', () => {
     expect(r.printed).toBe('forall (A : Type) (x : A), (fun P : Prop => P) (@eq A x x)');
     expect(r.names).toEqual([['eq', 'Inductive Coq.Init.Logic.eq']]);
     expect(r.locate).toEqual(['Inductive Coq.Init.Logic.eq']);
+    // The term itself: binder names and universes left out, bound variables by index, globals by kernel name.
+    expect(r.kernel).toBe('(pi Type (pi #1 (app (lam Prop #1) (app (ind "Coq.Init.Logic.eq" 0) #2 #1 #1))))');
+  }, 60_000);
+
+  it('the kernel term tells apart what prints alike, and names the object an alias stands for', async () => {
+    const a = await statement(['Definition and\u00a0P (Q : Prop) := True.', 'Theorem t : forall P : Prop, and\u00a0P P.', 'Proof.', 'Admitted.'], 't');
+    // Names as OCaml string literals: the no-break space is its two UTF-8 bytes, escaped.
+    expect(a.kernel).toBe('(pi Prop (app (const "Top.and\\194\\160P") #1))');
+    const b = await statement(['Module M := Coq.Init.Datatypes.', 'Theorem t : M.negb true = false.', 'Proof.', 'Admitted.'], 't');
+    expect(b.kernel).toContain('(const "Coq.Init.Datatypes.negb")');
   }, 60_000);
 
   it('a document name shadowing a library one, a bound variable named like a global, a match: the printed names resolve as Locate does', async () => {
