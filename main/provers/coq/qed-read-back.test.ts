@@ -72,12 +72,14 @@ describe('Qed with its read-back in one exchange (real coqidetop)', () => {
     expect(readPrintedAll([[n('p')]], false)).toBeUndefined();
     expect(readPrintedAll([[n('p'), n('q'), n('c')]], false)).toBeUndefined();
     expect(readPrintedAll([[n('p')], [n('c')]], false)).toBeUndefined();
-    // With it: the references, the statement, its names.
-    expect(readPrintedAll([[n('p'), n('True'), n('Names\nTrue Inductive Coq.Init.Logic.True')]], true)).toEqual({ references: 'p', statement: 'True', names: new Map([['True', 'Coq.Init.Logic.True']]) });
-    expect(readPrintedAll([[n('p'), n('True'), n('Names')]], true)?.names.size).toBe(0);
-    expect(readPrintedAll([[n('p'), n('True')]], true)).toBeUndefined();
-    expect(readPrintedAll([[n('p'), n('True'), n('True Inductive Coq.Init.Logic.True')]], true)).toBeUndefined();
-    expect(readPrintedAll([[n('p'), n('True'), n('Names\nTrue is Coq.Init.Logic.True')]], true)).toBeUndefined();
+    // With it: the references, the statement, its names, its kernel term.
+    const kernel = n('Kernel\n(ind "Coq.Init.Logic.True" 0)');
+    expect(readPrintedAll([[n('p'), n('True'), n('Names\nTrue Inductive Coq.Init.Logic.True'), kernel]], true)).toEqual({ references: 'p', statement: 'True', names: new Map([['True', 'Coq.Init.Logic.True']]), kernel: '(ind "Coq.Init.Logic.True" 0)' });
+    expect(readPrintedAll([[n('p'), n('True'), n('Names'), kernel]], true)?.names.size).toBe(0);
+    expect(readPrintedAll([[n('p'), n('True'), n('Names\nTrue Inductive Coq.Init.Logic.True')]], true)).toBeUndefined();
+    expect(readPrintedAll([[n('p'), n('True'), n('True Inductive Coq.Init.Logic.True'), kernel]], true)).toBeUndefined();
+    expect(readPrintedAll([[n('p'), n('True'), n('Names\nTrue is Coq.Init.Logic.True'), kernel]], true)).toBeUndefined();
+    expect(readPrintedAll([[n('p'), n('True'), n('Names'), n('Kernel\nnot a term')]], true)).toBeUndefined();
   });
 
   it('queries asked in the same turn travel together, each with its own answer or failure', async () => {
