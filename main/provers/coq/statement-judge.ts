@@ -87,6 +87,8 @@ export async function judgeStatement(
     if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared, text)) return undefined;
     return compareReadings(doc, full ? { ...clean, full } : clean);
   }
+  // Only a trusted project's library can put its names into a reading (no project: nothing more to look for).
+  if ((options.extraArgs ?? []).length === 0) return compareReadings(doc, clean);
   return compareReadings(doc, clean) ?? unwrittenProjectNames(doc, clean, text) ?? (await chosenByProject(doc, clean, text, options, library));
 }
 
@@ -120,7 +122,9 @@ async function chosenByProject(doc: Reading, clean: Reading, text: string, optio
  */
 function unwrittenProjectNames(doc: Reading, clean: Reading, text: string): StatementMeaning | undefined {
   const written = writtenNames(text);
-  const unwritten = [...clean.full].filter(([shown, full]) => !/^(Coq|Hammer)\./.test(full) && !written.has(shown.split('.').at(-1) ?? shown));
+  // The kernel term's globals where the plugin gave them (a primitive integer printed `0x3` is no name `x3`).
+  const names = clean.globals ?? clean.full;
+  const unwritten = [...names].filter(([shown, full]) => !/^(Coq|Hammer)\./.test(full) && !written.has(shown.split('.').at(-1) ?? shown));
   if (unwritten.length === 0) return undefined;
   return {
     elaborated: qualified(doc),

@@ -53,6 +53,13 @@ const differingParts = (a: CoqTerm, ra: Reading, b: CoqTerm, rb: Reading): [stri
   return [[text(a, ra), text(b, rb)]];
 };
 
+/** A kernel text without what it says about the term's universe levels (`(universes (eq 0 2) …)` at its end). */
+const termOnly = (kernel: string): string => kernel.replace(/ \(universes( \((?:eq|lt|le) \d+ \d+\))+\)$/, '');
+const universes = (kernel: string): string => / \(universes (.*)\)$/.exec(kernel)?.[1] ?? 'no relation between them';
+
+/** Whether a `Type` sort occurs in the term (as a word: a sort is never a bound or global name). */
+const mentionsType = (t: CoqTerm): boolean => /(^|[\s(])Type($|[\s)@])/.test(toCoqText(t, (n) => n));
+
 const nonAscii = (s: string): string[] => [...new Set([...s].filter((c) => c.charCodeAt(0) > 127))].map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
 
 /** Plain-words notes on the document's own names a reading uses (`true` is the document's own `Top.true`). */
@@ -93,10 +100,17 @@ export function compareReadings(doc: Reading, clean: Reading | { error: string; 
     const unread = byKernel ? 'the two terms differ; Arbor could not read them term by term to say where: compare the two readings' : 'Arbor could not read the elaborated statement term by term, so it could not tell whether it means what its text says: compare the two readings';
     return { elaborated, clean: qualified(clean), differences: [unread, ...(byKernel ? documentNames(doc, clean) : [])] };
   }
-  if (!byKernel && identity(doc) === identity(clean)) return undefined;
+  if (!byKernel && identity(doc) === identity(clean)) {
+    // Printed text shows no universe level: a proof may have tied the statement's `Type`s (`Type <> Type` proved with
+    // both the same level), which only the plugin's kernel term shows. Without it, such a statement is not vouched for.
+    if (!mentionsType(doc.term)) return undefined;
+    return { elaborated, clean: qualified(clean), differences: ["the statement mentions `Type`, whose universe levels only Arbor's Coq plugin compares, and it is not loaded here: how the proof tied them was not checked"] };
+  }
   const parts = identity(doc) === identity(clean) ? [] : differingParts(doc.term, doc, clean.term, clean);
   const differences = parts.map(([here, there]) => `here \`${here}\` stands where a clean reading has \`${there}\``);
   // Printed alike, different terms: the difference is in what the printed text does not show.
-  if (differences.length === 0) differences.push('the two terms differ where their printed forms look the same (names printed alike, or a part the printer leaves out): compare the two readings');
+  if (differences.length === 0) differences.push(byKernel && termOnly(doc.kernel as string) === termOnly(clean.kernel as string)
+    ? `the proof tied the statement's universe levels (${universes(doc.kernel as string)}, where a clean reading has ${universes(clean.kernel as string)}; levels numbered by first occurrence): read with free levels, the text says something else`
+    : 'the two terms differ where their printed forms look the same (names printed alike, or a part the printer leaves out): compare the two readings');
   return { elaborated, clean: qualified(clean), differences: [...differences, ...documentNames(doc, clean)] };
 }

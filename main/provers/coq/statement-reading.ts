@@ -6,6 +6,7 @@ import type { Reading } from './statement-meaning.ts';
 import { isQualid } from './assumptions.ts';
 import { runProjectLibrarySentence } from './project-library-sentence.ts';
 import { hasArborPlugin, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
+import { blockEffect } from './document-blocks.ts';
 
 const ROUND_TRIP_MS = 5000;
 /** A `Locate` line naming an object (not a notation, tactic or module), and its full name. */
@@ -85,7 +86,16 @@ const LIBRARY_SENTENCE = new RegExp(
  */
 export const librarySentences = (sentences: readonly string[]): string[] => {
   const out: string[] = [];
-  for (const s of sentences) {
+  // A sentence inside a section or module that has ended since: its `Import` and `Open Scope` ended with it (only a
+  // `Require`'s loading stays), so the clean reading, at top level, must not run them.
+  const closedAfter = closedBlockSentences(sentences);
+  for (const [i, s] of sentences.entries()) {
+    if (closedAfter.has(i)) {
+      const loads = /^\s*(?:From \S+ )?Require(?: Import| Export)?((?: [A-Za-z_][A-Za-z0-9_'.]*)+)\s*\.\s*$/.exec(s.replace(/\s+/g, ' '));
+      const plain = loads === null ? undefined : `${/^\s*From (\S+) /.exec(s)?.[0]?.trim() ?? ''} Require${loads[1] as string}.`.trim();
+      if (plain !== undefined && librarySentences([plain]).length === 1) out.push(plain);
+      continue;
+    }
     let read = librarySentenceOf.get(s);
     if (read === undefined) {
       const flat = s.trim().replace(/\s+/g, ' ');
@@ -97,6 +107,20 @@ export const librarySentences = (sentences: readonly string[]): string[] => {
   }
   return out;
 };
+/** The indices of sentences inside a section or module that a later sentence ends (Coq's `End`, document-blocks.ts). */
+function closedBlockSentences(sentences: readonly string[]): Set<number> {
+  const closed = new Set<number>();
+  const stack: number[][] = [];
+  for (const [i, s] of sentences.entries()) {
+    const effect = blockEffect(s);
+    if (effect !== undefined && 'open' in effect) stack.push([]);
+    else if (effect !== undefined && 'close' in effect) {
+      for (const k of stack.pop() ?? []) closed.add(k);
+    } else for (const frame of stack) frame.push(i);
+  }
+  return closed;
+}
+
 /** Each sentence's answer above: a document's declarations are asked about again at every GOAL and END. */
 const librarySentenceOf = new Map<string, string | null>();
 
