@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../shared/protocol/shell-command.ts';
 import { readCoqProject } from './coq-project.ts';
 import { createWorkbenchShell } from './workbench-shell.ts';
+import { writtenCoqProject } from './testing/coq-project-fixture.ts';
 import type { WorkbenchShell } from './workbench-shell.ts';
 
 /**
- * Attack on the statement judge's identity (session 14, docs/statement-identity-attacks.md): equal kernel texts
+ * Attack on the statement judge's identity (session 13, docs/statement-identity-attacks.md): equal kernel texts
  * (`Arbor_statement`'s canonical kernel names) mean the same statement. A kernel name is written as a string, and
  * two different objects can have the same one: the document is the file `Top`, so its `Module foo` holds
  * `Top.foo.x`; a trusted project mapped to the logical root `Top` (`-Q theories Top`) has a library `Top.foo`
@@ -19,8 +16,6 @@ import type { WorkbenchShell } from './workbench-shell.ts';
  * reading — would be proved by `reflexivity` with both kernel texts `(const "Top.foo.x")`. Held: Coq refuses the
  * second object with that absolute name ("Top.foo already exists"; likewise `Top.A.B` against `Module A. Module B.`).
  */
-const run = promisify(execFile);
-const TMP = fileURLToPath(new URL('../../.tmp/', import.meta.url));
 
 describe('a project library under the logical root Top (real coqidetop)', () => {
   let root: string;
@@ -29,12 +24,7 @@ describe('a project library under the logical root Top (real coqidetop)', () => 
   const send = async (line: string): Promise<ShellResponse> => (await Promise.all(ws.shell.submitLine(`${channel} ${line}`)))[0] as ShellResponse;
 
   beforeAll(async () => {
-    await mkdir(TMP, { recursive: true });
-    root = await mkdtemp(join(TMP, 'atk-top-'));
-    await mkdir(join(root, 'theories'));
-    await writeFile(join(root, 'theories', 'foo.v'), 'Definition x := 0.\n');
-    await writeFile(join(root, '_CoqProject'), '-Q theories Top\n');
-    await run('coqc', ['-Q', 'theories', 'Top', 'theories/foo.v'], { cwd: root });
+    root = await writtenCoqProject('atk-top-', 'Top', { 'foo.v': 'Definition x := 0.\n' });
     const setup = await readCoqProject(root);
     ws = await createWorkbenchShell({ backend: 'coq', timeoutMs: 20_000, project: () => setup?.args });
     const [r] = await Promise.all(ws.shell.submitLine('NEW_CHANNEL'));

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runProcess } from '../../process/process-manager.ts';
@@ -18,6 +18,23 @@ export async function compiledCoqProject(prefix: string): Promise<string> {
     // Sandboxed like every coqc run; it writes the .vo files next to the sources.
     const r = await runProcess({ program: 'coqc', args: ['-Q', 'theories', 'MyLib', f], cwd: root, timeoutMs: 120_000, sandbox: { writable: [root] } });
     if (r.exitCode !== 0) throw new Error(`coqc ${f}: ${r.stderr || r.stdout}`);
+  }
+  return root;
+}
+
+/**
+ * A workspace under `.tmp/` with `files` (path under `theories/` → source), a `_CoqProject` mapping `theories` to
+ * `logicalRoot`, each file compiled in the order given with the real `coqc`. Returns the workspace root.
+ */
+export async function writtenCoqProject(prefix: string, logicalRoot: string, files: Record<string, string>): Promise<string> {
+  await mkdir(TMP, { recursive: true });
+  const root = await mkdtemp(join(TMP, prefix));
+  await mkdir(join(root, 'theories'));
+  await writeFile(join(root, '_CoqProject'), `-Q theories ${logicalRoot}\n`);
+  for (const [name, text] of Object.entries(files)) {
+    await writeFile(join(root, 'theories', name), text);
+    const r = await runProcess({ program: 'coqc', args: ['-Q', 'theories', logicalRoot, `theories/${name}`], cwd: root, timeoutMs: 120_000, sandbox: { writable: [root] } });
+    if (r.exitCode !== 0) throw new Error(`coqc ${name}: ${r.stderr || r.stdout}`);
   }
   return root;
 }

@@ -82,8 +82,8 @@ describe('Arbor_statement (real coqidetop with the plugin)', () => {
     expect(r.printed).toBe('forall (A : Type) (x : A), (fun P : Prop => P) (@eq A x x)');
     expect(r.names).toEqual([['eq', 'Inductive Coq.Init.Logic.eq']]);
     expect(r.locate).toEqual(['Inductive Coq.Init.Logic.eq']);
-    // The term itself: binder names and universes left out, bound variables by index, globals by kernel name.
-    expect(r.kernel).toBe('(pi Type (pi #1 (app (lam Prop #1) (app (ind "Coq.Init.Logic.eq" 0) #2 #1 #1))))');
+    // The term itself: binder names left out, universe levels numbered, bound variables by index, globals by kernel name.
+    expect(r.kernel).toBe('(pi (type 0+0) (pi #1 (app (lam Prop #1) (app (ind "Coq.Init.Logic.eq" 0) #2 #1 #1))))');
   }, 60_000);
 
   it('the kernel term tells apart what prints alike, and names the object an alias stands for', async () => {

@@ -4,7 +4,7 @@ import { useRealClient } from './testing/real-client.ts';
 import { theoremMeaning } from './theorem-meaning.ts';
 
 /**
- * Attacks on the statement judge's identity (session 14): two readings are the same statement exactly when the
+ * Attacks on the statement judge's identity (session 13): two readings are the same statement exactly when the
  * plugin's kernel texts (`Arbor_statement`'s `Kernel`: canonical kernel names, de Bruijn indices, no binder names,
  * no universe levels) are equal. Through the real arbor-shell and real coqidetop, by a helper who did not build it.
  * Every break it found is fixed (docs/statement-identity-attacks.md, "Fixed"); all cases are plain tests.
