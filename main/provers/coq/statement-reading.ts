@@ -112,14 +112,20 @@ function closedBlockSentences(sentences: readonly string[]): Set<number> {
   const closed = new Set<number>();
   const stack: number[][] = [];
   for (const [i, s] of sentences.entries()) {
-    const effect = blockEffect(s);
-    if (effect !== undefined && 'open' in effect) stack.push([]);
-    else if (effect !== undefined && 'close' in effect) {
-      for (const k of stack.pop() ?? []) closed.add(k);
-    } else for (const frame of stack) frame.push(i);
+    let effect = blockEffectOf.get(s);
+    if (effect === undefined) {
+      effect = blockEffect(s) ?? null;
+      if (blockEffectOf.size >= 4096) blockEffectOf.clear();
+      blockEffectOf.set(s, effect);
+    }
+    if (effect === null) for (const frame of stack) frame.push(i);
+    else if ('open' in effect) stack.push([]);
+    else for (const k of stack.pop() ?? []) closed.add(k);
   }
   return closed;
 }
+/** Each sentence's block effect, read once (asked again at every GOAL and END, as `librarySentenceOf`). */
+const blockEffectOf = new Map<string, NonNullable<ReturnType<typeof blockEffect>> | null>();
 
 /** Each sentence's answer above: a document's declarations are asked about again at every GOAL and END. */
 const librarySentenceOf = new Map<string, string | null>();
