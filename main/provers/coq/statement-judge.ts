@@ -72,7 +72,7 @@ export async function judgeStatement(
    */
   kernelRead?: { names: ReadonlyMap<string, string>; kernel: string },
 ): Promise<StatementMeaning | undefined> {
-  const doc = await readTerm(client, printed, at, new Map(kernelRead?.names ?? []), kernelRead);
+  const doc = await readTerm(client, printed, at, undefined, kernelRead);
   const library = librarySentences(declarations);
   const clean = await cleanReading(text, options, library).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})`, library: [] as string[] }));
   if ('error' in clean) {
@@ -87,9 +87,7 @@ export async function judgeStatement(
     if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared, text)) return undefined;
     return compareReadings(doc, full ? { ...clean, full } : clean);
   }
-  // Only a trusted project's library can put its names into a reading (no project: nothing more to look for).
-  if ((options.extraArgs ?? []).length === 0) return compareReadings(doc, clean);
-  return compareReadings(doc, clean) ?? unwrittenProjectNames(doc, clean, text) ?? (await chosenByProject(doc, clean, text, options, library));
+  return compareReadings(doc, clean) ?? unwrittenProjectNames(doc, clean, text, options) ?? (await chosenByProject(doc, clean, text, options, library));
 }
 
 /**
@@ -120,7 +118,9 @@ async function chosenByProject(doc: Reading, clean: Reading, text: string, optio
  * active once its library is loaded, whatever was imported) is the project choosing what the text means,
  * shown like any other difference.
  */
-function unwrittenProjectNames(doc: Reading, clean: Reading, text: string): StatementMeaning | undefined {
+function unwrittenProjectNames(doc: Reading, clean: Reading, text: string, options: ClientOptions): StatementMeaning | undefined {
+  // Only a trusted project's library can put its names into a reading (no project: nothing to look for).
+  if ((options.extraArgs ?? []).length === 0) return undefined;
   const written = writtenNames(text);
   // The kernel term's globals where the plugin gave them (a primitive integer printed `0x3` is no name `x3`).
   const names = clean.globals ?? clean.full;

@@ -41,7 +41,8 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
     // Only a qualified name goes back to Coq (a token is never a second command).
     const names = [...globalNames(term, new Set())].filter(isQualid);
     // Every name not known yet asked in one query (one answer per `Locate`); one by one if they do not line up.
-    const unknown = names.filter((n) => cache?.get(n) === undefined);
+    const known = (n: string): string | undefined => kernelRead?.names.get(n) ?? cache?.get(n);
+    const unknown = names.filter((n) => known(n) === undefined);
     const batched = new Map<string, string>();
     if (unknown.length > 1) {
       // Joined with the assumption judge's `Locate Term` batch when both ask at once: one query (coqidetop-client.ts).
@@ -50,7 +51,7 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
       if (answers?.length === unknown.length) unknown.forEach((n, i) => batched.set(n, answers[i] as string));
     }
     for (const n of names) {
-      let hit = cache?.get(n);
+      let hit = known(n);
       if (hit === undefined) {
         const text = batched.get(n) ?? notices(await client.query(locate(n), at, ROUND_TRIP_MS).catch(() => []));
         const line = text.split('\n').map((l) => LOCATED_OBJECT.exec(coqTrim(l))).find((m) => m !== null);
@@ -90,12 +91,6 @@ export const librarySentences = (sentences: readonly string[]): string[] => {
   // `Require`'s loading stays), so the clean reading, at top level, must not run them.
   const closedAfter = closedBlockSentences(sentences);
   for (const [i, s] of sentences.entries()) {
-    if (closedAfter.has(i)) {
-      const loads = /^\s*(?:From \S+ )?Require(?: Import| Export)?((?: [A-Za-z_][A-Za-z0-9_'.]*)+)\s*\.\s*$/.exec(s.replace(/\s+/g, ' '));
-      const plain = loads === null ? undefined : `${/^\s*From (\S+) /.exec(s)?.[0]?.trim() ?? ''} Require${loads[1] as string}.`.trim();
-      if (plain !== undefined && librarySentences([plain]).length === 1) out.push(plain);
-      continue;
-    }
     let read = librarySentenceOf.get(s);
     if (read === undefined) {
       const flat = s.trim().replace(/\s+/g, ' ');
@@ -103,7 +98,9 @@ export const librarySentences = (sentences: readonly string[]): string[] => {
       if (librarySentenceOf.size >= 4096) librarySentenceOf.clear();
       librarySentenceOf.set(s, read);
     }
-    if (read !== null) out.push(read);
+    if (read === null) continue;
+    if (!closedAfter.has(i)) out.push(read);
+    else if (/^(?:From \S+ )?Require /.test(read)) out.push(read.replace(/^((?:From \S+ )?Require) (?:Import|Export) /, '$1 '));
   }
   return out;
 };
@@ -261,9 +258,7 @@ class CleanEnvironment {
         const answers = await client.queriesAfter(`Axiom arbor_clean_reading : (${text}).`, ['Arbor_statement arbor_clean_reading.'], ROUND_TRIP_MS).catch(() => undefined);
         const read = answers === undefined ? undefined : readArborStatement((answers[0] ?? []).filter((m) => m.level === 'notice').map((m) => m.text));
         if (read !== undefined && client.tip === state.tip) {
-          const cache = this.cache(state.key);
-          for (const [shown, full] of read.names) cache.set(shown, full);
-          return { ...(await readTerm(client, read.printed, state.tip, cache, read)), library: state.applied };
+          return { ...(await readTerm(client, read.printed, state.tip, this.cache(state.key), read)), library: state.applied };
         }
         if (client.tip !== state.tip) await client.editAt(state.tip, ROUND_TRIP_MS);
       }
