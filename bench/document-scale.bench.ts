@@ -12,11 +12,14 @@ import { printTable, writeResults } from './bench-table.ts';
 import { fiftyLemmaDocument } from './fifty-lemmas.ts';
 import { runConverted } from '../main/provers/coq/conformance-run.ts';
 import { vToDocument } from '../main/provers/coq/v-to-document.ts';
+import { workbenchRun } from './workbench-document-run.ts';
 
 /**
- * Issue 24 item 4: a 50-lemma document checked by `arbor-shell` (after start-up: the prover is up with its
- * prelude), every END finishing its proof (Qed, the assumption judgement, the statement's meaning), against
- * `coqc` on the script Arbor itself prints for the same document — side by side in one run. Both sides run
+ * Issue 24 item 4: a 50-lemma document checked two ways — opened in the workbench (the host's document
+ * route, workbench-document-run.ts) and through `arbor-shell` (an agent's route: one JSON request per line,
+ * each awaited) — after start-up (the prover is up with its prelude), every END finishing its proof (Qed,
+ * the assumption judgement, the statement's meaning), against `coqc` on the script Arbor itself prints for
+ * the same document — side by side in one run. Both sides run
  * `ROUNDS` times, alternating, and the ratio compares medians: on a shared 2-core machine one `coqc` run
  * alone varies by ±30 %.
  */
@@ -107,7 +110,7 @@ async function arborRun(lines: readonly string[]): Promise<{ ms: number; byKind:
  */
 const PUBLIC = '/usr/lib/ocaml/coq/theories/Bool/Bool.v';
 
-async function publicRun(): Promise<{ ms: number; proved: number; refused: number; requests: number; script: string; cpu: ReturnType<typeof cpuSpent> }> {
+async function publicRun(): Promise<{ ms: number; proved: number; refused: number; requests: number; script: string; cpu: ReturnType<typeof cpuSpent>; documentLines: string[] }> {
   const items = vToDocument(await readFile(PUBLIC, 'utf8'));
   const shell = new ShellProcess(['--timeout', '10', '--pool', '0']);
   try {
@@ -117,16 +120,20 @@ async function publicRun(): Promise<{ ms: number; proved: number; refused: numbe
     const up = await say('CHECK 0');
     if (up.ERR) throw new Error(`start-up: ${up.ERR}`);
     let requests = 0;
+    // The document a user would keep: every line the shell took (a refused declaration would stop a document's check).
+    const documentLines = ['PRELUDE bare'];
     const c0 = cpuNow(shell);
     const t0 = performance.now();
-    const outcomes = await runConverted(items, (line) => {
+    const outcomes = await runConverted(items, async (line) => {
       requests++;
-      return say(line);
+      const r = await say(line);
+      if (r.ERR === '' || !line.startsWith('DEFINE ')) documentLines.push(line);
+      return r;
     });
     const ms = performance.now() - t0;
     const cpu = cpuSpent(c0, cpuNow(shell));
     const script = String((await say('SCRIPT')).RESPONSE);
-    return { ms, proved: outcomes.filter((o) => o.result === 'proved').length, refused: outcomes.filter((o) => o.result === 'refused').length, requests, script, cpu };
+    return { ms, proved: outcomes.filter((o) => o.result === 'proved').length, refused: outcomes.filter((o) => o.result === 'refused').length, requests, script, cpu, documentLines };
   } finally {
     await shell.end();
   }
@@ -153,22 +160,26 @@ export async function runDocumentScaleBench(): Promise<{ rows: BenchRow[]; raw: 
   const file = `${TMP}fifty.v`;
   const arbor: Awaited<ReturnType<typeof arborRun>>[] = [];
   const coqc: number[] = [];
+  const workbench: Awaited<ReturnType<typeof workbenchRun>>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const run = await arborRun(lines);
     arbor.push(run);
     await writeFile(file, run.script);
     coqc.push(await coqcRun(file));
+    workbench.push(await workbenchRun(lines, 1));
   }
   // The public document, the same way (fewer rounds: it is larger).
   const pub: Awaited<ReturnType<typeof publicRun>>[] = [];
   const pubCoqc: number[] = [];
   const alone: { execute: number; step: number }[] = [];
+  const pubWorkbench: Awaited<ReturnType<typeof workbenchRun>>[] = [];
   const publicFile = `${TMP}bool.v`;
   for (let round = 0; round < Math.max(1, Math.ceil(ROUNDS / 2)); round++) {
     const run = await publicRun();
     pub.push(run);
     await writeFile(publicFile, run.script);
     pubCoqc.push(await coqcRun(publicFile));
+    pubWorkbench.push(await workbenchRun(run.documentLines, 2));
     alone.push({ execute: await proverAlone(run.script, 'bare', 'execute'), step: await proverAlone(run.script, 'bare', 'step') });
   }
   const pubMs = median(pub.map((r) => r.ms));
@@ -181,7 +192,15 @@ export async function runDocumentScaleBench(): Promise<{ rows: BenchRow[]; raw: 
   const byKind: Record<string, number> = {};
   for (const kind of Object.keys(arbor[0]?.byKind ?? {})) byKind[kind] = median(arbor.map((r) => r.byKind[kind] ?? 0));
   const each = (xs: readonly number[]): string => xs.map((x) => Math.round(x)).join(' / ');
+  const wb = median(workbench.map((r) => r.ms));
+  const wbCold = median(workbench.map((r) => r.coldMs));
+  const pubWb = median(pubWorkbench.map((r) => r.ms));
+  const pubWbCold = median(pubWorkbench.map((r) => r.coldMs));
+  const kib = (r: { bytes: number; events: number }): string => `${r.events} events, ${Math.round(r.bytes / 1024)} KiB`;
   const rows: BenchRow[] = [
+    { what: `workbench: the document opened and run (${workbench[0]?.checked ?? 0} lines), after start-up, median of ${ROUNDS}`, value: Math.round(wb), unit: 'ms', detail: `runs ${each(workbench.map((r) => r.ms))}; events sent ${kib(workbench[0] ?? { events: 0, bytes: 0 })}` },
+    { what: 'workbench / coqc (medians)', value: Number((wb / coqcMs).toFixed(2)), unit: '×', target: '≤ 1.2', ok: wb / coqcMs <= 1.2 },
+    { what: 'workbench from a cold start (prover start-up and prelude included, as coqc) / coqc', value: Number((wbCold / coqcMs).toFixed(2)), unit: '×', detail: `runs ${each(workbench.map((r) => r.coldMs))} ms` },
     { what: `arbor-shell: ${lines.length} requests, ${arbor[0]?.ends ?? 0} lemmas finished (after start-up), median of ${ROUNDS}`, value: Math.round(arborMs), unit: 'ms', detail: `runs ${each(arbor.map((r) => r.ms))}` },
     { what: 'arbor-shell by command (medians)', value: Math.round(arborMs), unit: 'ms', detail: Object.entries(byKind).map(([k, ms]) => `${k} ${Math.round(ms)}`).join(', ') },
     { what: `coqc on the same script (whole run), median of ${ROUNDS}`, value: Math.round(coqcMs), unit: 'ms', detail: `runs ${each(coqc)}` },
@@ -191,13 +210,16 @@ export async function runDocumentScaleBench(): Promise<{ rows: BenchRow[]; raw: 
     { what: "  that prover's CPU alone / coqc's wall time (a floor under the first ratio)", value: Number((fiftyProver / coqcMs).toFixed(2)), unit: '×' },
     { what: `public: Coq's Bool.v as a document (${pub[0]?.requests ?? 0} requests, ${pub[0]?.proved ?? 0} theorems proved, ${pub[0]?.refused ?? 0} refused), median of ${pub.length}`, value: Math.round(pubMs), unit: 'ms', detail: `runs ${each(pub.map((r) => r.ms))}` },
     { what: `public: coqc on its SCRIPT, median of ${pub.length}`, value: Math.round(pubCoqcMs), unit: 'ms', detail: `runs ${each(pubCoqc)}` },
+    { what: `public: workbench, the document opened and run (${pubWorkbench[0]?.checked ?? 0} lines), after start-up`, value: Math.round(pubWb), unit: 'ms', detail: `runs ${each(pubWorkbench.map((r) => r.ms))}; events sent ${kib(pubWorkbench[0] ?? { events: 0, bytes: 0 })}` },
+    { what: 'public: workbench / coqc (medians)', value: Number((pubWb / pubCoqcMs).toFixed(2)), unit: '×', target: '≤ 1.2', ok: pubWb / pubCoqcMs <= 1.2 },
+    { what: 'public: workbench from a cold start / coqc', value: Number((pubWbCold / pubCoqcMs).toFixed(2)), unit: '×', detail: `runs ${each(pubWorkbench.map((r) => r.coldMs))} ms` },
     { what: 'public: arbor-shell / coqc (medians)', value: Number((pubMs / pubCoqcMs).toFixed(2)), unit: '×', target: '≤ 1.2', ok: pubMs / pubCoqcMs <= 1.2 },
     { what: "public: the channel's coqidetop: CPU during the run (median)", value: Math.round(pubProver), unit: 'ms', detail: `runs ${each(pub.map((r) => r.cpu.prover))}; all provers ${each(pub.map((r) => r.cpu.provers))}; arbor-shell's main thread ${each(pub.map((r) => r.cpu.shell))}` },
     { what: "public:   that prover's CPU alone / coqc's wall time (a floor under the ratio above)", value: Number((pubProver / pubCoqcMs).toFixed(2)), unit: '×' },
     { what: 'public: the SCRIPT in one coqidetop, no Arbor: CPU to execute it (median)', value: Math.round(median(alone.map((a) => a.execute))), unit: 'ms', detail: `runs ${each(alone.map((a) => a.execute))}` },
     { what: 'public: the same, the goals asked after every sentence (median)', value: Math.round(median(alone.map((a) => a.step))), unit: 'ms', detail: `runs ${each(alone.map((a) => a.step))}` },
   ];
-  return { rows, raw: { rounds: ROUNDS, arbor: arbor.map((r) => ({ ms: r.ms, byKind: r.byKind, cpu: r.cpu })), coqc, arborMs, coqcMs, ratio, requests: lines.length, public: { file: PUBLIC, runs: pub.map((r) => ({ ms: r.ms, proved: r.proved, refused: r.refused, requests: r.requests, cpu: r.cpu })), coqc: pubCoqc, proverAlone: alone } } };
+  return { rows, raw: { rounds: ROUNDS, workbench, publicWorkbench: pubWorkbench, arbor: arbor.map((r) => ({ ms: r.ms, byKind: r.byKind, cpu: r.cpu })), coqc, arborMs, coqcMs, ratio, requests: lines.length, public: { file: PUBLIC, runs: pub.map((r) => ({ ms: r.ms, proved: r.proved, refused: r.refused, requests: r.requests, cpu: r.cpu })), coqc: pubCoqc, proverAlone: alone } } };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
