@@ -77,6 +77,33 @@ describe('documents owned by the host (real coqidetop)', () => {
     await docs.close('w1', 'p');
   }, 120_000);
 
+  it('a whole text sent without its edit keeps the checked lines above its first change (one REVERT, the same prover)', async () => {
+    const { docs } = sessions();
+    docs.sync('w1', 'whole', { version: 1, text: DOC.join('\n') });
+    const first = await docs.run('w1', 'whole', { kind: 'all' });
+    const channel = first.channel as number;
+    sent.length = 0;
+    // As a file reloaded from disk arrives: the whole text, no edit; lemma 2's proof changed.
+    const edited = [...DOC];
+    edited[6] = '    APPLY (rewrite double_2; simpl; reflexivity)';
+    docs.sync('w1', 'whole', { version: 2, text: edited.join('\n') });
+    const after = await docs.idle('w1', 'whole');
+    expect(sent).toEqual([`${channel} REVERT 5`, `${channel} APPLY (rewrite double_2; simpl; reflexivity)`, `${channel} END`]);
+    expect(after.channel).toBe(channel);
+    expect(after.check.entries.map((e) => e.line)).toEqual([1, 2, 3, 4, 6, 7, 8]);
+    // The same text again: nothing is sent, nothing is retracted.
+    sent.length = 0;
+    docs.sync('w1', 'whole', { version: 3, text: edited.join('\n') });
+    expect((await docs.idle('w1', 'whole')).check.entries).toHaveLength(7);
+    expect(sent).toEqual([]);
+    // Lines added at the end: the checked lines stay and a run goes on from there.
+    docs.sync('w1', 'whole', { version: 4, text: [...edited, 'GOAL "double 0 = 0"', '    APPLY reflexivity', 'END'].join('\n') });
+    const more = await docs.run('w1', 'whole', { kind: 'all' });
+    expect(sent).toEqual([`${channel} GOAL "double 0 = 0"`, `${channel} APPLY reflexivity`, `${channel} END`]);
+    expect(more.check.entries.at(-1)).toMatchObject({ line: 11 });
+    await docs.close('w1', 'whole');
+  }, 120_000);
+
   it('an edit at line k re-sends only lines ≥ k (one REVERT), and re-checks as far as before', async () => {
     const { docs } = sessions();
     docs.sync('w1', 'b', { version: 1, text: DOC.join('\n') });

@@ -1,5 +1,5 @@
 import type { CheckedLine } from '../../shared/checking/checked-lines.ts';
-import { commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from '../../shared/checking/checked-lines.ts';
+import { changedLines, commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from '../../shared/checking/checked-lines.ts';
 import type { CheckAction, DocumentCheck, DocumentState } from '../../shared/checking/document-check.ts';
 import type { DocumentPatch } from '../../shared/checking/document-patch.ts';
 import { diffDocumentState } from '../../shared/checking/document-patch.ts';
@@ -128,11 +128,15 @@ export class DocumentSessions {
     // An older version arriving late never replaces a newer text.
     if (params.version < doc.version) return this.state(doc);
     doc.version = params.version;
+    const before = doc.lines;
     doc.lines = params.text.split(/\r?\n/);
     doc.parsed = parseLines(doc.lines, doc.parsed);
+    // Another path may be another project (its prelude): everything is checked again.
+    const moved = params.path !== undefined && params.path !== doc.path;
     if (params.path !== undefined) doc.path = params.path;
-    const edit = params.edit ?? { firstLine: 1, lineDelta: 0 };
-    void this.edited(doc, edit.firstLine, edit.lineDelta);
+    // A whole text without its edit keeps what it did not change: checked lines above the first changed one stay.
+    const edit = params.edit ?? (moved ? { firstLine: 1, lineDelta: 0 } : changedLines(before, doc.lines));
+    if (edit !== undefined) void this.edited(doc, edit.firstLine, edit.lineDelta);
     return this.state(doc);
   }
 

@@ -92,7 +92,8 @@ export interface TacticEngineOptions {
  * goals in order.
  */
 export class TacticEngine implements ChannelEngine {
-  private session: Promise<ProverSession>;
+  /** The prover session, opened on first use (see `session`). */
+  private opening: Promise<ProverSession> | undefined;
   private history: StepRecord[] = [];
   /** The abbreviations of the step being worked on, as a map (see LetTable). */
   private readonly letTable = new LetTable();
@@ -106,8 +107,20 @@ export class TacticEngine implements ChannelEngine {
   /** What the running command did to the tree, recorded on its step once it succeeds. */
   private pendingAct: Omit<StepAct, 'command'> | undefined;
 
-  constructor(private readonly options: TacticEngineOptions) {
-    this.session = this.openFresh();
+  constructor(private readonly options: TacticEngineOptions) {}
+
+  /**
+   * The session, opened when first asked for: a channel whose first request is a PRELUDE (a project's, a
+   * document's `PRELUDE bare`) or that is never used (the shell's channel 0 beside a document's) starts no
+   * prover only to kill it, which on two cores took the CPU the document's own prover was starting on.
+   */
+  private get session(): Promise<ProverSession> {
+    this.opening ??= this.openFresh();
+    return this.opening;
+  }
+
+  private set session(opening: Promise<ProverSession>) {
+    this.opening = opening;
   }
 
   private openFresh(): Promise<ProverSession> {
@@ -259,7 +272,8 @@ export class TacticEngine implements ChannelEngine {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    const session = await this.session.catch(() => undefined);
+    // Never opened: nothing to stop (asking `session` here would start a prover only to kill it).
+    const session = await this.opening?.catch(() => undefined);
     await session?.dispose();
   }
 

@@ -59,8 +59,10 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
   };
   const poolOptions = options(config.prelude);
   const pool = new WarmPool(backend, poolOptions, config.poolSize);
+  // Channels open their prover on first use (tactic-engine.ts), so the pool is what is warm at start-up:
+  // the first channel takes a prover already booting, and nothing else starts beside it.
+  pool.fill();
   const sameProject = (a: ProjectArgs | undefined, b: ProjectArgs | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-  let first = true;
   return {
     createEngine(_channel, prelude, environment) {
       const custom = prelude !== undefined || environment !== undefined;
@@ -76,13 +78,7 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
           // Trust granted (or changed) after the pool started: a fresh session with the project's load paths.
           const project = config.project?.();
           if (!sameProject(project, poolOptions.project)) return backend.open(options(config.prelude, project));
-          const session = await pool.take();
-          // Fill the pool only once the first channel is up, so start-up does not compete for the cores.
-          if (first) {
-            first = false;
-            pool.fill();
-          }
-          return session;
+          return pool.take();
         },
       });
     },

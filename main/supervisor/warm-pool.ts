@@ -14,7 +14,7 @@ export class WarmPool {
     private readonly size: number,
   ) {}
 
-  /** Starts filling the pool (call once the first session is up, so start-up work does not compete). */
+  /** Starts filling the pool (at start-up: channels open their prover on first use, so none competes with it). */
   fill(): void {
     while (!this.disposed && this.ready.length < this.size) {
       const opening = this.backend.open(this.options);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckedLine } from './checked-lines.ts';
-import { commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from './checked-lines.ts';
+import { changedLines, commandLinesBetween, firstStaleLine, recheckTarget, retractFrom } from './checked-lines.ts';
 
 const entries: CheckedLine[] = [
   { line: 1, text: 'GOAL "A"', stepBefore: 0, stepAfter: 1 },
@@ -38,5 +38,18 @@ describe('checked lines', () => {
   it('moves the re-check target with inserted lines', () => {
     expect(recheckTarget(5, 2, 1)).toBe(6);
     expect(recheckTarget(5, 7, 1)).toBe(5);
+  });
+});
+
+describe('changedLines (a whole text sent without its edit)', () => {
+  it('finds the first line that differs and the change in line count', () => {
+    expect(changedLines(['a', 'b', 'c'], ['a', 'B', 'c'])).toEqual({ firstLine: 2, lineDelta: 0 });
+    expect(changedLines(['a', 'b'], ['a', 'b', 'c', 'd'])).toEqual({ firstLine: 3, lineDelta: 2 });
+    expect(changedLines(['a', 'b', 'c'], ['a'])).toEqual({ firstLine: 2, lineDelta: -2 });
+    expect(changedLines(['a'], ['x', 'a'])).toEqual({ firstLine: 1, lineDelta: 1 });
+  });
+  it('is undefined for the same text', () => {
+    expect(changedLines(['a', ''], ['a', ''])).toBeUndefined();
+    expect(changedLines([], [])).toBeUndefined();
   });
 });

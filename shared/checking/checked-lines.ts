@@ -55,6 +55,17 @@ export function firstStaleLine(entries: readonly CheckedLine[], lines: readonly 
   return undefined;
 }
 
+/**
+ * Where a text sent whole (no edit given: a file reloaded, a client that syncs whole texts) differs from the
+ * last one: the first line that is not the same and the change in line count; undefined for the same text.
+ */
+export function changedLines(before: readonly string[], after: readonly string[]): { firstLine: number; lineDelta: number } | undefined {
+  let same = 0;
+  while (same < before.length && same < after.length && before[same] === after[same]) same++;
+  if (same === before.length && same === after.length) return undefined;
+  return { firstLine: same + 1, lineDelta: after.length - before.length };
+}
+
 /** After editing, how far to re-check: the old checked end moved by the change in line count. */
 export function recheckTarget(oldEnd: number, editLine: number, lineDelta: number): number {
   return oldEnd >= editLine ? Math.max(editLine, oldEnd + lineDelta) : oldEnd;
