@@ -1,3 +1,4 @@
+import { COQ_BLANK, coqTrim } from './coq-sentence.ts';
 import type { AboutAnswer, CheckAnswer, EnvironmentEntry, LocateAnswer, PrintAnswer } from '../../../shared/protocol/query-answer.ts';
 
 /**
@@ -5,7 +6,12 @@ import type { AboutAnswer, CheckAnswer, EnvironmentEntry, LocateAnswer, PrintAns
  * with notice-level messages) into the protocol's structured answers.
  */
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/** Coq's layout blanks only (coq-sentence.ts): a no-break space is part of a name (`and P`, `Top.x `). */
+const B = `[${COQ_BLANK}]`;
+const BLANK_RUNS = new RegExp(`${B}+`, 'g');
+const flat = (s: string): string => coqTrim(s.replace(BLANK_RUNS, ' '));
+const ABOUT_HEAD = new RegExp(`^[^${COQ_BLANK}]+${B}*:${B}*([^]*)$`);
+const EXPANDS = new RegExp(`Expands to:${B}*([^${COQ_BLANK}]+)${B}+([^${COQ_BLANK}]+)`);
 
 /** The interactive module a coqidetop document lives in: its objects are the document's own. */
 const DOCUMENT_MODULE = 'Top';
@@ -37,12 +43,12 @@ export function parseCheck(text: string): CheckAnswer | undefined {
  * `Expands to: Constant Coq.Lists.List.app_length`.
  */
 export function parseAbout(text: string, name: string): AboutAnswer | undefined {
-  const [head = '', ...rest] = text.trim().split(/\n\s*\n/);
-  const m = /^(\S+)\s*:\s*([\s\S]*)$/.exec(head.trim());
+  const [head = '', ...rest] = coqTrim(text).split(/\n[ \t\r]*\n/);
+  const m = ABOUT_HEAD.exec(coqTrim(head));
   if (!m) return undefined;
   const facts = rest.join('\n');
-  const answer: AboutAnswer = { name, type: flat(m[2] as string) };
-  const expands = /Expands to:\s*(\S+)\s+(\S+)/.exec(facts);
+  const answer: AboutAnswer = { name, type: flat(m[1] as string) };
+  const expands = EXPANDS.exec(facts);
   if (expands) {
     answer.kind = expands[1] as string;
     answer.fullName = expands[2] as string;
