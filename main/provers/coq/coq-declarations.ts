@@ -1,12 +1,15 @@
 import type { EnvironmentEntry } from '../../../shared/protocol/query-answer.ts';
 import { CoqCrash, type CoqideTopClient } from './coqidetop-client.ts';
 import { parseAbout } from './coq-queries.ts';
-import { COQ_BLANK, COQ_NAME, NAME_PART, NAME_START } from './coq-sentence.ts';
+import { COQ_BLANK, COQ_NAME, coqTrim, NAME_PART, NAME_START } from './coq-sentence.ts';
 import { notices } from './statement-reading.ts';
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
 /** A blank, a run of blanks, a name and a qualified name as Coq reads them (coq-sentence.ts): `and P` is one name. */
 const B = `[${COQ_BLANK}]`;
+const BLANK_RUNS = new RegExp(`${B}+`, 'g');
+const flat = (s: string): string => coqTrim(s.replace(BLANK_RUNS, ' '));
+const SECTION = new RegExp(`^Section${B}+([^${COQ_BLANK}.]+)${B}*\\.$`);
+const BODY = new RegExp(`:=${B}*([^]*?)\\.?${B}*$`);
 const NAME = `(${COQ_NAME})`;
 const QUALIFIED = `([${NAME_START}][${NAME_PART}.]*)`;
 const HEAD = new RegExp(`^(Definition|Fixpoint|CoFixpoint|Function|Inductive|CoInductive|Variant|Record|Structure|Class|Instance|Lemma|Theorem|Corollary|Fact|Remark|Example|Let|Abbreviation)${B}+${NAME}`);
@@ -36,7 +39,7 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
   const where = await Promise.all(named.map(({ name: n, at }) => (n.startsWith('"') ? undefined : ask(`About ${n}.`, at).then((text) => parseAbout(text, n)))));
   const tip = client.tip;
   // A section's path is part of a kernel name only while it is open: those this text opens are left out.
-  const sections = new Set(sentences.map((s) => /^Section\s+([^\s.]+)\s*\.$/.exec(s.pp)?.[1]).filter((x) => x !== undefined));
+  const sections = new Set(sentences.map((s) => SECTION.exec(s.pp)?.[1]).filter((x) => x !== undefined));
   const atTip = (full: string): string => full.split('.').filter((c, k, all) => k === 0 || k === all.length - 1 || !sections.has(c)).join('.');
   const kernel = (i: number): string | undefined => {
     const full = where[i]?.fullName;
@@ -73,7 +76,7 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
 /** The names a declaration's head declares (`Definition x`, `Inductive t … with u`, `Notation "…"`), from the one sentence reader. */
 export const declaredNames = (sentence: string): string[] => {
   const text = sentence.replace(new RegExp(`^${B}*(#\\[[^\\]]*\\]${B}*)*`), '').replace(PREFIX, '');
-  const notation = /^(?:Notation|Infix|Reserved Notation)\s+("[^"]*")/.exec(text);
+  const notation = new RegExp(`^(?:Notation|Infix|Reserved${B}+Notation)${B}+("[^"]*")`).exec(text);
   if (notation) return [notation[1] as string];
   const head = HEAD.exec(text);
   if (!head) return [];
@@ -95,7 +98,7 @@ export const constructorsOf = (printed: string, name?: string): EnvironmentEntry
   const headName = (block: string): string | undefined => PRINTED_HEAD.exec(block)?.[1];
   const block = name === undefined ? blocks[0] : blocks.find((b) => { const h = headName(b); return h === name || h?.endsWith(`.${name}`); });
   if (block === undefined) return [];
-  const m = /:=\s*([\s\S]*?)\.?\s*$/.exec(block);
+  const m = BODY.exec(block);
   if (!m) return [];
   return (m[1] as string).split(new RegExp(`${B}\\|${B}`)).map((c) => CONSTRUCTOR.exec(c))
     .filter((c): c is RegExpExecArray => c !== null).map((c) => ({ name: c[1] as string, type: flat(c[2] as string) }));

@@ -41,6 +41,19 @@ describe('a name with a no-break space, through arbor-shell (real coqidetop)', (
     expect(plainEnd?.STATEMENT, show(plainEnd)).toBeUndefined();
   });
 
+  it('an inductive type and a record named with no-break spaces: their constructors, projections and types keep them', { timeout: 240_000 }, async () => {
+    const [define] = await session([`DEFINE ${q(`Inductive t${NBSP}x := C${NBSP}y : nat -> t${NBSP}x | D : t${NBSP}x. Record r${NBSP}s := mk${NBSP}r { f${NBSP}g : nat }.`)}`]);
+    expect(define?.ERR, show(define)).toBe('');
+    expect((define?.RESPONSE as { declared: { name: string; type: string; kind?: string }[] }).declared.map((d) => [d.name, d.type, d.kind]), show(define)).toEqual([
+      [`t${NBSP}x`, 'Set', 'Inductive'],
+      [`C${NBSP}y`, `nat -> t${NBSP}x`, 'Constructor'],
+      ['D', `t${NBSP}x`, 'Constructor'],
+      [`r${NBSP}s`, 'Set', 'Inductive'],
+      [`mk${NBSP}r`, `nat -> r${NBSP}s`, 'Constructor'],
+      [`f${NBSP}g`, `r${NBSP}s -> nat`, 'Constant'],
+    ]);
+  });
+
   it('hypotheses named with a no-break space keep their names', { timeout: 240_000 }, async () => {
     const [, intros] = await session([`GOAL h ${q(`forall (H${NBSP}x : True) (n${NBSP}m : nat), n${NBSP}m = n${NBSP}m`)}`, 'APPLY (intros)']);
     const ctxt = (intros?.RESPONSE as { ctxt: { vars: { name: string }[]; hyps: { name: string; expr: string }[] }; goal: string });
