@@ -138,3 +138,13 @@ describe('the policy reads a no-break space as Coq does (real coqidetop)', () =>
     expect(new SentencePolicy('define').judge(`Require Import Foo${NBSP}Bar.`, false)).toBeUndefined();
   });
 });
+
+describe('the statement judge\'s texts keep a no-break space', () => {
+  it('a library sentence with a no-break space is never run in the clean reading as another one, and a printed reading is not another one', async () => {
+    const { librarySentences } = await import('./statement-reading.ts');
+    const { qualified } = await import('./statement-meaning.ts');
+    // Never `Require Import Foo Bar.` (two libraries the document did not load): a name that is not ASCII is left out, as ever.
+    expect(librarySentences([`Require  Import\tFoo${NBSP}Bar.`, 'Require  Import\tFoo.Bar.'])).toEqual(['Require Import Foo.Bar.']);
+    expect(qualified({ printed: `f${NBSP}g\n   x`, term: undefined, full: new Map() })).toBe(`f${NBSP}g x`);
+  });
+});
