@@ -148,3 +148,13 @@ describe('the statement judge\'s texts keep a no-break space', () => {
     expect(qualified({ printed: `f${NBSP}g\n   x`, term: undefined, full: new Map() })).toBe(`f${NBSP}g x`);
   });
 });
+
+describe('query answers keep a no-break space in names (as Coq prints them)', () => {
+  it('Locate, Print, About and Search read a name with a no-break space whole, at its end too', async () => {
+    const { parseAbout, parseLocate, parsePrint, parseSearchResult } = await import('./coq-queries.ts');
+    expect(parseLocate(`Constant Top.and${NBSP}P\nConstant Top.y${NBSP}\n`, 'x').results).toEqual([{ kind: 'Constant', name: `Top.and${NBSP}P` }, { kind: 'Constant', name: `Top.y${NBSP}` }]);
+    expect(parsePrint(`and${NBSP}P = fun _ : Prop => True\n     : Prop -> Prop\n\nArguments and${NBSP}P Q%type_scope`, `and${NBSP}P`)).toMatchObject({ body: 'fun _ : Prop => True', type: 'Prop -> Prop' });
+    expect(parseSearchResult(`and${NBSP}P: Prop ->\n  Prop`)).toEqual({ name: `and${NBSP}P`, type: 'Prop -> Prop' });
+    expect(parseAbout(`y${NBSP} : nat\n\ny${NBSP} is transparent\nExpands to: Constant Top.y${NBSP}`, `y${NBSP}`)).toMatchObject({ type: 'nat', kind: 'Constant', fullName: `Top.y${NBSP}`, module: 'document' });
+  });
+});
