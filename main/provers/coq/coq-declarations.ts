@@ -1,9 +1,24 @@
 import type { EnvironmentEntry } from '../../../shared/protocol/query-answer.ts';
 import { CoqCrash, type CoqideTopClient } from './coqidetop-client.ts';
 import { parseAbout } from './coq-queries.ts';
+import { COQ_BLANK, COQ_NAME, coqTrim, NAME_PART, NAME_START } from './coq-sentence.ts';
 import { notices } from './statement-reading.ts';
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/** A blank, a run of blanks, a name and a qualified name as Coq reads them (coq-sentence.ts): `and P` is one name. */
+const B = `[${COQ_BLANK}]`;
+const BLANK_RUNS = new RegExp(`${B}+`, 'g');
+const flat = (s: string): string => coqTrim(s.replace(BLANK_RUNS, ' '));
+const SECTION = new RegExp(`^Section${B}+([^${COQ_BLANK}.]+)${B}*\\.$`);
+const BODY = new RegExp(`:=${B}*([^]*?)\\.?${B}*$`);
+const NAME = `(${COQ_NAME})`;
+const QUALIFIED = `([${NAME_START}][${NAME_PART}.]*)`;
+const HEAD = new RegExp(`^(Definition|Fixpoint|CoFixpoint|Function|Inductive|CoInductive|Variant|Record|Structure|Class|Instance|Lemma|Theorem|Corollary|Fact|Remark|Example|Let|Abbreviation)${B}+${NAME}`);
+const WITH = new RegExp(`${B}with${B}+${NAME}`, 'g');
+const PREFIX = new RegExp(`^(Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)${B}+`);
+const PRINTED_HEAD = new RegExp(`^${B}*(?:(?:(?:Co)?Inductive|Variant|Record|Structure|Class)${B}+)?${QUALIFIED}`);
+const CONSTRUCTOR = new RegExp(`^${B}*${QUALIFIED}${B}*:${B}*([^]*)$`);
+const RECORD = new RegExp(`^${B}*(?:Record|Structure|Class)${B}[^]*?:=${B}*${QUALIFIED}${B}*\\{([^]*)\\}${B}*\\.?${B}*$`);
+const FIELD = new RegExp(`^${B}*${QUALIFIED}${B}*:`);
 
 /**
  * What declarations added: the names their heads declare (and an inductive type's constructors), with types.
@@ -24,7 +39,7 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
   const where = await Promise.all(named.map(({ name: n, at }) => (n.startsWith('"') ? undefined : ask(`About ${n}.`, at).then((text) => parseAbout(text, n)))));
   const tip = client.tip;
   // A section's path is part of a kernel name only while it is open: those this text opens are left out.
-  const sections = new Set(sentences.map((s) => /^Section\s+([^\s.]+)\s*\.$/.exec(s.pp)?.[1]).filter((x) => x !== undefined));
+  const sections = new Set(sentences.map((s) => SECTION.exec(s.pp)?.[1]).filter((x) => x !== undefined));
   const atTip = (full: string): string => full.split('.').filter((c, k, all) => k === 0 || k === all.length - 1 || !sections.has(c)).join('.');
   const kernel = (i: number): string | undefined => {
     const full = where[i]?.fullName;
@@ -60,14 +75,14 @@ export async function declaredBy(client: CoqideTopClient, sentences: readonly { 
 
 /** The names a declaration's head declares (`Definition x`, `Inductive t … with u`, `Notation "…"`), from the one sentence reader. */
 export const declaredNames = (sentence: string): string[] => {
-  const text = sentence.replace(/^\s*(#\[[^\]]*\]\s*)*/, '').replace(/^(Local|Global|Polymorphic|Monomorphic|Program|Private|Cumulative|NonCumulative)\s+/g, '');
-  const notation = /^(?:Notation|Infix|Reserved Notation)\s+("[^"]*")/.exec(text);
+  const text = sentence.replace(new RegExp(`^${B}*(#\\[[^\\]]*\\]${B}*)*`), '').replace(PREFIX, '');
+  const notation = new RegExp(`^(?:Notation|Infix|Reserved${B}+Notation)${B}+("[^"]*")`).exec(text);
   if (notation) return [notation[1] as string];
-  const head = /^(Definition|Fixpoint|CoFixpoint|Function|Inductive|CoInductive|Variant|Record|Structure|Class|Instance|Lemma|Theorem|Corollary|Fact|Remark|Example|Let|Abbreviation)\s+([\p{L}_][\p{L}\p{N}_']*)/u.exec(text);
+  const head = HEAD.exec(text);
   if (!head) return [];
   const names = [head[2] as string];
   if (/^(Fixpoint|CoFixpoint|Inductive|CoInductive)$/.test(head[1] as string)) {
-    for (const m of text.matchAll(/\swith\s+([\p{L}_][\p{L}\p{N}_']*)/gu)) names.push(m[1] as string);
+    for (const m of text.matchAll(WITH)) names.push(m[1] as string);
   }
   return names;
 };
@@ -80,20 +95,20 @@ export const declaredNames = (sentence: string): string[] => {
 export const constructorsOf = (printed: string, name?: string): EnvironmentEntry[] => {
   const blocks = (printed.split(/\n[ \t]*\n/)[0] ?? '').split(/\n[ \t]*with[ \t]+/);
   // At the tip a type declared in a module closed since prints qualified (`M.t`), and so do its constructors.
-  const headName = (block: string): string | undefined => /^\s*(?:(?:(?:Co)?Inductive|Variant|Record|Structure|Class)\s+)?([\p{L}_][\p{L}\p{N}_'.]*)/u.exec(block)?.[1];
+  const headName = (block: string): string | undefined => PRINTED_HEAD.exec(block)?.[1];
   const block = name === undefined ? blocks[0] : blocks.find((b) => { const h = headName(b); return h === name || h?.endsWith(`.${name}`); });
   if (block === undefined) return [];
-  const m = /:=\s*([\s\S]*?)\.?\s*$/.exec(block);
+  const m = BODY.exec(block);
   if (!m) return [];
-  return (m[1] as string).split(/\s\|\s/).map((c) => /^\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*:\s*([\s\S]*)$/u.exec(c))
+  return (m[1] as string).split(new RegExp(`${B}\\|${B}`)).map((c) => CONSTRUCTOR.exec(c))
     .filter((c): c is RegExpExecArray => c !== null).map((c) => ({ name: c[1] as string, type: flat(c[2] as string) }));
 };
 
 /** `Record R : Set := mkR { f1 : nat;  f2 : bool }.` → `mkR`, `f1`, `f2` (each then asked about: a field type's `;` never yields a name Coq knows). */
 const recordParts = (printed: string): string[] => {
-  const m = /^\s*(?:Record|Structure|Class)\s[^]*?:=\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*\{([^]*)\}\s*\.?\s*$/u.exec(printed.split(/\n[ \t]*\n/)[0] ?? '');
+  const m = RECORD.exec(printed.split(/\n[ \t]*\n/)[0] ?? '');
   if (!m) return [];
-  const fields = (m[2] as string).split(';').map((f) => /^\s*([\p{L}_][\p{L}\p{N}_'.]*)\s*:/u.exec(f)?.[1]).filter((f) => f !== undefined);
+  const fields = (m[2] as string).split(';').map((f) => FIELD.exec(f)?.[1]).filter((f) => f !== undefined);
   return [m[1] as string, ...fields];
 };
 

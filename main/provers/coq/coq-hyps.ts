@@ -1,3 +1,5 @@
+import { COQ_BLANK, COQ_NAME, coqTrim } from './coq-sentence.ts';
+
 /**
  * coqidetop prints hypotheses grouped and let-bound (`n, m : nat`, `x := 3 : nat`); Arbor wants one entry
  * per name. Pure text surgery on the pretty-printed form.
@@ -10,7 +12,9 @@ export interface SplitHyp {
   body?: string;
 }
 
-const NAMES = /^([\p{L}_][\p{L}\p{N}_']*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_']*)*)\s*(:=|:)\s*([\s\S]*)$/u;
+/** Names read as Coq's lexer reads them (coq-sentence.ts): `H x` (a no-break space inside) is one hypothesis. */
+const B = `[${COQ_BLANK}]`;
+const NAMES = new RegExp(`^(${COQ_NAME}(?:${B}*,${B}*${COQ_NAME})*)${B}*(:=|:)${B}*([^]*)$`);
 
 /** Index of the last ` : ` at bracket depth 0 outside strings (separates a let body from its type). */
 const lastTopColon = (s: string): number => {
@@ -29,13 +33,13 @@ const lastTopColon = (s: string): number => {
 };
 
 export const splitHyp = (text: string): SplitHyp[] => {
-  const m = NAMES.exec(text.trim());
-  if (!m) return [{ name: '', type: text.trim() }];
-  const names = (m[1] ?? '').split(',').map((n) => n.trim());
-  const rest = (m[3] ?? '').trim();
+  const m = NAMES.exec(coqTrim(text));
+  if (!m) return [{ name: '', type: coqTrim(text) }];
+  const names = (m[1] ?? '').split(',').map(coqTrim);
+  const rest = coqTrim(m[3] ?? '');
   if (m[2] === ':') return names.map((name) => ({ name, type: rest }));
   const at = lastTopColon(rest);
-  const body = at < 0 ? rest : rest.slice(0, at).trim();
-  const type = at < 0 ? '' : rest.slice(at + 1).trim();
+  const body = at < 0 ? rest : coqTrim(rest.slice(0, at));
+  const type = at < 0 ? '' : coqTrim(rest.slice(at + 1));
   return names.map((name) => ({ name, type, body }));
 };

@@ -1,3 +1,4 @@
+import { COQ_BLANK, coqTrim } from './coq-sentence.ts';
 import type { AboutAnswer, CheckAnswer, EnvironmentEntry, LocateAnswer, PrintAnswer } from '../../../shared/protocol/query-answer.ts';
 
 /**
@@ -5,7 +6,12 @@ import type { AboutAnswer, CheckAnswer, EnvironmentEntry, LocateAnswer, PrintAns
  * with notice-level messages) into the protocol's structured answers.
  */
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/** Coq's layout blanks only (coq-sentence.ts): a no-break space is part of a name (`and P`, `Top.x `). */
+const B = `[${COQ_BLANK}]`;
+const BLANK_RUNS = new RegExp(`${B}+`, 'g');
+const flat = (s: string): string => coqTrim(s.replace(BLANK_RUNS, ' '));
+const ABOUT_HEAD = new RegExp(`^[^${COQ_BLANK}]+${B}*:${B}*([^]*)$`);
+const EXPANDS = new RegExp(`Expands to:${B}*([^${COQ_BLANK}]+)${B}+([^${COQ_BLANK}]+)`);
 
 /** The interactive module a coqidetop document lives in: its objects are the document's own. */
 const DOCUMENT_MODULE = 'Top';
@@ -20,7 +26,7 @@ export function moduleOf(fullName: string): string | undefined {
 
 /** One `Search` result per message: `name: type` (the type may continue on indented lines). */
 export function parseSearchResult(text: string): EnvironmentEntry | undefined {
-  const m = /^([^\s:]+)\s*:\s([\s\S]*)$/.exec(text.trim());
+  const m = new RegExp(`^([^${COQ_BLANK}:]+)${B}*:${B}([^]*)$`).exec(coqTrim(text));
   if (!m) return undefined;
   return { name: m[1] as string, type: flat(m[2] as string) };
 }
@@ -37,12 +43,12 @@ export function parseCheck(text: string): CheckAnswer | undefined {
  * `Expands to: Constant Coq.Lists.List.app_length`.
  */
 export function parseAbout(text: string, name: string): AboutAnswer | undefined {
-  const [head = '', ...rest] = text.trim().split(/\n\s*\n/);
-  const m = /^(\S+)\s*:\s*([\s\S]*)$/.exec(head.trim());
+  const [head = '', ...rest] = coqTrim(text).split(/\n[ \t\r]*\n/);
+  const m = ABOUT_HEAD.exec(coqTrim(head));
   if (!m) return undefined;
   const facts = rest.join('\n');
-  const answer: AboutAnswer = { name, type: flat(m[2] as string) };
-  const expands = /Expands to:\s*(\S+)\s+(\S+)/.exec(facts);
+  const answer: AboutAnswer = { name, type: flat(m[1] as string) };
+  const expands = EXPANDS.exec(facts);
   if (expands) {
     answer.kind = expands[1] as string;
     answer.fullName = expands[2] as string;
@@ -56,20 +62,20 @@ export function parseAbout(text: string, name: string): AboutAnswer | undefined 
 
 /** `name = body\n     : type` for a definition; anything else (inductive types, axioms) keeps its text. */
 export function parsePrint(text: string, name: string): PrintAnswer {
-  const main = text.trim().split(/\n\s*\n/)[0] ?? '';
-  const def = /^(\S+)\s*=\s*([\s\S]*?)\n\s+:\s([\s\S]*)$/.exec(main);
-  if (def) return { name, body: flat(def[2] as string), type: flat(def[3] as string), text: text.trim() };
-  const axiom = /^\*{3}\s*\[\s*(\S+)\s*:\s*([\s\S]*?)\s*\]$/.exec(main);
-  if (axiom) return { name, type: flat(axiom[2] as string), text: text.trim() };
-  return { name, text: text.trim() };
+  const main = coqTrim(text).split(/\n[ \t\r]*\n/)[0] ?? '';
+  const def = new RegExp(`^[^${COQ_BLANK}]+${B}*=${B}*([^]*?)\\n${B}+:${B}([^]*)$`).exec(main);
+  if (def) return { name, body: flat(def[1] as string), type: flat(def[2] as string), text: coqTrim(text) };
+  const axiom = new RegExp(`^\\*{3}${B}*\\[${B}*[^${COQ_BLANK}]+${B}*:${B}*([^]*?)${B}*\\]$`).exec(main);
+  if (axiom) return { name, type: flat(axiom[1] as string), text: coqTrim(text) };
+  return { name, text: coqTrim(text) };
 }
 
 /** One object per line: `Constant Coq.Lists.List.app_length`, `Notation "x ++ y" := …`, `Inductive Top.tree`. */
 export function parseLocate(text: string, name: string): LocateAnswer {
   // A `(shorter name to refer to it …)` remark continues the line before it.
-  const results = text.trim().replace(/\n\s+\(shorter name/g, ' (shorter name').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^No object/.test(l))
+  const results = coqTrim(text).replace(/\n[ \t\r]+\(shorter name/g, ' (shorter name').split('\n').map(coqTrim).filter((l) => l !== '' && !/^No object/.test(l))
     .map((l) => {
-      const m = /^(\S+)\s+([\s\S]*?)(\s+\(shorter name to refer to it in current context is \S+\))?$/.exec(l);
+      const m = new RegExp(`^([^${COQ_BLANK}]+)${B}+([^]*?)(${B}+\\(shorter name to refer to it in current context is [^${COQ_BLANK}]+\\))?$`).exec(l);
       return { kind: m?.[1] ?? 'Object', name: flat(m?.[2] ?? l) };
     });
   return { name, results };

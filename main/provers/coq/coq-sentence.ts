@@ -150,9 +150,27 @@ const MAX_TRIED = 16 << 20;
 /** A piece asked ahead of need is at most this long (a wasted guess costs Coq little). */
 const ASK_AHEAD_MAX = 64 << 10;
 const UTF8 = new TextEncoder();
-/** Only Coq's layout blanks (its lexer's: space, tab, CR, LF; a no-break space is part of a name). */
-const ONLY_BLANKS = /^[ \t\r\n]*$/;
-const EDGE_BLANKS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
+/**
+ * Coq's layout blanks, as a character class body: what its lexer skips between tokens (cLexer.ml's `next_token`:
+ * space, tab, CR, LF — not a form feed, which is a lexer error, and not a no-break space, which is part of a name).
+ * JavaScript's `\s` and `trim` take more (U+00A0, U+2009, U+3000, U+FEFF…).
+ */
+export const COQ_BLANK = ' \\t\\r\\n';
+/**
+ * The one reading of a Coq name's characters, as character class bodies for regular expressions without the
+ * `u` flag: a name starts with an ASCII letter, `_` or any non-ASCII character and goes on with ASCII letters,
+ * digits, `_`, `'` and any non-ASCII character. Coq's lexer (Unicode.classify) takes letters, the no-break space
+ * and `_` to start a name, and digits and `'` besides to go on; every non-ASCII character is read as a name's
+ * here, since where Arbor reads names (Coq's own prints) a symbol or unknown character is never inside one.
+ * A character past U+FFFF is two UTF-16 units, both in range.
+ */
+export const NAME_START = 'A-Za-z_\\u0080-\\uFFFF';
+export const NAME_PART = "\\w'\\u0080-\\uFFFF";
+/** A Coq name (regular-expression source, no `u` flag): `and P`, `x'`, `𝔸1`. */
+export const COQ_NAME = `[${NAME_START}][${NAME_PART}]*`;
+/** Only Coq's layout blanks (a no-break space is part of a name). */
+const ONLY_BLANKS = new RegExp(`^[${COQ_BLANK}]*$`);
+const EDGE_BLANKS = new RegExp(`^[${COQ_BLANK}]+|[${COQ_BLANK}]+$`, 'g');
 
 /**
  * `trim` of Coq's layout blanks only. JavaScript's `trim` and `\s` also take the no-break space, which Coq's

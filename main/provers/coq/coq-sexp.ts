@@ -1,3 +1,5 @@
+import { COQ_BLANK, NAME_PART, NAME_START } from './coq-sentence.ts';
+
 /**
  * Print mode 2: converts a term printed by Coq under `Set Printing All` (no notations, explicit
  * arguments) into seed 000's s-expression form:
@@ -18,9 +20,10 @@ export type CoqTerm =
   | { k: 'let'; name: string; type: CoqTerm | undefined; value: CoqTerm; body: CoqTerm }
   | { k: 'match'; scrutinee: CoqTerm; cases: { head: string; vars: string[]; body: CoqTerm }[] };
 
-// Coq's blanks only (a no-break space is part of a name, as Coq's lexer reads it); every non-ASCII character is
-// read as part of a name (`µ`, `ª` are letters to Coq): under `Set Printing All` no notation prints a symbol.
-const TOKEN = /[ \t\n\r\f\v]*(:=|=>|[A-Za-z_\u0080-\uFFFF][\w'.\u0080-\uFFFF]*|\d+|\S)/gy;
+// Coq's blanks only (a no-break space is part of a name, as Coq's lexer reads it); a name as coq-sentence.ts reads
+// one, dots included (qualified): every non-ASCII character is a name's (`µ`, `ª` are letters to Coq), and under
+// `Set Printing All` no notation prints a symbol.
+const TOKEN = new RegExp(`[${COQ_BLANK}]*(:=|=>|[${NAME_START}][${NAME_PART}.]*|\\d+|[^${COQ_BLANK}])`, 'gy');
 const STOP = new Set([')', ',', ':=', ':', '=>', '|', 'with', 'in', 'end', 'return', 'as', ']', '}']);
 
 const tokenize = (s: string): string[] => {

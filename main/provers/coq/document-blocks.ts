@@ -1,5 +1,5 @@
 import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
-import { commentEnd } from './coq-sentence.ts';
+import { COQ_BLANK, COQ_NAME, commentEnd } from './coq-sentence.ts';
 
 /**
  * Sections and modules a document opens in one DEFINE and closes in a later one (issue 24): a `GOAL`
@@ -24,6 +24,12 @@ export interface OpenBlock {
 
 export type BlockEffect = { open: OpenBlock } | { close: string } | undefined;
 
+/** Coq's layout blanks (coq-sentence.ts): a no-break space is part of a name (`Section a\u00a0b.` opens `a\u00a0b`). */
+const B = `[${COQ_BLANK}]`;
+const BLANK = new RegExp(B);
+const BLANK_RUNS = new RegExp(`${B}+`);
+const NAME = new RegExp(`^${COQ_NAME}$`);
+
 const PREFIXES = new Set(['Local', 'Global', 'Polymorphic', 'Monomorphic', 'Cumulative', 'NonCumulative', 'Program', 'Private']);
 
 /** Leading blanks, comments (nested, holding strings) and `#[…]` attributes of a sentence, removed. */
@@ -44,7 +50,7 @@ export function withoutLeadingComments(text: string): string {
 
 /** Which block the sentence opens (`Section S.`, `Module M.`, `Module Type T.`, `Module M (X : T) <: U.`) or closes (`End S.`). */
 export function blockEffect(sentence: string): BlockEffect {
-  const words = withoutLeadingComments(sentence).replace(/\.\s*$/, '').split(/\s+/).filter(Boolean);
+  const words = withoutLeadingComments(sentence).replace(new RegExp(`\\.${B}*$`), '').split(BLANK_RUNS).filter(Boolean);
   let i = 0;
   while (PREFIXES.has(words[i] ?? '')) i++;
   const [first, second, third] = words.slice(i);
@@ -57,7 +63,7 @@ export function blockEffect(sentence: string): BlockEffect {
   if (second === 'Type' && third !== undefined) return { open: { kind: 'module type', name: third } };
   const name = (second === 'Import' || second === 'Export') ? third : second;
   if (name === undefined) return undefined;
-  const head = new RegExp(`^[^]*?Module\\s+(?:(?:Import|Export)\\s+)?${escapeRegExp(name)}`).exec(withoutLeadingComments(sentence));
+  const head = new RegExp(`^[^]*?Module${B}+(?:(?:Import|Export)${B}+)?${escapeRegExp(name)}`).exec(withoutLeadingComments(sentence));
   const params = head ? functorParams(withoutLeadingComments(sentence).slice(head[0].length)) : [];
   return { open: { kind: 'module', name, ...(params.length > 0 ? { params } : {}) } };
 }
@@ -67,7 +73,7 @@ function functorParams(rest: string): string[] {
   const out: string[] = [];
   let i = 0;
   for (;;) {
-    while (/\s/.test(rest[i] ?? '')) i++;
+    while (BLANK.test(rest[i] ?? '')) i++;
     if (rest[i] !== '(') return out;
     let depth = 0;
     let j = i;
@@ -78,7 +84,7 @@ function functorParams(rest: string): string[] {
     const inner = rest.slice(i + 1, j);
     const colon = inner.indexOf(':');
     if (colon < 0) return out;
-    for (const w of inner.slice(0, colon).split(/\s+/)) if (/^[\p{L}_][\p{L}\p{N}_']*$/u.test(w) && w !== 'Import' && w !== 'Export') out.push(w);
+    for (const w of inner.slice(0, colon).split(BLANK_RUNS)) if (NAME.test(w) && w !== 'Import' && w !== 'Export') out.push(w);
     i = j + 1;
   }
 }

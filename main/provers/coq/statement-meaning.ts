@@ -1,5 +1,6 @@
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import { toCoqText, toSexp, type CoqTerm } from './coq-sexp.ts';
+import { COQ_BLANK, coqTrim } from './coq-sentence.ts';
 
 /**
  * What a statement means (issue 21): the term Coq elaborated from its text (notations unfolded, coercions
@@ -25,7 +26,9 @@ export interface Reading {
 const EMPTY = new Set<string>();
 const resolver = (r: Reading) => (n: string): string => r.full.get(n) ?? n;
 /** The reading as fully qualified Coq text. */
-export const qualified = (r: Reading): string => (r.term ? toCoqText(r.term, resolver(r)) : r.printed.replace(/\s+/g, ' ').trim());
+// Coq's blanks only: a no-break space is part of a name (`f\u00a0g` is not `f g`).
+const COQ_BLANK_RUNS = new RegExp(`[${COQ_BLANK}]+`, 'g');
+export const qualified = (r: Reading): string => (r.term ? toCoqText(r.term, resolver(r)) : coqTrim(r.printed.replace(COQ_BLANK_RUNS, ' ')));
 /** Alpha-invariant identity of a reading (de Bruijn indices, kernel names). */
 const identity = (r: Reading): string => (r.term ? toSexp(r.term, EMPTY, resolver(r)) : qualified(r));
 

@@ -1,12 +1,14 @@
 import { CoqideTopClient, CoqFailure, type ClientOptions } from './coqidetop-client.ts';
 import { deeperThan, globalNames, parseCoqTerm, type CoqTerm } from './coq-sexp.ts';
 import { arborPrelude } from './prelude.ts';
-import { coqTrim, splitSentences } from './coq-sentence.ts';
+import { COQ_BLANK, coqTrim, splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
 import { isQualid } from './assumptions.ts';
 import { runProjectLibrarySentence } from './project-library-sentence.ts';
 import { hasArborPlugin, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
 import { blockEffect } from './document-blocks.ts';
+
+const COQ_BLANK_RUNS = new RegExp(`[${COQ_BLANK}]+`, 'g');
 
 const ROUND_TRIP_MS = 5000;
 /** A `Locate` line naming an object (not a notation, tactic or module), and its full name. */
@@ -93,7 +95,8 @@ export const librarySentences = (sentences: readonly string[]): string[] => {
   for (const [i, s] of sentences.entries()) {
     let read = librarySentenceOf.get(s);
     if (read === undefined) {
-      const flat = s.trim().replace(/\s+/g, ' ');
+      // Coq's blanks only: `Require Import Foo\u00a0Bar.` loads one library, never `Foo` and `Bar`.
+      const flat = coqTrim(s).replace(COQ_BLANK_RUNS, ' ');
       read = LIBRARY_SENTENCE.test(flat) && !/^Export (?:Set|Unset) /.test(flat) ? flat : null;
       if (librarySentenceOf.size >= 4096) librarySentenceOf.clear();
       librarySentenceOf.set(s, read);

@@ -1,4 +1,12 @@
+import { COQ_BLANK, COQ_NAME, coqTrim, NAME_PART, NAME_START } from './coq-sentence.ts';
 import { afterSentence, type OpenBlock } from './document-blocks.ts';
+
+/**
+ * Coq's layout blanks (coq-sentence.ts): the policy reads words as Coq's lexer does. A no-break space is part of a
+ * name to Coq (`Require\u00a0Import` is one identifier, not the command), so it never separates words here either.
+ */
+const B = `[${COQ_BLANK}]`;
+const BLANK_RUNS = new RegExp(`${B}+`);
 
 /**
  * The one gate for Coq text Arbor did not write and the user did not hand it as their own file: preludes
@@ -59,7 +67,7 @@ const OPTIONS = new Set([
  * statement judge, so that message is redundant; other warnings (or `-all`) would hide what only they say,
  * and turning one into an error could break Arbor's own sentences.
  */
-const SILENCED_WARNINGS = /^"\s*-notation-overridden\s*"$/;
+const SILENCED_WARNINGS = new RegExp(`^"${B}*-notation-overridden${B}*"$`);
 /** Second words that make an allowed head do something else (`Declare ML Module`, `Existing` is fine…). */
 const FORBIDDEN_SECOND: Record<string, RegExp> = {
   Declare: /^(Scope|Reduction|Custom|Equivalent)$/,
@@ -69,10 +77,10 @@ const FORBIDDEN_SECOND: Record<string, RegExp> = {
   Combined: /^Scheme$/,
   Existing: /^(Instance|Instances|Class)$/,
   Reserved: /^(Notation|Infix)$/,
-  Canonical: /^(Structure|[\p{L}_][\p{L}\p{N}_'.]*)$/u,
+  Canonical: new RegExp(`^(Structure|[${NAME_START}][${NAME_PART}.]*)$`),
 };
 /** A module path for `Require`/`From`/`Import` (no strings: no file names). */
-const MODULE_PATH = /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)*$/u;
+const MODULE_PATH = new RegExp(`^${COQ_NAME}(\\.${COQ_NAME})*$`);
 
 const LIMIT_BYTES = 256 * 1024;
 
@@ -91,8 +99,11 @@ export function precheckUntrusted(text: string, purpose: PolicyPurpose): string 
   return undefined;
 }
 
-/** Tactics that leave a goal unproved: a proof using them never reaches a `Qed` the kernel accepts, so they are refused outright. */
-const GIVING_UP = /(^|[^\p{L}\p{N}_'])(admit|give_up|Admitted)([^\p{L}\p{N}_']|$)/u;
+/**
+ * Tactics that leave a goal unproved: a proof using them never reaches a `Qed` the kernel accepts, so they are refused
+ * outright. A no-break space next to the word makes another name to Coq (`admit\u00a0` is not `admit`).
+ */
+const GIVING_UP = /(^|[^\p{L}\p{N}_'\u00a0])(admit|give_up|Admitted)([^\p{L}\p{N}_'\u00a0]|$)/u;
 /**
  * Read-only (a `.v` file's own coqidetop, thrown away): queries only print (`Print "+".` in a lesson), and
  * `Register` only names a constant for Coq's own tactics (Init/Logic, Bool, Wf_nat); neither adds an
@@ -194,11 +205,11 @@ function proofSentence(pp: string, purpose: PolicyPurpose, tacticHead?: string):
   // A capitalised user tactic (`RelInstance_t.`) is a tactic when Coq's parse printed the sentence as a call
   // starting with that name: a command prints its head as keyword text instead, even when an Ltac of the same
   // name exists (`Ltac Show := idtac.` then `Show.` is still the command).
-  const coqSaysTactic = tacticHead !== undefined && tacticHead === first && pp.trim().startsWith(tacticHead);
+  const coqSaysTactic = tacticHead !== undefined && tacticHead === first && coqTrim(pp).startsWith(tacticHead);
   const readOnly = purpose === 'read-only';
   // A qualified name (`Nat.order.`, PeanoNat) is a tactic: no command is named by a path.
   const qualifiedTactic = readOnly && /^[\p{L}_][\p{L}\p{N}_']*(\.[\p{L}_][\p{L}\p{N}_']*)+$/u.test(first);
-  const command = /^#\[/.test(pp.trim()) || (/^\p{Lu}/u.test(first) && !qualifiedTactic && !coqSaysTactic);
+  const command = /^#\[/.test(coqTrim(pp)) || (/^\p{Lu}/u.test(first) && !qualifiedTactic && !coqSaysTactic);
   if (command) return (IN_PROOF_COMMANDS.has(first) || (readOnly && (first === 'Admitted' || READ_ONLY_QUERIES.has(first)))) && (head?.attributes.length ?? 0) === 0 ? undefined : `sentence not allowed: ${first || pp.slice(0, 20)} (inside a proof)`;
   // Read-only: a goal given up can never reach a `Qed` the kernel accepts; the proof ends `Admitted` or not at all.
   if (!readOnly && GIVING_UP.test(pp)) return `sentence not allowed: ${pp.replace(/\.$/, '').slice(0, 40)} (it gives up a goal)`;
@@ -207,13 +218,13 @@ function proofSentence(pp: string, purpose: PolicyPurpose, tacticHead?: string):
 
 /** The sentence `Time` wraps (Coq's reprint: `Time` first), or undefined. */
 function timeWrapped(pp: string): string | undefined {
-  const m = /^\s*Time\s+([^]*)$/.exec(pp);
+  const m = new RegExp(`^${B}*Time${B}+([^]*)$`).exec(pp);
   return m ? (m[1] as string) : undefined;
 }
 
 /** The sentence `Fail` wraps (Coq's reprint: `Fail` first, after no attribute), or undefined. */
 function failWrapped(pp: string): string | undefined {
-  const m = /^\s*Fail\s+([^]*)$/.exec(pp);
+  const m = new RegExp(`^${B}*Fail${B}+([^]*)$`).exec(pp);
   return m ? (m[1] as string) : undefined;
 }
 
@@ -224,15 +235,15 @@ interface Head {
 }
 
 function headOf(sentence: string): Head | undefined {
-  let rest = sentence.trim();
+  let rest = coqTrim(sentence);
   const attributes: string[] = [];
   for (;;) {
-    const m = /^#\[([^\]]*)\]\s*/.exec(rest);
+    const m = new RegExp(`^#\\[([^\\]]*)\\]${B}*`).exec(rest);
     if (!m) break;
-    attributes.push(...(m[1] ?? '').split(/,(?![^(]*\))/).map((a) => a.trim()).filter(Boolean));
+    attributes.push(...(m[1] ?? '').split(/,(?![^(]*\))/).map(coqTrim).filter(Boolean));
     rest = rest.slice(m[0].length);
   }
-  const words = rest.replace(/\.$/, '').split(/\s+/).filter(Boolean);
+  const words = rest.replace(/\.$/, '').split(BLANK_RUNS).filter(Boolean);
   let i = 0;
   while (PREFIXES.has(words[i] ?? '')) i++;
   return { words: words.slice(i), attributes };

@@ -1,3 +1,4 @@
+import { COQ_BLANK, coqTrim } from './coq-sentence.ts';
 import { child, elems, textOf, type XmlElement } from './xml-tree.ts';
 
 /**
@@ -45,12 +46,17 @@ export const decodeAnnotateHead = (value: XmlElement): string | undefined => {
   // value > option/_ > pp: the print's first element, with no text before it.
   while (e && e.tag !== 'pp') e = elems(e)[0];
   if (!e) return undefined;
-  const first = e.children.find((c) => typeof c !== 'string' || c.trim() !== '');
-  return typeof first === 'object' && first.tag === 'constr.reference' ? textOf(first).trim() : undefined;
+  const first = e.children.find((c) => typeof c !== 'string' || coqTrim(c) !== '');
+  return typeof first === 'object' && first.tag === 'constr.reference' ? coqTrim(textOf(first)) : undefined;
 };
 
-/** Text of a richpp (or any) element, whitespace normalised: terms never contain line breaks. */
-export const ppText = (e: XmlElement): string => textOf(e).replace(/\s+/g, ' ').trim();
+const BLANK_RUNS = new RegExp(`[${COQ_BLANK}]+`, 'g');
+/**
+ * Text of a richpp (or any) element, Coq's layout blanks normalised (each run one space, none at the ends): terms
+ * never contain line breaks. Only the blanks Coq's lexer skips: every other character is kept, a no-break space
+ * (part of a name to Coq: `and P` is not `and`) and any other Unicode space (JavaScript's `\s`) alike.
+ */
+export const ppText = (e: XmlElement): string => coqTrim(textOf(e).replace(BLANK_RUNS, ' '));
 
 /**
  * A message exactly as Coq printed it (line breaks kept, e.g. CoqHammer's reconstruction hint), without the
