@@ -1,3 +1,4 @@
+import { COQ_BLANK, coqFlat } from './coq-lexical.ts';
 import { formatCommand } from './format-command.ts';
 import type { ShellCommand } from './shell-command.ts';
 
@@ -33,12 +34,13 @@ const MULTI_GOAL = /^(all|\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*|par)\s*:|^(
 
 /** A tactic as one APPLY request: whitespace folded, and in parentheses when it holds a `;` (requests end at `;`). */
 export const applyLine = (tactic: string): string => {
-  const t = tactic.replace(/\s+/g, ' ').trim();
+  const t = coqFlat(tactic);
   return formatCommand({ name: 'APPLY', tactic: t.includes(';') && !(t.startsWith('(') && t.endsWith(')')) ? `(${t})` : t });
 };
 
 /** A proof sentence without Coq's `Time` prefix (which only reports how long the sentence took). */
-export const untimed = (sentence: string): string => sentence.replace(/^\s*Time\s+/, '');
+const TIME_PREFIX = new RegExp(`^[${COQ_BLANK}]*Time[${COQ_BLANK}]+`);
+export const untimed = (sentence: string): string => sentence.replace(TIME_PREFIX, '');
 
 /** What closes the proof's last goal, and what closes any other (seed 000: NEXT is END's synonym for subgoals). */
 const LAST_CLOSE: ShellCommand = { name: 'END' };
@@ -48,7 +50,7 @@ export function convertTheorem(input: ConvertInput): Converted {
   const t = input.theorem;
   if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
   const name = t.name ?? input.fallbackName ?? 'arbor_goal';
-  const lines = [formatCommand({ name: 'GOAL', theoremName: name, expr: input.statement.replace(/\s+/g, ' ').trim() })];
+  const lines = [formatCommand({ name: 'GOAL', theoremName: name, expr: coqFlat(input.statement) })];
   if (input.binders.length > 0) lines.push(applyLine(`intros ${input.binders.join(' ')}`));
   for (const timed of t.tactics) {
     if (timed.structural) continue;
@@ -72,6 +74,6 @@ export function convertTheorem(input: ConvertInput): Converted {
 
 /** Coq sentences as one `DEFINE` request (declarations the converted items need), or none when empty. */
 export const defineLine = (sentences: readonly string[]): string | undefined => {
-  const text = sentences.map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean).join(' ');
+  const text = sentences.map(coqFlat).filter(Boolean).join(' ');
   return text === '' ? undefined : formatCommand({ name: 'DEFINE', text });
 };

@@ -1,3 +1,4 @@
+import { COQ_BLANK } from '../../../shared/protocol/coq-lexical.ts';
 /**
  * Where Coq text's sentences are: Coq itself decides for any text Arbor did not write (`nextCoqSentence`,
  * through coqidetop's `Annotate`); Arbor's own prelude is split here (`splitSentences`); and the injection
@@ -150,33 +151,10 @@ const MAX_TRIED = 16 << 20;
 /** A piece asked ahead of need is at most this long (a wasted guess costs Coq little). */
 const ASK_AHEAD_MAX = 64 << 10;
 const UTF8 = new TextEncoder();
-/**
- * Coq's layout blanks, as a character class body: what its lexer skips between tokens (cLexer.ml's `next_token`:
- * space, tab, CR, LF — not a form feed, which is a lexer error, and not a no-break space, which is part of a name).
- * JavaScript's `\s` and `trim` take more (U+00A0, U+2009, U+3000, U+FEFF…).
- */
-export const COQ_BLANK = ' \\t\\r\\n';
-/**
- * The one reading of a Coq name's characters, as character class bodies for regular expressions without the
- * `u` flag: a name starts with an ASCII letter, `_` or any non-ASCII character and goes on with ASCII letters,
- * digits, `_`, `'` and any non-ASCII character. Coq's lexer (Unicode.classify) takes letters, the no-break space
- * and `_` to start a name, and digits and `'` besides to go on; every non-ASCII character is read as a name's
- * here, since where Arbor reads names (Coq's own prints) a symbol or unknown character is never inside one.
- * A character past U+FFFF is two UTF-16 units, both in range.
- */
-export const NAME_START = 'A-Za-z_\\u0080-\\uFFFF';
-export const NAME_PART = "\\w'\\u0080-\\uFFFF";
-/** A Coq name (regular-expression source, no `u` flag): `and P`, `x'`, `𝔸1`. */
-export const COQ_NAME = `[${NAME_START}][${NAME_PART}]*`;
+// Coq's blanks and names: one reading, shared with the protocol's `.v` conversion.
+export { COQ_BLANK, COQ_NAME, coqTrim, NAME_PART, NAME_START } from '../../../shared/protocol/coq-lexical.ts';
 /** Only Coq's layout blanks (a no-break space is part of a name). */
 const ONLY_BLANKS = new RegExp(`^[${COQ_BLANK}]*$`);
-const EDGE_BLANKS = new RegExp(`^[${COQ_BLANK}]+|[${COQ_BLANK}]+$`, 'g');
-
-/**
- * `trim` of Coq's layout blanks only. JavaScript's `trim` and `\s` also take the no-break space, which Coq's
- * lexer reads as part of a name (`x `, ` x`): trimming it would answer for another name.
- */
-export const coqTrim = (text: string): string => text.replace(EDGE_BLANKS, '');
 const BULLET = /[-+*{}]/;
 /** After a bullet or brace, a character that cannot continue a symbol token (`->`, `{|`, `*)`…). */
 const AFTER_BULLET = /[\s\p{L}\p{N}_]/u;

@@ -36,6 +36,15 @@ describe('a .v file as document items', () => {
   });
 });
 
+describe("a .v file read with Coq's blanks", () => {
+  it('a name holding a no-break space stays one name in declarations, statements and tactics', () => {
+    const nbsp = '\u00a0';
+    const items = vToDocument([`Definition and${nbsp}P (Q : Prop) :=\n  Q.`, `Lemma l : and${nbsp}P True.`, 'Proof.', `  exact\tI.`, 'Qed.'].join('\n'));
+    expect(items[0]).toMatchObject({ kind: 'define', text: `Definition and${nbsp}P (Q : Prop) := Q.` });
+    expect(itemLines(items[1] as (typeof items)[number])).toEqual([`GOAL l "and${nbsp}P True"`, 'APPLY (exact I)', 'END']);
+  });
+});
+
 describe('names are data in regular expressions', () => {
   it('primes, dots and other RegExp syntax', () => {
     expect(nameOccurrence("app'").test("app' l nil'")).toBe(true);

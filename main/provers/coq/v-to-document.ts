@@ -1,6 +1,7 @@
 import { sentenceSpans } from './coq-sentence.ts';
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
 import { untimed } from '../../../shared/protocol/v-file-convert.ts';
+import { coqFlat } from '../../../shared/protocol/coq-lexical.ts';
 
 /**
  * A `.v` file as the items of an Arbor document (issue 24): declarations become `DEFINE`, each theorem
@@ -96,7 +97,8 @@ export function binderNames(binders: string): string[] | undefined {
   return names;
 }
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+// Coq's blanks only: a no-break space inside a name stays (`and P` is not `and P`).
+const flat = coqFlat;
 /** A proof sentence without the bullets and braces before it (`- {`, `}`, `+`, `**`). */
 const unbulleted = (s: string): string => s.replace(/^(?:[-+*]+\s+|[{}]\s*)+/, '').trim();
 
