@@ -36,6 +36,10 @@ describe('parseRequest', () => {
     expect(command('RELEASE_CHANNEL')).toEqual({ name: 'RELEASE_CHANNEL' });
   });
 
+  it('reads a name holding a no-break space as one name, as Coq does (LOCATE and\u00a0P)', () => {
+    expect(command('LOCATE and\u00a0P')).toMatchObject({ name: 'LOCATE', ident: 'and\u00a0P' });
+    expect(command('ABOUT x\u00a0')).toMatchObject({ name: 'ABOUT', ident: 'x\u00a0' });
+  });
   it('parses OBTAIN with types, names and several conditions', () => {
     expect(command('OBTAIN m n :: nat where "m = n" and "coprime m n"')).toEqual({
       name: 'OBTAIN', vars: ['m', 'n'], type: 'nat', conds: [{ expr: 'm = n' }, { expr: 'coprime m n' }],

@@ -35,9 +35,10 @@ export function parseRequest(text: string): ParsedRequest {
 
 class ArgumentError extends Error {}
 
-// Coq's identifiers: unicode letters and digits too (`αβ'`, `λ₁`), as coqc takes them. `u`: a letter outside
-// the BMP is one character; positions (lastIndex) stay string offsets, which is all the Scanner uses.
-const IDENT = /[\p{L}_][\p{L}\p{N}_'.]*/uy;
+// Coq's identifiers: unicode letters and digits too (`αβ'`, `λ₁`), as coqc takes them, and the no-break space,
+// which Coq's lexer reads as it reads `_` (`and P` is one name). `u`: a letter outside the BMP is one
+// character; positions (lastIndex) stay string offsets, which is all the Scanner uses.
+const IDENT = /[\p{L}_\u00a0][\p{L}\p{N}_'.\u00a0]*/uy;
 // Control characters (other than tab) never belong in a term: they are binary noise or an attempt to
 // smuggle a line break past the line splitter.
 // eslint-disable-next-line no-control-regex

@@ -23,7 +23,8 @@ export async function answerQuery(client: CoqideTopClient, q: QueryCommand, time
     }
   };
   const ident = (n: string): string => {
-    if (!/^"[^"\n]*"$/.test(n) && !/^[\p{L}_][\p{L}\p{N}_'.]*$/u.test(n)) throw new ProverError('parse', `parse error: bad name '${n}'`);
+    // A no-break space is a name's character to Coq's lexer (as `_` is).
+    if (!/^"[^"\n]*"$/.test(n) && !/^[\p{L}_\u00a0][\p{L}\p{N}_'.\u00a0]*$/u.test(n)) throw new ProverError('parse', `parse error: bad name '${n}'`);
     return n;
   };
   switch (q.name) {

@@ -20,8 +20,9 @@ describe('a name with a no-break space, through arbor-shell (real coqidetop)', (
   const { session } = useRealShell(['--timeout', '30', '--pool', '0']);
 
   it('DEFINE of `Definition and P` declares exactly `and P`; a GOAL stated with it means it, one with `and` still means Coq\'s `and`', { timeout: 240_000 }, async () => {
-    const [define, goal, , end, plainGoal, , plainEnd] = await session([
+    const [define, located, goal, , end, plainGoal, , plainEnd] = await session([
       `DEFINE ${q(`Definition and${NBSP}P (Q : Prop) := True.`)}`,
+      `LOCATE and${NBSP}P`,
       `GOAL t ${q(`and${NBSP}P False`)}`,
       'APPLY (exact I)',
       'END',
@@ -39,6 +40,9 @@ describe('a name with a no-break space, through arbor-shell (real coqidetop)', (
     expect((plainGoal?.RESPONSE as { goal: string }).goal, show(plainGoal)).toBe('True /\\ True');
     expect(finished(plainEnd), show(plainEnd)).toBe(true);
     expect(plainEnd?.STATEMENT, show(plainEnd)).toBeUndefined();
+    // The shell's own LOCATE reads the name whole too (it answered "unexpected text after LOCATE: P").
+    expect(located?.ERR, show(located)).toBe('');
+    expect((located?.RESPONSE as { results: { kind: string; name: string }[] }).results, show(located)).toEqual([{ kind: 'Constant', name: `and${NBSP}P` }]);
   });
 
   it('an inductive type and a record named with no-break spaces: their constructors, projections and types keep them', { timeout: 240_000 }, async () => {
