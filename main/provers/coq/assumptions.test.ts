@@ -39,3 +39,18 @@ describe('assumptions by kernel name', () => {
     expect(constantFromLocate('No term of basename nosuch')).toBeUndefined();
   });
 });
+
+describe("Coq's primitive libraries (kernel primitives and the axioms that specify them)", () => {
+  const printed = (name: string) => ({ axioms: [{ name, statement: 'T' }], bypasses: [] });
+  const judge = (full: string) => judgeAssumptions(printed('x'), async () => full, new Set());
+  it('trusts them by kernel name and lists them', async () => {
+    for (const full of ['Coq.Numbers.Cyclic.Int63.PrimInt63.int', 'Coq.Numbers.Cyclic.Int63.Uint63.add_spec', 'Coq.Floats.FloatAxioms.Leibniz.eqb_spec', 'Coq.Array.PArray.get_set_same']) {
+      expect(await judge(full)).toEqual({ ok: true, assumptions: ['x : T'] });
+    }
+  });
+  it('never a name that only starts like one, nor the document\'s own', async () => {
+    for (const full of ['Coq.Numbers.Cyclic.Int63.Uint63X.add_spec', 'Top.Coq.Floats.FloatAxioms.eqb_spec', 'Top.add_spec', 'Coq.Floats.FloatAxiomsEvil.x']) {
+      expect((await judge(full)).ok).toBe(false);
+    }
+  });
+});

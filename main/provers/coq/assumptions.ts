@@ -27,6 +27,20 @@ export const STDLIB_AXIOMS: ReadonlyMap<string, string> = new Map([
   ['Coq.Reals.Rdefinitions.RbaseSymbolsImpl.Rquot2', 'real numbers: the quotient'],
 ]);
 
+/**
+ * Coq's primitive integers, floats and arrays, as Coq 8.16's own library declares them: the `Primitive` types and
+ * operations (`PrimInt63`, `PrimFloat`, `PArray`), which the kernel itself implements (checking each declaration's
+ * type against the primitive's), and the axioms that specify them (`Uint63.add_spec`, `FloatAxioms`, `PArray`'s
+ * `get_set_same`…), true of the kernel's implementation. `Print Assumptions` lists all of them as axioms
+ * (`int : Set`), so a proof over them shows them in ASSUMPTIONS. Judged by kernel name: a document's own `Axiom`
+ * or `Primitive` is `Top.…`, never under these libraries.
+ */
+const PRIMITIVE_LIBRARIES = [
+  'Coq.Numbers.Cyclic.Int63.PrimInt63', 'Coq.Numbers.Cyclic.Int63.Uint63', 'Coq.Numbers.Cyclic.Int63.Sint63',
+  'Coq.Floats.PrimFloat', 'Coq.Floats.FloatAxioms', 'Coq.Array.PArray',
+];
+export const primitiveLibraryAxiom = (full: string): boolean => PRIMITIVE_LIBRARIES.some((lib) => full.startsWith(`${lib}.`));
+
 /** Never trusted, wherever it comes from: the axiom behind `admit` in `Coq.Compat.AdmitAxiom`. */
 const NEVER = new Set(['Coq.Compat.AdmitAxiom.proof_admitted']);
 
@@ -174,7 +188,7 @@ export async function judgeAssumptions(
       continue;
     }
     const full = found;
-    if (full === undefined || NEVER.has(full) || !(STDLIB_AXIOMS.has(full) || trusted.has(full))) {
+    if (full === undefined || NEVER.has(full) || !(STDLIB_AXIOMS.has(full) || primitiveLibraryAxiom(full) || trusted.has(full))) {
       bad.push(full === undefined || full === a.name ? a.name : `${a.name} (${full})`);
       continue;
     }

@@ -214,14 +214,26 @@ describe('END through the plugin: honest users', () => {
     const rs = await session(['PRELUDE bare', `GOAL t ${q('forall n : nat, n = n')}`, 'APPLY (intros; reflexivity)', 'END']);
     expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
   }, 120_000);
-  // Left as is (a rule decision, not the plugin's): Coq's Print Assumptions lists the primitive type `int` and
-  // its operations, which are no axiom Arbor trusts (STDLIB_AXIOMS), so an honest proof over them is refused,
-  // as with the judge before the plugin. Trusting the kernel's primitives is a decision for the trust rules.
-  it.fails('a primitive integer literal (Unreadable, Print Assumptions fallback) is proved', async () => {
+  // Coq's Print Assumptions lists the primitive type `int` and its operations as axioms: they are the kernel's own
+  // (assumptions.ts primitiveLibraryAxiom), trusted by kernel name and shown, as `classic` is.
+  it('a primitive integer literal (Unreadable, Print Assumptions fallback) is proved, the primitive type shown', async () => {
     const rs = await session([`DEFINE ${q('Require Import Uint63.')}`, `GOAL t ${q('(2 + 2 = 4)%uint63')}`, 'APPLY (reflexivity)', 'END']);
     expect(rs[0]?.ERR).toBe('');
     expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
+    expect(rs[3]?.ASSUMPTIONS).toEqual(['int : Set']);
   }, 120_000);
+  it('floats and their specification axioms (FloatAxioms) are proved and shown', async () => {
+    const rs = await session([
+      `DEFINE ${q('From Coq Require Import Floats.')}`,
+      `GOAL f ${q('forall x : float, (x + 0 = x + 0)%float')}`, 'APPLY (intros; reflexivity)', 'END',
+      `GOAL g ${q('forall x : float, Prim2SF (- x)%float = SFopp (Prim2SF x)')}`, 'APPLY (intros; apply opp_spec)', 'END',
+    ]);
+    expect(rs[0]?.ERR).toBe('');
+    expect(finished(rs[3]), JSON.stringify(rs[3])).toBe(true);
+    expect(rs[3]?.ASSUMPTIONS).toEqual(['float : Set', 'add : float -> float -> float']);
+    expect(finished(rs[6]), JSON.stringify(rs[6])).toBe(true);
+    expect(JSON.stringify(rs[6]?.ASSUMPTIONS)).toMatch(/opp_spec/);
+  }, 180_000);
   it('a theorem inside an open section using its variable is proved under it', async () => {
     const rs = await session([`DEFINE ${q('Section S. Variable n : nat.')}`, `GOAL t ${q('n = n')}`, 'APPLY (reflexivity)', 'END']);
     expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
