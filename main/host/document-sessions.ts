@@ -135,7 +135,8 @@ export class DocumentSessions {
     const moved = params.path !== undefined && params.path !== doc.path;
     if (params.path !== undefined) doc.path = params.path;
     // A whole text without its edit keeps what it did not change: checked lines above the first changed one stay.
-    const edit = params.edit ?? (moved ? { firstLine: 1, lineDelta: 0 } : changedLines(before, doc.lines));
+    // A new path wins over any edit (Save As into another project, then a key typed): nothing checked stays.
+    const edit = moved ? { firstLine: 1, lineDelta: 0 } : params.edit ?? changedLines(before, doc.lines);
     if (edit !== undefined) void this.edited(doc, edit.firstLine, edit.lineDelta);
     return this.state(doc);
   }

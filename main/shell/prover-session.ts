@@ -141,6 +141,8 @@ export interface ProverSession {
   finish?(): Promise<FinishedProof>;
   /** Operating-system process id, when there is one (shown in the channels panel). */
   readonly pid?: number;
+  /** False once the prover process is gone (a warm session killed while it waited): such a session is never handed out. */
+  readonly alive?: boolean;
   dispose(): Promise<void>;
 }
 

@@ -48,6 +48,8 @@ interface Channel {
   queued: number;
   /** The PRELUDE the engine was made with (a fork's prover gets the same). */
   prelude?: string;
+  /** The engine of a PRELUDE still opening (its prover booting): what CANCEL and close stop besides `engine`. */
+  opening?: ChannelEngine;
 }
 
 /**
@@ -223,7 +225,7 @@ export class Shell {
     const all = [...this.channels.values()];
     await Promise.all(all.map(async (c) => {
       c.released = true;
-      await c.engine.dispose();
+      await Promise.all([c.engine.dispose(), c.opening?.dispose()]);
       await c.tail;
     }));
     this.channels.clear();
@@ -328,7 +330,7 @@ export class Shell {
     channel.cancelled = true;
     channel.released = true;
     this.emit({ kind: 'channels', channels: this.channelIds() });
-    await channel.engine.dispose();
+    await Promise.all([channel.engine.dispose(), channel.opening?.dispose()]);
     if (channel.queued === 0 && this.channels.get(id) === channel) this.channels.delete(id);
     return reply(id, null, '');
   }
@@ -338,6 +340,7 @@ export class Shell {
     let engine: ChannelEngine;
     try {
       engine = this.options.createEngine(channel.id, prelude, environment);
+      channel.opening = engine;
       // The prover itself judges the prelude as it runs it (Coq: sentence by sentence): wait for its word.
       await engine.opened?.().catch(async (err: unknown) => {
         await engine.dispose();
@@ -345,7 +348,15 @@ export class Shell {
       });
     } catch (err) {
       // The factory or the prover refuses preludes a backend does not allow; the channel keeps its engine.
+      if (channel.cancelled) return reply(channel.id, null, 'cancelled');
       return reply(channel.id, null, err instanceof Error ? err.message : String(err));
+    } finally {
+      delete channel.opening;
+    }
+    // Cancelled, released or shut down while the prelude's prover booted: that prover is nobody's.
+    if (channel.released || this.closed) {
+      await engine.dispose();
+      return reply(channel.id, null, channel.cancelled ? 'cancelled' : 'bad channel');
     }
     channel.engine = engine;
     channel.prelude = prelude;

@@ -115,6 +115,8 @@ export class TacticEngine implements ChannelEngine {
    * prover only to kill it, which on two cores took the CPU the document's own prover was starting on.
    */
   private get session(): Promise<ProverSession> {
+    // A disposed engine never starts a prover (adopt or opened() after dispose).
+    if (this.opening === undefined && this.disposed) return Promise.reject(new ShellError('bad channel'));
     this.opening ??= this.openFresh();
     return this.opening;
   }

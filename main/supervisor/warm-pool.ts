@@ -32,7 +32,10 @@ export class WarmPool {
     queueMicrotask(() => this.fill());
     if (next) {
       try {
-        return await next;
+        const session = await next;
+        if (session.alive !== false) return session;
+        // Its prover died while it waited (killed, out of memory): a fresh one, not a crash at the first request.
+        void session.dispose();
       } catch {
         // fall through to a direct start, whose error the caller sees
       }

@@ -88,6 +88,10 @@ export class CoqSession implements ProverSession {
     return this.tip.client.pid;
   }
 
+  get alive(): boolean {
+    return this.tip.client.alive;
+  }
+
   /** Run a step: on any error the document goes back to where the step began (restarting if needed). */
   private async transaction(body: () => Promise<{ script: string[]; messages?: string[]; report?: HammerReport }>): Promise<StepOutcome> {
     const len = this.tip.log.length;
