@@ -77,7 +77,11 @@ export function createProverEngineFactory(backend: ProverBackend, config: Engine
           if (custom) return backend.open({ ...options(config.prelude), ...(prelude !== undefined && prelude !== '' ? { untrustedPrelude: prelude } : {}), ...(environment !== undefined ? { environment } : {}) });
           // Trust granted (or changed) after the pool started: a fresh session with the project's load paths.
           const project = config.project?.();
-          if (!sameProject(project, poolOptions.project)) return backend.open(options(config.prelude, project));
+          if (!sameProject(project, poolOptions.project)) {
+            // The pool's provers have the other load paths: none of them will ever be taken, so none is kept.
+            void pool.dispose();
+            return backend.open(options(config.prelude, project));
+          }
           return pool.take();
         },
       });

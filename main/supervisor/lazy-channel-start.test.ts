@@ -49,3 +49,39 @@ describe('channels start their prover on first use (real coqidetop)', () => {
     expect(provers().filter((p) => !before.includes(p))).toEqual(started);
   }, 120_000);
 });
+
+describe('the warm pool and a project trusted after start-up (real coqidetop)', () => {
+  it("the pool's prover, started without the project's load paths, is stopped once channels take the project's", async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'arbor-pool-project-'));
+    let project: { args: string[]; readOnly: string[] } | undefined;
+    const made = createProverEngineFactory(await loadBackend('coq'), { backend: 'coq', timeoutMs: 20_000, poolSize: 1, project: () => project });
+    const own = new Shell({ createEngine: (channel, prelude, environment) => made.createEngine(channel, prelude, environment) });
+    await cleanEnvironment.read('True');
+    const before = provers();
+    const until = async (check: () => boolean): Promise<boolean> => {
+      for (const end = Date.now() + 60_000; Date.now() < end;) {
+        if (check()) return true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return check();
+    };
+    try {
+      // Started with the factory: the pool's prover.
+      expect(await until(() => provers().some((p) => !before.includes(p)))).toBe(true);
+      const pooled = provers().filter((p) => !before.includes(p));
+      project = { args: ['-Q', dir, 'MyProj'], readOnly: [dir] };
+      const [opened] = await Promise.all(own.submitLine('NEW_CHANNEL'));
+      const id = (opened?.RESPONSE as { ID: number }).ID;
+      const [goal] = await Promise.all(own.submitLine(`${id} GOAL "1 = 1"`));
+      expect(goal?.ERR).toBe('');
+      // The pool's prover is gone (the channel's own, with the project's load paths, answered the GOAL).
+      expect(await until(() => pooled.every((p) => !provers().includes(p)))).toBe(true);
+    } finally {
+      await own.close();
+      await made.dispose();
+    }
+  }, 120_000);
+});
