@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { descendants, listProcesses } from '../process/process-tree.ts';
 import { ShellProcess } from './shell-process.ts';
+import { until } from '../process/testing/wait-for.ts';
 
 /**
  * Attack on b2b3e0d (the warm pool fills at start-up, channels open their prover on first use): arbor-shell
  * killed while its warm pool's provers are still booting, or while a channel's first PRELUDE boots, leaves
  * nothing behind. Real arbor-shell and coqidetop.
  */
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
-
 const alive = (pids: number[]): string[] => listProcesses().filter((p) => pids.includes(p.pid)).map((p) => `${p.pid} ${p.name}`);
 
 describe('arbor-shell killed while lazily started provers boot (real coqidetop)', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descendants } from '../process/process-tree.ts';
 import { Shell } from '../shell/shell.ts';
 import { createProverEngineFactory, loadBackend } from '../supervisor/engine-factory.ts';
 import type { EngineFactory } from '../supervisor/engine-factory.ts';
 import { DocumentSessions } from './document-sessions.ts';
 import type { DocumentEvent } from './document-sessions.ts';
+import { proversBelow, until } from '../process/testing/wait-for.ts';
 
 /**
  * Attacks on whole-text sync (b2b3e0d: a text sent without its edit keeps the checked lines above its first
@@ -33,16 +33,7 @@ function sessions(prelude?: (path: string | undefined) => Promise<string | undef
   return { docs, events, messages: () => events.filter((e) => e.kind === 'document-message').map((e) => (e as { text: string }).text) };
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
-
-const provers = (): number[] => descendants(process.pid).filter((p) => /^coqidetop/.test(p.name)).map((p) => p.pid);
+const provers = (): number[] => proversBelow();
 
 const DOC = [
   'DEFINE "Definition double (n : nat) := n + n."',

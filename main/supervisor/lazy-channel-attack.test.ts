@@ -1,26 +1,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpuMs, descendants } from '../process/process-tree.ts';
+import { cpuMs } from '../process/process-tree.ts';
 import { cleanEnvironment } from '../provers/coq/statement-reading.ts';
 import { Shell } from '../shell/shell.ts';
 import type { ProverBackend } from '../shell/prover-session.ts';
 import { TacticEngine } from '../shell/tactic-engine.ts';
 import { createProverEngineFactory, loadBackend } from './engine-factory.ts';
 import type { EngineFactory } from './engine-factory.ts';
+import { proversBelow, until } from '../process/testing/wait-for.ts';
 
 /**
  * Attacks on lazy channel start (b2b3e0d): channels that never start a prover, a channel stopped while its
  * first prover boots, the warm pool's prover dying before any channel takes it. Real coqidetop.
  */
-const provers = (): number[] => descendants(process.pid).filter((p) => /^coqidetop/.test(p.name)).map((p) => p.pid);
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
+const provers = (): number[] => proversBelow();
 
 /** Whether the processes' CPU time stops growing (they wait on their input) for `samples` polls in a row. */
 function settled(pids: number[], samples = 12): () => boolean {

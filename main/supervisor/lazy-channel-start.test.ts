@@ -1,16 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { descendants } from '../process/process-tree.ts';
 import { cleanEnvironment } from '../provers/coq/statement-reading.ts';
 import { Shell } from '../shell/shell.ts';
 import { createProverEngineFactory, loadBackend } from './engine-factory.ts';
 import type { EngineFactory } from './engine-factory.ts';
+import { proversBelow, until } from '../process/testing/wait-for.ts';
 
 /**
  * A channel opens its prover on first use: a document whose first line is a PRELUDE (`PRELUDE bare`, a
  * project's prelude) starts one prover, not a default one killed at once — on two cores that start took the
  * CPU the document's own prover was booting on. The warm pool is what is started ahead. Real coqidetop.
  */
-const provers = (): number[] => descendants(process.pid).filter((p) => /^coqidetop/.test(p.name)).map((p) => p.pid);
+const provers = (): number[] => proversBelow();
 
 let factory: EngineFactory | undefined;
 let shell: Shell | undefined;
@@ -61,16 +61,9 @@ describe('the warm pool and a project trusted after start-up (real coqidetop)', 
     const own = new Shell({ createEngine: (channel, prelude, environment) => made.createEngine(channel, prelude, environment) });
     await cleanEnvironment.read('True');
     const before = provers();
-    const until = async (check: () => boolean): Promise<boolean> => {
-      for (const end = Date.now() + 60_000; Date.now() < end;) {
-        if (check()) return true;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return check();
-    };
     try {
       // Started with the factory: the pool's prover.
-      expect(await until(() => provers().some((p) => !before.includes(p)))).toBe(true);
+      expect(await until(() => provers().some((p) => !before.includes(p)), 60_000)).toBe(true);
       const pooled = provers().filter((p) => !before.includes(p));
       project = { args: ['-Q', dir, 'MyProj'], readOnly: [dir] };
       const [opened] = await Promise.all(own.submitLine('NEW_CHANNEL'));
@@ -78,7 +71,7 @@ describe('the warm pool and a project trusted after start-up (real coqidetop)', 
       const [goal] = await Promise.all(own.submitLine(`${id} GOAL "1 = 1"`));
       expect(goal?.ERR).toBe('');
       // The pool's prover is gone (the channel's own, with the project's load paths, answered the GOAL).
-      expect(await until(() => pooled.every((p) => !provers().includes(p)))).toBe(true);
+      expect(await until(() => pooled.every((p) => !provers().includes(p)), 60_000)).toBe(true);
     } finally {
       await own.close();
       await made.dispose();
