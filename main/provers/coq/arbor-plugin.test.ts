@@ -56,6 +56,27 @@ describe('Arbor_references (real coqidetop with the plugin)', () => {
 });
 
 /** `Arbor_statement NAME.`: the type as stored, printed as `Set Printing All` prints it, and what its printed names locate to. */
+describe('Arbor_locate (real coqidetop with the plugin)', () => {
+  const client = useRealClient({ plugin: true });
+  it("resolves a name a notation made a keyword, as Locate Term would; anything else is Unreadable; no state changes", async () => {
+    const c = client();
+    const start = c.tip;
+    try {
+      await c.addAndGoals('From Coq Require Import Uint63.');
+      // `Locate Term land.` is a syntax error here: `land` is a keyword of Uint63's notations.
+      await expect(c.query('Locate Term land.')).rejects.toThrow();
+      const tip = c.tip;
+      const locate = async (s: string): Promise<string> => notices(await c.query(`Arbor_locate ${JSON.stringify(s)}.`));
+      expect(await locate('land')).toBe('Constant Coq.Numbers.Cyclic.Int63.PrimInt63.land');
+      expect(await locate('Nat.add')).toBe('Constant Coq.Init.Nat.add');
+      for (const junk of ['', 'no_such_name', 'a b', 'x.', '(land)']) expect(await locate(junk), junk).toBe('Unreadable');
+      expect(c.tip).toBe(tip);
+    } finally {
+      await c.editAt(start);
+    }
+  });
+});
+
 describe('Arbor_statement (real coqidetop with the plugin)', () => {
   const client = useRealClient({ plugin: true });
   const statement = async (sentences: string[], name: string): Promise<{ printed: string; names: [string, string][]; locate: string[]; kernel: string }> => {
@@ -134,10 +155,11 @@ describe('a channel judges END with the plugin (real coqidetop)', () => {
 describe('the plugin is no part of a document (real arbor-shell)', () => {
   const { session } = useRealShell(['--pool', '0']);
   it('SCRIPT does not load it; a DEFINE may not call it', async () => {
-    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`, `DEFINE ${quoted('Arbor_statement plus_n_O.')}`]);
+    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`, `DEFINE ${quoted('Arbor_statement plus_n_O.')}`, `DEFINE ${quoted('Arbor_locate "plus_n_O".')}`]);
     expect(rs.slice(0, 4).map((r) => r.ERR)).toEqual(['', '', '', '']);
     expect(JSON.stringify(rs[3]?.RESPONSE)).not.toMatch(/arbor_plugin|Declare ML/);
     expect(rs[4]?.ERR).toMatch(/not allowed|refused|unsupported/);
     expect(rs[5]?.ERR).toMatch(/not allowed|refused|unsupported/);
+    expect(rs[6]?.ERR).toMatch(/not allowed|refused|unsupported/);
   }, 120_000);
 });

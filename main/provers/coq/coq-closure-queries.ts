@@ -21,7 +21,11 @@ export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstan
     references: (name) => references(tip, name, limit),
     assumptionsOfAll: (fulls) => assumptionsOfAll(tip, fulls, limit),
     resolve: async (name) => {
-      const located = notices(await tip.client.query(`Locate Term ${name}.`, tip.client.tip, ROUND_TRIP_MS).catch(() => []));
+      const located = notices(await tip.client.query(`Locate Term ${name}.`, tip.client.tip, ROUND_TRIP_MS).catch(async () => (
+        // Coq could not parse the name: a notation made it a keyword (`land` after `Import Uint63`). The plugin
+        // makes the same Nametab lookup from a string (arbor-plugin.ts `Arbor_locate`); without it, nothing.
+        isQualid(name) ? tip.client.query(`Arbor_locate "${name}".`, tip.client.tip, ROUND_TRIP_MS).catch(() => []) : []
+      )));
       const full = constantFromLocate(located);
       if (full === undefined) return sectionVariableFromLocate(located);
       // The plugin knows from the kernel whether the constant is a bound module's (a functor's parameter field):

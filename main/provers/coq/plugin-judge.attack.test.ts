@@ -234,6 +234,11 @@ describe('END through the plugin: honest users', () => {
     expect(finished(rs[6]), JSON.stringify(rs[6])).toBe(true);
     expect(JSON.stringify(rs[6]?.ASSUMPTIONS)).toMatch(/opp_spec/);
   }, 180_000);
+  it('an axiom printed by a name a notation made a keyword (land, lor after Import Uint63) is located by the plugin and judged', async () => {
+    const rs = await session([`DEFINE ${q('From Coq Require Import Uint63.')}`, `GOAL t ${q('forall x y : int, (x + y = y + x)%uint63')}`, 'APPLY (intros; apply Uint63.add_comm)', 'END']);
+    expect(finished(rs[3]), JSON.stringify(rs[3])).toBe(true);
+    expect(rs[3]?.ASSUMPTIONS).toEqual(expect.arrayContaining(['land : int -> int -> int', 'lor : int -> int -> int', 'int : Set']));
+  }, 120_000);
   it('a theorem inside an open section using its variable is proved under it', async () => {
     const rs = await session([`DEFINE ${q('Section S. Variable n : nat.')}`, `GOAL t ${q('n = n')}`, 'APPLY (reflexivity)', 'END']);
     expect(finished(rs[3]), JSON.stringify(rs[3]?.ERR)).toBe(true);
