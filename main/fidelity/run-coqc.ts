@@ -37,7 +37,8 @@ export async function runCoqc(source: string, opts: CoqcOptions): Promise<CoqcRe
     await writeFile(file, source, 'utf8');
     const r = await runProcess({
       program: opts.coqc ?? 'coqc',
-      args: ['-q', ...(opts.project?.args ?? []), 'Attempt.v'],
+      // As Arbor's coqidetop: no native compiler (coq/coq#17871, coqidetop-client.ts).
+      args: ['-q', '-w', '-deprecated-native-compiler-option', '-native-compiler', 'no', ...(opts.project?.args ?? []), 'Attempt.v'],
       cwd: dir,
       env: { ...process.env, PATH: `${HAMMER_BIN}:${process.env.PATH ?? ''}` },
       timeoutMs: opts.killAfterMs,

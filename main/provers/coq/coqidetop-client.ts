@@ -150,7 +150,9 @@ export class CoqideTopClient {
     // Sandboxed: untrusted sentences reach it, and CoqHammer runs shell commands (its ATPs, PredictPath).
     this.proc = startProcess({
       program: binary,
-      args: ['-main-channel', 'stdfds', '-async-proofs', 'off', ...(options.extraArgs ?? [])],
+      // No native compiler: Coq 8.16.1's evaluates a primitive float under a binder wrongly (coq/coq#17871), and the
+      // kernel's native conversion with it, so `native_compute` could prove False; without it, Coq falls back to the VM.
+      args: ['-main-channel', 'stdfds', '-async-proofs', 'off', '-w', '-deprecated-native-compiler-option', '-native-compiler', 'no', ...(options.extraArgs ?? [])],
       env,
       sandbox: options.sandbox ?? {},
       ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}),
