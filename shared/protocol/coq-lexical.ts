@@ -24,6 +24,8 @@ export const COQ_NAME = `[${NAME_START}][${NAME_PART}]*`;
 
 const EDGE_BLANKS = new RegExp(`^[${COQ_BLANK}]+|[${COQ_BLANK}]+$`, 'g');
 const BLANK_RUNS = new RegExp(`[${COQ_BLANK}]+`, 'g');
+/** Splits text into outside / string literal / outside …: the capture group keeps each literal (quotes included). */
+const STRING_LITERALS = /("(?:[^"]|"")*"?)/;
 
 /**
  * `trim` of Coq's layout blanks only. JavaScript's `trim` and `\s` also take the no-break space, which Coq's
@@ -31,5 +33,9 @@ const BLANK_RUNS = new RegExp(`[${COQ_BLANK}]+`, 'g');
  */
 export const coqTrim = (text: string): string => text.replace(EDGE_BLANKS, '');
 
-/** Coq text on one line: each run of Coq's blanks one space, none at the ends; every other character kept (`and P` stays one name). */
-export const coqFlat = (text: string): string => coqTrim(text.replace(BLANK_RUNS, ' '));
+/**
+ * Coq text on one line: each run of Coq's blanks one space, none at the ends; every other character kept (`and P`
+ * stays one name), and a string literal kept as written (`"a  b"` is not `"a b"`). Coq's lexer reads `"` as a
+ * string's start in comments too, and `""` inside a string as one quote: read alike here.
+ */
+export const coqFlat = (text: string): string => coqTrim(text.split(STRING_LITERALS).map((part, i) => (i % 2 === 1 ? part : part.replace(BLANK_RUNS, ' '))).join(''));

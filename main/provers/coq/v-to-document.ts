@@ -1,7 +1,7 @@
 import { sentenceSpans } from './coq-sentence.ts';
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
 import { untimed } from '../../../shared/protocol/v-file-convert.ts';
-import { coqFlat } from '../../../shared/protocol/coq-lexical.ts';
+import { COQ_NAME, coqFlat, coqTrim } from '../../../shared/protocol/coq-lexical.ts';
 
 /**
  * A `.v` file as the items of an Arbor document (issue 24): declarations become `DEFINE`, each theorem
@@ -35,13 +35,13 @@ export function splitHead(rest: string): { name: string; binders: string; type: 
     const c = rest[i] as string;
     if ('([{'.includes(c)) depth++;
     else if (')]}'.includes(c)) depth--;
-    else if (depth === 0 && c === ':' && rest[i + 1] === '=') return { name, binders: rest.slice(name.length, i).trim(), type: '', body: true };
+    else if (depth === 0 && c === ':' && rest[i + 1] === '=') return { name, binders: coqTrim(rest.slice(name.length, i)), type: '', body: true };
     else if (depth === 0 && c === ':' && rest[i + 1] !== ':' && rest[i - 1] !== ':') {
       const after = rest.slice(i + 1);
-      return { name, binders: rest.slice(name.length, i).trim(), type: after.trim(), body: topLevelAssign(after) };
+      return { name, binders: coqTrim(rest.slice(name.length, i)), type: coqTrim(after), body: topLevelAssign(after) };
     }
   }
-  return { name, binders: rest.slice(name.length).trim(), type: '', body: topLevelAssign(rest) };
+  return { name, binders: coqTrim(rest.slice(name.length)), type: '', body: topLevelAssign(rest) };
 }
 
 /** Whether `:=` occurs outside brackets (a body), not inside a record `{| x := … |}` or a `let`. */
@@ -64,10 +64,11 @@ function topLevelAssign(text: string): boolean {
 export function binderNames(binders: string): string[] | undefined {
   const names: string[] = [];
   let i = 0;
-  const ident = /[\p{L}_][\p{L}\p{N}_']*/uy;
+  // Coq's names and blanks (a no-break space is a name's character).
+  const ident = new RegExp(COQ_NAME, 'y');
   while (i < binders.length) {
     const c = binders[i] as string;
-    if (/\s/.test(c)) {
+    if (/^[ \t\r\n]$/.test(c)) {
       i++;
       continue;
     }
@@ -82,9 +83,9 @@ export function binderNames(binders: string): string[] | undefined {
       }
       const inner = binders.slice(i + 1, j);
       const colon = inner.search(/:(?!=)/);
-      const head = (colon < 0 ? inner : inner.slice(0, colon)).trim();
-      if (head === '' || !/^[\p{L}_][\p{L}\p{N}_' ]*$/u.test(head)) return undefined;
-      names.push(...head.split(/\s+/));
+      const head = coqTrim(colon < 0 ? inner : inner.slice(0, colon));
+      if (head === '' || !new RegExp(`^${COQ_NAME}([ \\t\\r\\n]+${COQ_NAME})*$`).test(head)) return undefined;
+      names.push(...head.split(/[ \t\r\n]+/));
       i = j + 1;
       continue;
     }
@@ -126,7 +127,7 @@ export function vToDocument(text: string): ConvertedItem[] {
       items.push({ kind: 'skipped', text: sentence, line, reason: `${word}: a query or an expected failure, changes nothing` });
       continue;
     }
-    const head = THEOREMS.test(word) ? (word === 'Goal' ? { name: '', binders: '', type: rest.slice(4).replace(/\.$/, '').trim(), body: false } : splitHead(rest.slice(word.length).trim().replace(/\.$/, ''))) : undefined;
+    const head = THEOREMS.test(word) ? (word === 'Goal' ? { name: '', binders: '', type: coqTrim(rest.slice(4).replace(/\.$/, '')), body: false } : splitHead(coqTrim(rest.slice(word.length)).replace(/\.$/, ''))) : undefined;
     if (head === undefined || head.body || head.type === '') {
       // A declaration; one that opens a proof (an Instance, a Definition by tactics) takes its proof along.
       const proof = [sentence];

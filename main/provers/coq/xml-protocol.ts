@@ -1,4 +1,5 @@
-import { COQ_BLANK, coqTrim } from './coq-sentence.ts';
+import { coqTrim } from './coq-sentence.ts';
+import { coqFlat } from '../../../shared/protocol/coq-lexical.ts';
 import { child, elems, textOf, type XmlElement } from './xml-tree.ts';
 
 /**
@@ -50,13 +51,13 @@ export const decodeAnnotateHead = (value: XmlElement): string | undefined => {
   return typeof first === 'object' && first.tag === 'constr.reference' ? coqTrim(textOf(first)) : undefined;
 };
 
-const BLANK_RUNS = new RegExp(`[${COQ_BLANK}]+`, 'g');
 /**
- * Text of a richpp (or any) element, Coq's layout blanks normalised (each run one space, none at the ends): terms
- * never contain line breaks. Only the blanks Coq's lexer skips: every other character is kept, a no-break space
- * (part of a name to Coq: `and P` is not `and`) and any other Unicode space (JavaScript's `\s`) alike.
+ * Text of a richpp (or any) element, Coq's layout blanks normalised (each run one space, none at the ends): a term's
+ * line breaks are layout. Only the blanks Coq's lexer skips, and never inside a string literal (`"a  b"` is data):
+ * every other character is kept, a no-break space (part of a name to Coq: `and P` is not `and`) and any other
+ * Unicode space (JavaScript's `\s`) alike.
  */
-export const ppText = (e: XmlElement): string => coqTrim(textOf(e).replace(BLANK_RUNS, ' '));
+export const ppText = (e: XmlElement): string => coqFlat(textOf(e));
 
 /**
  * A message exactly as Coq printed it (line breaks kept, e.g. CoqHammer's reconstruction hint), without the
