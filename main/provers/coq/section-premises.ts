@@ -1,5 +1,6 @@
 import type { SectionPremise } from '../../../shared/protocol/section-premises.ts';
 import { isQualid } from './assumptions.ts';
+import { coqFlat } from './coq-sentence.ts';
 import type { CoqideTopClient } from './coqidetop-client.ts';
 
 /**
@@ -12,7 +13,7 @@ export async function sectionPremises(client: CoqideTopClient, vars: readonly { 
   for (const v of vars) {
     // Only a name Coq printed (a qualid) is sent back, never other text.
     const isProp = isQualid(v.name) && await client.query(`Check (${v.name} : (_ : Prop)).`, client.tip, limitMs).then(() => true, () => false);
-    out.push({ kind: isProp ? 'hypothesis' : 'variable', name: v.name, statement: v.statement.replace(/\s+/g, ' ').trim() });
+    out.push({ kind: isProp ? 'hypothesis' : 'variable', name: v.name, statement: coqFlat(v.statement) });
   }
   return out;
 }
