@@ -7,6 +7,7 @@ import { blockEffect } from './document-blocks.ts';
 import { librariesFromPrint } from './functor-parameters.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { vToDocument } from './v-to-document.ts';
+import { parseRequest } from '../../../shared/protocol/parse-request.ts';
 
 /** The readers of Coq text the no-break-space fix touched, alone (no Coq): a no-break space is part of a name. */
 const NBSP = '\u00a0';
@@ -16,6 +17,14 @@ describe("Arbor's readers of Coq text keep a no-break space, part of a name", ()
     expect(guard('goal', ` ${NBSP}True `)).toBe(`${NBSP}True`);
     expect(guard('tactic', `exact h${NBSP}`)).toBe(`exact h${NBSP}`);
     expect(guard('goal', ' 1 = 1\t')).toBe('1 = 1');
+  });
+
+  it('a request\'s argument keeps a no-break space at its ends (APPLY, CHECK, RULE)', () => {
+    expect(parseRequest(`APPLY intros h h${NBSP}`).command).toEqual({ name: 'APPLY', tactic: `intros h h${NBSP}` });
+    expect(parseRequest(`APPLY ${NBSP}exact I `).command).toEqual({ name: 'APPLY', tactic: `${NBSP}exact I` });
+    expect(parseRequest(`CHECK v${NBSP}`).command).toEqual({ name: 'CHECK', term: `v${NBSP}` });
+    expect(parseRequest('  APPLY  (exact I)\t').command).toEqual({ name: 'APPLY', tactic: '(exact I)' });
+    expect(parseRequest(`APPLY${NBSP}x`).error).toMatch(/unknown command/);
   });
 
   it('the plugin\'s lines and Check answers', () => {
