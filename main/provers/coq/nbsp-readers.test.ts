@@ -8,6 +8,7 @@ import { librariesFromPrint } from './functor-parameters.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { vToDocument } from './v-to-document.ts';
 import { parseRequest } from '../../../shared/protocol/parse-request.ts';
+import { splitRequests } from '../../../shared/protocol/split-requests.ts';
 
 /** The readers of Coq text the no-break-space fix touched, alone (no Coq): a no-break space is part of a name. */
 const NBSP = '\u00a0';
@@ -20,11 +21,12 @@ describe("Arbor's readers of Coq text keep a no-break space, part of a name", ()
   });
 
   it('a request\'s argument keeps a no-break space at its ends (APPLY, CHECK, RULE)', () => {
-    expect(parseRequest(`APPLY intros h h${NBSP}`).command).toEqual({ name: 'APPLY', tactic: `intros h h${NBSP}` });
-    expect(parseRequest(`APPLY ${NBSP}exact I `).command).toEqual({ name: 'APPLY', tactic: `${NBSP}exact I` });
-    expect(parseRequest(`CHECK v${NBSP}`).command).toEqual({ name: 'CHECK', term: `v${NBSP}` });
-    expect(parseRequest('  APPLY  (exact I)\t').command).toEqual({ name: 'APPLY', tactic: '(exact I)' });
-    expect(parseRequest(`APPLY${NBSP}x`).error).toMatch(/unknown command/);
+    expect(parseRequest(`APPLY intros h h${NBSP}`)).toMatchObject({ command: { name: 'APPLY', tactic: `intros h h${NBSP}` } });
+    expect(parseRequest(`APPLY ${NBSP}exact I `)).toMatchObject({ command: { name: 'APPLY', tactic: `${NBSP}exact I` } });
+    expect(parseRequest(`CHECK v${NBSP}`)).toMatchObject({ command: { name: 'CHECK', term: `v${NBSP}` } });
+    expect(parseRequest('  APPLY  (exact I)\t')).toMatchObject({ command: { name: 'APPLY', tactic: '(exact I)' } });
+    expect(parseRequest(`APPLY${NBSP}x`)).toMatchObject({ error: expect.stringMatching(/unknown command/) as unknown });
+    expect(splitRequests(`APPLY intros h h${NBSP} ; APPLY exact h${NBSP}`).map((r) => r.text)).toEqual([`APPLY intros h h${NBSP}`, `APPLY exact h${NBSP}`]);
   });
 
   it('the plugin\'s lines and Check answers', () => {
