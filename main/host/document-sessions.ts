@@ -14,6 +14,7 @@ import { splitRequests } from '../../shared/protocol/split-requests.ts';
 import type { CommandResult } from '../shell/command-result.ts';
 import { failure, toShellResponse } from '../shell/command-result.ts';
 import type { Shell } from '../shell/shell.ts';
+import { coqTrim } from '../../shared/protocol/coq-lexical.ts';
 
 /** What documents need of the shell: its typed API (parsed commands in, typed results out; no protocol text). */
 export type DocumentShell = Pick<Shell, 'openChannel' | 'run' | 'cancel' | 'release'>;
@@ -358,7 +359,8 @@ export class DocumentSessions {
     if (!('command' in parsed)) return undefined;
     const doc = [...this.docs.values()].find((d) => d.channel === parsed.channel && !d.closed);
     if (!doc) return undefined;
-    const bare = text.trim().replace(/^[0-9]+\s+/, '');
+    // Coq's blanks only: a no-break space ending the command is part of its last name (`APPLY intros h h\u00a0`).
+    const bare = coqTrim(text).replace(/^[0-9]+[ \t]+/, '');
     if (parsed.command.name === 'REVERT') return { doc, channel: parsed.channel, text: bare, revertTo: parsed.command.step };
     return DOCUMENT_COMMANDS.has(parsed.command.name) ? { doc, channel: parsed.channel, text: bare } : undefined;
   }
@@ -388,7 +390,7 @@ export class DocumentSessions {
     const { line, refused } = await answer;
     if (refused !== undefined || line === undefined) return refuse(`the editor did not take the command: ${refused ?? 'no line'}`);
     const last = doc.lastLine;
-    if (!last || last.line !== line || last.text.trim() !== text.trim()) return refuse(`the command is in the editor at line ${line}, but the document changed before it was checked`);
+    if (!last || last.line !== line || coqTrim(last.text) !== coqTrim(text)) return refuse(`the command is in the editor at line ${line}, but the document changed before it was checked`);
     // The other client speaks the protocol: its answer is rendered as protocol lines here, at its edge.
     return last.results.map((r) => toShellResponse(r));
   }

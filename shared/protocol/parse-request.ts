@@ -1,6 +1,15 @@
 import type { ObtainCondition, ParsedRequest, ShellCommand } from './shell-command.ts';
 import { isMinilangName } from './shell-command.ts';
 import { commandSpec, isCommandName, takesNoArguments } from './commands.ts';
+import { COQ_BLANK, coqTrim, NAME_PART } from './coq-lexical.ts';
+
+// The request's blanks are Coq's (space, tab, CR, LF): a no-break space is part of a name, never skipped or trimmed
+// off an argument (`APPLY intros h h\u00a0` ran `intros h h`).
+const BLANK = new RegExp(`[${COQ_BLANK}]`);
+const BLANKS = new RegExp(`[${COQ_BLANK}]+`, 'y');
+const RULE_NAME = new RegExp(`[^${COQ_BLANK},"]+`, 'y');
+const COMMAND_NAME = new RegExp(`[^${COQ_BLANK}"]+`, 'y');
+const OBTAIN_TYPE_WORDS = new RegExp(`(?:(?!where(?![${NAME_PART}]))[^${COQ_BLANK}"]+[${COQ_BLANK}]*)+`, 'y');
 
 /**
  * Parses one request (already split off its line by `splitRequests`). Never throws: anything it cannot
@@ -19,7 +28,7 @@ export function parseRequest(text: string): ParsedRequest {
   }
   const fail = (error: string): ParsedRequest => ({ channel, error, text });
   if (scanner.atEnd()) return fail('parse error: missing command');
-  const name = scanner.match(/[^\s"]+/y) ?? '';
+  const name = scanner.match(COMMAND_NAME) ?? '';
   if (!isCommandName(name)) {
     return fail(`unknown command: ${clip(name)}`);
   }
@@ -181,8 +190,8 @@ function parseObtain(s: Scanner): ShellCommand {
     s.skipBlanks();
     if (s.peekQuote()) type = s.quoted('a type');
     else {
-      const words = s.match(/(?:(?!where\b)[^\s"]+\s*)+/y);
-      type = words?.trim();
+      const words = s.match(OBTAIN_TYPE_WORDS);
+      type = words === undefined ? undefined : coqTrim(words);
     }
     if (!type) throw new ArgumentError('OBTAIN needs a type after ::');
     s.skipBlanks();
@@ -211,13 +220,13 @@ class Scanner {
   constructor(private readonly text: string) {}
 
   atEnd(): boolean {
-    return this.text.slice(this.pos).trim() === '';
+    return coqTrim(this.text.slice(this.pos)) === '';
   }
   atBlank(): boolean {
-    return /\s/.test(this.text[this.pos] ?? '');
+    return BLANK.test(this.text[this.pos] ?? '');
   }
   skipBlanks(): void {
-    this.match(/\s+/y);
+    this.match(BLANKS);
   }
   lookingAt(re: RegExp): boolean {
     re.lastIndex = this.pos;
@@ -240,7 +249,7 @@ class Scanner {
   }
   ruleName(): string {
     // Rule names may carry a direction or position suffix for backends that use one (eq: `name<-`).
-    const rule = this.match(/[^\s,"]+/y);
+    const rule = this.match(RULE_NAME);
     if (rule === undefined) throw new ArgumentError('expected a rule name');
     return rule;
   }
@@ -292,14 +301,14 @@ class Scanner {
     throw new ArgumentError('unclosed cartouche');
   }
   rest(): string {
-    const rest = this.text.slice(this.pos).trim();
+    const rest = coqTrim(this.text.slice(this.pos));
     this.pos = this.text.length;
     if (CONTROL.test(rest)) throw new ArgumentError('control character in argument');
     return rest;
   }
   expectEnd(name: string): void {
     this.skipBlanks();
-    if (!this.atEnd()) throw new ArgumentError(`unexpected text after ${name}: ${clip(this.text.slice(this.pos).trim())}`);
+    if (!this.atEnd()) throw new ArgumentError(`unexpected text after ${name}: ${clip(coqTrim(this.text.slice(this.pos)))}`);
   }
 }
 

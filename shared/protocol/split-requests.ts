@@ -9,6 +9,8 @@ export interface RawRequest {
   error?: string;
 }
 
+import { coqTrim } from './coq-lexical.ts';
+
 const OPEN_CARTOUCHE = '\\<open>';
 const CLOSE_CARTOUCHE = '\\<close>';
 const CLOSERS: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
@@ -24,7 +26,8 @@ export function splitRequests(line: string): RawRequest[] {
   let start = 0;
 
   const finish = (end: number, error?: string): void => {
-    const text = line.slice(start, end).trim();
+    // Coq's blanks only: a no-break space ending a request is part of its last name (`APPLY intros h h\u00a0`).
+    const text = coqTrim(line.slice(start, end));
     if (text !== '' || error) requests.push(error ? { text, error } : { text });
   };
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
+import { coqTrim } from './coq-sentence.ts';
 
 /**
  * Arbor's Coq plugin (`coq-plugin/`, built on each machine by `coq-plugin/build.sh` from `scripts/install.sh`):
@@ -57,14 +58,16 @@ export const hasArborPlugin = (client: CoqideTopClient): boolean => withPlugin.h
 export function readArborStatement(notices: readonly string[]): { printed: string; names: Map<string, string>; kernel: string } | undefined {
   if (notices.length !== 3) return undefined;
   const [head, ...lines] = (notices[1] as string).split('\n');
-  if (head?.trim() !== 'Names') return undefined;
+  // Coq's blanks only: the plugin prints names as Coq does, and a name (or a path) may hold a no-break space (`O `),
+  // which JavaScript's `trim` and `\S` would cut.
+  if (coqTrim(head ?? '') !== 'Names') return undefined;
   const names = new Map<string, string>();
   for (const line of lines) {
-    const m = /^(\S+) (?:Constant|Inductive|Constructor) (\S+)$/.exec(line.trim());
+    const m = /^([^ \t\r\n]+) (?:Constant|Inductive|Constructor) ([^ \t\r\n]+)$/.exec(coqTrim(line));
     if (m === null) return undefined;
     names.set(m[1] as string, m[2] as string);
   }
-  const kernel = /^Kernel\n(\([\s\S]*\)|#\d+|Prop|Set|SProp|Type)$/.exec((notices[2] as string).trim());
+  const kernel = /^Kernel\n(\([\s\S]*\)|#\d+|Prop|Set|SProp|Type)$/.exec(coqTrim(notices[2] as string));
   if (kernel === null) return undefined;
-  return { printed: (notices[0] as string).trim(), names, kernel: kernel[1] as string };
+  return { printed: coqTrim(notices[0] as string), names, kernel: kernel[1] as string };
 }

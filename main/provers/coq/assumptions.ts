@@ -1,4 +1,4 @@
-import { coqTrim } from './coq-sentence.ts';
+import { COQ_BLANK, COQ_NAME, coqTrim } from './coq-sentence.ts';
 /**
  * What a closed Coq proof may depend on (BRIEF §3, "proved means the kernel accepted it"): nothing beyond
  * the global context, the standard library's consistent axioms below, and axioms of a prelude the user
@@ -131,6 +131,15 @@ export function constantsFromLocate(text: string): string[] {
 export const isQualid = (name: string): boolean => QUALID.test(name);
 
 
+// Coq's blanks only: a no-break space is part of a name (`Axiom ax\u00a0 : …` declares `ax\u00a0`, never `ax`).
+const PB = `[${COQ_BLANK}]`;
+const PRELUDE_BLANKS = new RegExp(`${PB}+`);
+const PRELUDE_DECLARATION = new RegExp(
+  `(?:^|\\.${PB})${PB}*(?:#\\[[^\\]]*\\]${PB}*)?(?:(?:Local|Global|Polymorphic|Monomorphic)${PB}+)*(?:Axioms?|Parameters?|Conjectures?|Hypothesis|Hypotheses|Variables?|Declare${PB}+Instance)${PB}+([^:.]+?)${PB}*:`,
+  'g',
+);
+const PRELUDE_ADMITTED = new RegExp(`(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition|Example)${PB}+(${COQ_NAME})[^]*?(?:Qed|Defined|Admitted|Abort)\\.`, 'g');
+
 /**
  * Names a trusted prelude (the user's own `--prelude` file or project file) declares as assumptions:
  * `Axiom`, `Parameter`, `Conjecture`, `Hypothesis`, `Variable` (and plurals), `Declare Instance`, and
@@ -139,10 +148,8 @@ export const isQualid = (name: string): boolean => QUALID.test(name);
 export function declaredAssumptions(prelude: string): Set<string> {
   const names = new Set<string>();
   const text = prelude.replace(/\(\*[\s\S]*?\*\)/g, ' ');
-  const decl = /(?:^|\.\s)\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global|Polymorphic|Monomorphic)\s+)*(?:Axioms?|Parameters?|Conjectures?|Hypothesis|Hypotheses|Variables?|Declare\s+Instance)\s+([^:.]+?)\s*:/g;
-  for (const m of text.matchAll(decl)) for (const n of (m[1] ?? '').replace(/[()]/g, ' ').split(/\s+/)) if (n) names.add(n);
-  const admitted = /(?:Lemma|Theorem|Fact|Remark|Corollary|Proposition|Example)\s+([\p{L}_][\p{L}\p{N}_']*)[^]*?(?:Qed|Defined|Admitted|Abort)\./gu;
-  for (const m of text.matchAll(admitted)) if (m[0].endsWith('Admitted.') && m[1]) names.add(m[1]);
+  for (const m of text.matchAll(PRELUDE_DECLARATION)) for (const n of (m[1] ?? '').replace(/[()]/g, ' ').split(PRELUDE_BLANKS)) if (n) names.add(n);
+  for (const m of text.matchAll(PRELUDE_ADMITTED)) if (m[0].endsWith('Admitted.') && m[1]) names.add(m[1]);
   return names;
 }
 

@@ -1,8 +1,9 @@
 import { ProverError } from '../../shell/prover-session.ts';
 import { CoqCrash, CoqFailure, CoqTimeout } from './coqidetop-client.ts';
-import { fragmentProblem, isIdent } from './coq-sentence.ts';
+import { coqFlat, coqTrim, fragmentProblem, isIdent } from './coq-sentence.ts';
 
-const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+/** Coq's message on one line, with Coq's blanks only: a no-break space inside a name it names is kept. */
+const flat = coqFlat;
 
 /** Coq's answers and our client's failures, as the shell's stable error codes. */
 export const toProverError = (e: unknown): ProverError => {
@@ -25,7 +26,8 @@ export const isTimeout = (e: unknown): boolean => toProverError(e).code === 'tim
 export const guard = (what: string, text: string): string => {
   const problem = fragmentProblem(text);
   if (problem !== undefined) throw new ProverError('parse', `parse error: ${what}: ${problem}`);
-  return text.trim();
+  // Coq's blanks only: a no-break space at either end is part of the first or last name (`⍽True` is not `True`).
+  return coqTrim(text);
 };
 
 /** Runs validations whose failure must leave the document unchanged, as `refused` errors. */

@@ -6,7 +6,8 @@ import { splitHyp, type SplitHyp } from './coq-hyps.ts';
 import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } from './context-kind.ts';
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 
-const LOCATE_KINDS = /^(?!Notation|Ltac|Module|ModuleType|No object)\S+\s+(\S+)/;
+/** Coq's blanks only: a printed path may hold a no-break space (`Constant Top.x `), part of its last name. */
+const LOCATE_KINDS = /^(?!Notation|Ltac|Module|ModuleType|No object)[^ \t\r\n]+[ \t]+([^ \t\r\n]+)/;
 
 /**
  * Coq's goals as Arbor shows them: each hypothesis line split into one entry per name, each entry a `var`

@@ -11,6 +11,7 @@ const B = `[${COQ_BLANK}]`;
 const BLANK_RUNS = new RegExp(`${B}+`, 'g');
 const flat = (s: string): string => coqTrim(s.replace(BLANK_RUNS, ' '));
 const ABOUT_HEAD = new RegExp(`^[^${COQ_BLANK}]+${B}*:${B}*([^]*)$`);
+const CHECK_ANSWER = new RegExp(`^([^]*?)\\n${B}+:${B}([^]*)$`);
 const EXPANDS = new RegExp(`Expands to:${B}*([^${COQ_BLANK}]+)${B}+([^${COQ_BLANK}]+)`);
 
 /** The interactive module a coqidetop document lives in: its objects are the document's own. */
@@ -33,7 +34,7 @@ export function parseSearchResult(text: string): EnvironmentEntry | undefined {
 
 /** `term\n     : type` */
 export function parseCheck(text: string): CheckAnswer | undefined {
-  const m = /^([\s\S]*?)\n\s+:\s([\s\S]*)$/.exec(text.trim());
+  const m = CHECK_ANSWER.exec(coqTrim(text));
   if (!m) return undefined;
   return { term: flat(m[1] as string), type: flat(m[2] as string) };
 }

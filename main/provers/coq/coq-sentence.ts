@@ -152,7 +152,7 @@ const MAX_TRIED = 16 << 20;
 const ASK_AHEAD_MAX = 64 << 10;
 const UTF8 = new TextEncoder();
 // Coq's blanks and names: one reading, shared with the protocol's `.v` conversion.
-export { COQ_BLANK, COQ_NAME, coqTrim, NAME_PART, NAME_START } from '../../../shared/protocol/coq-lexical.ts';
+export { COQ_BLANK, COQ_NAME, coqFlat, coqTrim, NAME_PART, NAME_START } from '../../../shared/protocol/coq-lexical.ts';
 /** Only Coq's layout blanks (a no-break space is part of a name). */
 const ONLY_BLANKS = new RegExp(`^[${COQ_BLANK}]*$`);
 const BULLET = /[-+*{}]/;

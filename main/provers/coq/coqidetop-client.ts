@@ -5,6 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { XmlStream, type XmlElement } from './xml-tree.ts';
 import type { AnnotateAnswer } from './coq-sentence.ts';
+import { coqFlat } from '../../../shared/protocol/coq-lexical.ts';
 import {
   aboutCall,
   addCall,
@@ -432,7 +433,7 @@ export class CoqideTopClient {
       const tacticHead = decodeAnnotateHead(r.value);
       return { ok: true, pp: decodeAnnotate(r.value), ...(tacticHead !== undefined ? { tacticHead } : {}) };
     } catch (e) {
-      if (e instanceof CoqFailure) return { ok: false, message: e.message.replace(/\s+/g, ' ').trim(), ...(e.locEnd !== undefined ? { locEnd: e.locEnd } : {}) };
+      if (e instanceof CoqFailure) return { ok: false, message: coqFlat(e.message), ...(e.locEnd !== undefined ? { locEnd: e.locEnd } : {}) };
       throw e;
     }
   }

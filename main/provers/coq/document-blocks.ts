@@ -36,7 +36,7 @@ const PREFIXES = new Set(['Local', 'Global', 'Polymorphic', 'Monomorphic', 'Cumu
 export function withoutLeadingComments(text: string): string {
   let i = 0;
   for (;;) {
-    while (i < text.length && /\s/.test(text[i] as string)) i++;
+    while (i < text.length && BLANK.test(text[i] as string)) i++;
     if (text.startsWith('#[', i)) {
       const close = text.indexOf(']', i);
       if (close < 0) return text.slice(i);
@@ -59,7 +59,7 @@ export function blockEffect(sentence: string): BlockEffect {
   // `Module M := N.` and `Module M : T := N.` define a module at once: nothing stays open. Each
   // `with Definition x := t` / `with Module X := N` constraint of the type has a `:=` of its own:
   // `Module M : T with Definition x := 1.` still opens M.
-  if (first !== 'Module' || second === undefined || assignments(sentence) > constraints(sentence)) return undefined;
+  if (first !== 'Module' || second === undefined || definedAtOnce(sentence)) return undefined;
   if (second === 'Type' && third !== undefined) return { open: { kind: 'module type', name: third } };
   const name = (second === 'Import' || second === 'Export') ? third : second;
   if (name === undefined) return undefined;
@@ -89,8 +89,67 @@ function functorParams(rest: string): string[] {
   }
 }
 
-const assignments = (sentence: string): number => sentence.match(/:=/g)?.length ?? 0;
-const constraints = (sentence: string): number => sentence.match(/\bwith\s+(?:Definition|Module)\b/g)?.length ?? 0;
+const NAME_AT = new RegExp(COQ_NAME, 'y');
+
+/**
+ * A module sentence's `:=` that are not a `let`'s, and its `with Definition`/`with Module` constraints, read as Coq's
+ * lexer reads tokens: outside comments and strings, a name whole (`with\u00a0Definition` and `éwith` are one name
+ * each, never the keyword `with`). A `let` has one `:=` of its own (`let fix f x := b in`, `let '(a, b) :=`): the
+ * next `:=` at its own bracket depth is its, not counted. Any other `:=` a term may hold (`fix`, `(x := t)`) is counted,
+ * which can only make a module look defined at once (its `End` then refused), never open when Coq opened nothing.
+ */
+function assignmentsAndConstraints(sentence: string): { assignments: number; constraints: number } {
+  let assignments = 0;
+  let constraints = 0;
+  let previous: string | undefined;
+  // Per bracket depth, the `let`s there whose `:=` has not come yet.
+  const lets: number[] = [0];
+  let i = 0;
+  while (i < sentence.length) {
+    if (sentence.startsWith('(*', i)) {
+      i = commentEnd(sentence, i);
+      continue;
+    }
+    const c = sentence[i] as string;
+    if (BLANK.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '"') {
+      const close = sentence.indexOf('"', i + 1);
+      i = close < 0 ? sentence.length : close + 1;
+      previous = undefined;
+      continue;
+    }
+    if (sentence.startsWith(':=', i)) {
+      if ((lets.at(-1) ?? 0) > 0) lets[lets.length - 1] = (lets.at(-1) ?? 0) - 1;
+      else assignments++;
+      i += 2;
+      previous = undefined;
+      continue;
+    }
+    NAME_AT.lastIndex = i;
+    const name = NAME_AT.exec(sentence)?.[0];
+    if (name !== undefined) {
+      if (name === 'let') lets[lets.length - 1] = (lets.at(-1) ?? 0) + 1;
+      if (previous === 'with' && (name === 'Definition' || name === 'Module')) constraints++;
+      previous = name;
+      i += name.length;
+      continue;
+    }
+    if (c === '(' || c === '[' || c === '{') lets.push(0);
+    else if ((c === ')' || c === ']' || c === '}') && lets.length > 1) lets.pop();
+    previous = undefined;
+    i++;
+  }
+  return { assignments, constraints };
+}
+
+/** Whether a `Module` sentence defines its module at once (`Module M := N.`, `Module M : T with Definition x := 1 := N.`). */
+const definedAtOnce = (sentence: string): boolean => {
+  const { assignments, constraints } = assignmentsAndConstraints(sentence);
+  return assignments > constraints;
+};
 
 /** The blocks open after `sentence`, given those open before it. */
 export function afterSentence(open: readonly OpenBlock[], sentence: string): OpenBlock[] {

@@ -1,4 +1,5 @@
 import type { OpenBlock } from './document-blocks.ts';
+import { coqTrim } from './coq-sentence.ts';
 
 /**
  * Inside an open functor `Module F (X : T). … End F.`, the fields of its parameter X are no axioms: every
@@ -24,4 +25,5 @@ export async function functorParameterField(
 
 /** The library paths a `Print Libraries` answer lists (the indented lines after its heading). */
 export const librariesFromPrint = (text: string): string[] =>
-  text.split('\n').filter((l) => /^\s+\S+\s*$/.test(l)).map((l) => l.trim());
+  // Coq's blanks only: a library path may hold a no-break space, part of a name.
+  text.split('\n').filter((l) => /^[ \t]+[^ \t\r\n]+[ \t\r]*$/.test(l)).map(coqTrim);

@@ -1,4 +1,4 @@
-import { commentEnd } from './coq-sentence.ts';
+import { commentEnd, coqTrim } from './coq-sentence.ts';
 import { CoqFailure, type CoqideTopClient } from './coqidetop-client.ts';
 
 /**
@@ -17,7 +17,7 @@ const notices = (ms: { level: string; text: string }[]): string => ms.filter((m)
 /** The module's full name (`Locate Module`), or undefined when nothing by that name is loaded. */
 async function locateModule(client: CoqideTopClient, name: string, ms: number): Promise<string | undefined> {
   const text = notices(await client.query(`Locate Module ${name}.`, client.tip, ms).catch(() => []));
-  return /^Module (\S+)/.exec(text.trim())?.[1];
+  return /^Module ([^ \t\r\n]+)/.exec(coqTrim(text))?.[1];
 }
 
 async function importModules(client: CoqideTopClient, modules: string[], from: string | undefined, ms: number): Promise<void> {

@@ -1,7 +1,7 @@
 import type { SectionPremise } from '../../../shared/protocol/section-premises.ts';
 import { isQualid } from './assumptions.ts';
+import { coqFlat } from './coq-sentence.ts';
 import type { CoqideTopClient } from './coqidetop-client.ts';
-import { coqFlat } from '../../../shared/protocol/coq-lexical.ts';
 
 /**
  * The open section's variables a finished theorem uses (as Coq listed them: `Print Assumptions`, each

@@ -1,7 +1,7 @@
 import type { StatementMeaning } from '../../../shared/protocol/statement-meaning.ts';
 import type { ClientOptions, CoqideTopClient } from './coqidetop-client.ts';
 import { isQualid } from './assumptions.ts';
-import { commentEnd } from './coq-sentence.ts';
+import { coqFlat, commentEnd } from './coq-sentence.ts';
 import { compareReadings, qualified, type Reading } from './statement-meaning.ts';
 import { writtenNames } from './project-library-sentence.ts';
 import { cleanEnvironment, cleanReading, librarySentences, readTerm } from './statement-reading.ts';
@@ -83,7 +83,8 @@ export async function judgeStatement(
     const own = [...new Set([...doc.full, ...(doc.globals ?? [])].filter(([, f]) => !/^(Coq|Hammer)\./.test(f)).map(([shown]) => shown))];
     const referring = await cleanEnvironment.referring(own, options, library).catch(() => undefined);
     const ranThere = new Set(clean.library);
-    const declared = declarations.filter((d) => !ranThere.has(d.trim().replace(/\s+/g, ' ')));
+    // Flattened as `librarySentences` flattens them: Coq's blanks only.
+    const declared = declarations.filter((d) => !ranThere.has(coqFlat(d)));
     if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared, text)) return undefined;
     return compareReadings(doc, full ? { ...clean, full } : clean);
   }

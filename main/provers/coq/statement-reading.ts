@@ -1,7 +1,7 @@
 import { CoqideTopClient, CoqFailure, type ClientOptions } from './coqidetop-client.ts';
 import { deeperThan, globalNames, parseCoqTerm, type CoqTerm } from './coq-sexp.ts';
 import { arborPrelude } from './prelude.ts';
-import { COQ_BLANK, coqTrim, splitSentences } from './coq-sentence.ts';
+import { COQ_BLANK, coqFlat, coqTrim, splitSentences } from './coq-sentence.ts';
 import type { Reading } from './statement-meaning.ts';
 import { isQualid } from './assumptions.ts';
 import { runProjectLibrarySentence } from './project-library-sentence.ts';
@@ -67,7 +67,11 @@ export async function readTerm(client: CoqideTopClient, printed: string, at: num
 }
 
 /** `name\n     : type` (a `Check` of a constant) → the type. */
-export const typeFromCheck = (text: string): string | undefined => /^\S+\s*\n?\s*:\s([\s\S]*)$/.exec(text.trim())?.[1]?.trim();
+export const typeFromCheck = (text: string): string | undefined => {
+  // Coq's blanks only: the name and the type may begin or end with a no-break space, part of a name (`O `).
+  const m = /^[^ \t\r\n]+[ \t\r\n]*:[ \t\r\n]([\s\S]*)$/.exec(coqTrim(text));
+  return m === null ? undefined : coqTrim(m[1] as string);
+};
 
 /** The clean environment's coqidetop, with Arbor's plugin where it is built and this Coq takes it. */
 const startClean = async (options: ClientOptions): Promise<CoqideTopClient> => (await startWithArborPlugin(options)) ?? CoqideTopClient.start(options);
@@ -271,7 +275,7 @@ class CleanEnvironment {
         if (goal === undefined) return { error: 'no goal', library: state.applied };
         return { ...(await readTerm(client, goal, client.tip, this.cache(state.key))), library: state.applied };
       } catch (e) {
-        if (e instanceof CoqFailure) return { error: e.message.replace(/\s+/g, ' ').trim(), library: state.applied };
+        if (e instanceof CoqFailure) return { error: coqFlat(e.message), library: state.applied };
         throw e;
       } finally {
         if (client.alive) await client.editAt(state.tip, ROUND_TRIP_MS).catch(() => client.kill());
@@ -337,11 +341,11 @@ class CleanEnvironment {
  * refers to as written: no "shorter name" remark (that one is reached only by a longer name).
  */
 export const abbreviationAsWritten = (located: string): boolean => {
-  const lines = located.trim().split('\n');
+  const lines = coqTrim(located).split('\n');
   // The first entry: its line and the indented remarks under it.
-  const next = lines.findIndex((l, i) => i > 0 && !/^\s/.test(l));
+  const next = lines.findIndex((l, i) => i > 0 && !/^[ \t]/.test(l));
   const entry = next < 0 ? lines : lines.slice(0, next);
-  return /^Notation\s+\S/.test(entry[0] ?? '') && !entry.some((l) => /shorter name/.test(l));
+  return /^Notation[ \t]+[^ \t\r\n]/.test(entry[0] ?? '') && !entry.some((l) => /shorter name/.test(l));
 };
 
 /**

@@ -9,7 +9,7 @@ import type { ClientOptions } from './coqidetop-client.ts';
 import type { ProjectArgs } from '../../shell/prover-session.ts';
 import { splitHyp } from './coq-hyps.ts';
 import { guessKind } from './context-kind.ts';
-import { nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
+import { COQ_BLANK, NAME_PART, NAME_START, nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
 import { withoutLeadingComments } from './document-blocks.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { isQuery, SentencePolicy } from './vernacular-policy.ts';
@@ -18,7 +18,10 @@ import type { RawGoal } from './xml-protocol.ts';
 export type { VFileProgress, VFileReport, VFileTheoremReport };
 
 /** A theorem's own name (`Lemma foo …`), for progress only (the report reads names from the theorems). */
-const OPENED = /^(?:#\[[^\]]*\]\s*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*(?:Theorem|Lemma|Fact|Remark|Corollary|Proposition|Property|Example)\s+([\p{L}_][\p{L}\p{N}_'.]*)/u;
+/** Coq's blanks and names (coq-sentence.ts): `Theorem foo\u00a0 :` opens `foo\u00a0`, never `foo`. */
+const OPENED = new RegExp(
+  `^(?:#\\[[^\\]]*\\][${COQ_BLANK}]*)*(?:(?:Local|Global|Polymorphic|Monomorphic|Program)[${COQ_BLANK}]+)*(?:Theorem|Lemma|Fact|Remark|Corollary|Proposition|Property|Example)[${COQ_BLANK}]+([${NAME_START}][${NAME_PART}.]*)`,
+);
 
 /**
  * Opening a `.v` file as derivations: its own sentences, delimited by Coq (`Annotate`) and judged by the

@@ -1,7 +1,7 @@
 import { sentenceSpans } from './coq-sentence.ts';
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
 import { untimed } from '../../../shared/protocol/v-file-convert.ts';
-import { COQ_NAME, coqFlat, coqTrim } from '../../../shared/protocol/coq-lexical.ts';
+import { COQ_BLANK, COQ_NAME, coqFlat, coqTrim, NAME_PART } from '../../../shared/protocol/coq-lexical.ts';
 
 /**
  * A `.v` file as the items of an Arbor document (issue 24): declarations become `DEFINE`, each theorem
@@ -21,13 +21,23 @@ const THEOREMS = /^(Theorem|Lemma|Fact|Remark|Corollary|Proposition|Property|Exa
 /** Commands that read the environment and change nothing: no document item. */
 const QUERIES = /^(Check|Compute|Eval|Print|Locate|Search|SearchPattern|SearchRewrite|About|Show|Fail|Test|Recursive|Extraction|Redirect)$/;
 /** `Time` and `Timeout n` only measure or limit the command they wrap: the command is what enters the document. */
-const CONTROL = /^(?:(?:Time|Timeout\s+\d+)\s+)+/;
-const PREFIX = /^(?:#\[[^\]]*\]\s*)*((?:Local|Global|Polymorphic|Monomorphic|Program)\s+)*/;
-const ENDS = /^(Qed|Defined|Admitted|Abort|Save)\b/;
+// Coq's blanks and names (shared/protocol/coq-lexical.ts): a no-break space is part of a name (`Theorem t : \u00a0True.` states `\u00a0True`).
+const B = `[${COQ_BLANK}]`;
+const CONTROL = new RegExp(`^(?:(?:Time|Timeout${B}+\\d+)${B}+)+`);
+const PREFIX = new RegExp(`^(?:#\\[[^\\]]*\\]${B}*)*((?:Local|Global|Polymorphic|Monomorphic|Program)${B}+)*`);
+const ENDS = new RegExp(`^(Qed|Defined|Admitted|Abort|Save)(?![${NAME_PART}])`);
+const COQ_BLANK_CHAR = new RegExp(B);
+const BLANK_RUNS = new RegExp(`${B}+`);
+const BINDER_NAMES = new RegExp(`^(?:${COQ_NAME}|${B})*$`);
+const BULLETS = new RegExp(`^(?:[-+*]+${B}+|[{}]${B}*)+`);
+const WORD = new RegExp(`^[^${COQ_BLANK}]+`);
+const END_WORD = new RegExp(`^[^${COQ_BLANK}]+?(?=\\.|${B}|$)`);
+const PROOF_WORD = new RegExp(`^Proof(?![${NAME_PART}])`);
+const PROOF_TERM = new RegExp(`^Proof${B}+(?!(?:with|using)(?![${NAME_PART}]))([^]+?)\\.?$`);
 
 /** `name binders : type` → [name, binders, type] at the first `:` outside brackets (not `:=`/`::`). */
 export function splitHead(rest: string): { name: string; binders: string; type: string; body: boolean } | undefined {
-  const m = /^([\p{L}_][\p{L}\p{N}_']*)/u.exec(rest);
+  const m = new RegExp(`^(${COQ_NAME})`).exec(rest);
   if (!m) return undefined;
   const name = m[1] as string;
   let depth = 0;
@@ -64,11 +74,10 @@ function topLevelAssign(text: string): boolean {
 export function binderNames(binders: string): string[] | undefined {
   const names: string[] = [];
   let i = 0;
-  // Coq's names and blanks (a no-break space is a name's character).
   const ident = new RegExp(COQ_NAME, 'y');
   while (i < binders.length) {
     const c = binders[i] as string;
-    if (/^[ \t\r\n]$/.test(c)) {
+    if (COQ_BLANK_CHAR.test(c)) {
       i++;
       continue;
     }
@@ -84,8 +93,8 @@ export function binderNames(binders: string): string[] | undefined {
       const inner = binders.slice(i + 1, j);
       const colon = inner.search(/:(?!=)/);
       const head = coqTrim(colon < 0 ? inner : inner.slice(0, colon));
-      if (head === '' || !new RegExp(`^${COQ_NAME}([ \\t\\r\\n]+${COQ_NAME})*$`).test(head)) return undefined;
-      names.push(...head.split(/[ \t\r\n]+/));
+      if (head === '' || !BINDER_NAMES.test(head)) return undefined;
+      names.push(...head.split(BLANK_RUNS));
       i = j + 1;
       continue;
     }
@@ -101,7 +110,7 @@ export function binderNames(binders: string): string[] | undefined {
 // Coq's blanks only: a no-break space inside a name stays (`and P` is not `and P`).
 const flat = coqFlat;
 /** A proof sentence without the bullets and braces before it (`- {`, `}`, `+`, `**`). */
-const unbulleted = (s: string): string => s.replace(/^(?:[-+*]+\s+|[{}]\s*)+/, '').trim();
+const unbulleted = (s: string): string => coqTrim(s.replace(BULLETS, ''));
 
 export function vToDocument(text: string): ConvertedItem[] {
   const spans = sentenceSpans(text);
@@ -119,10 +128,10 @@ export function vToDocument(text: string): ConvertedItem[] {
     const sentence = flat(span.text).replace(CONTROL, '');
     // A span starts where the previous one ended: its line is that of its first non-blank character.
     let lead = span.start;
-    while (lead < span.end && /\s/.test(text[lead] as string)) lead++;
+    while (lead < span.end && COQ_BLANK_CHAR.test(text[lead] as string)) lead++;
     const line = lineOf(lead);
     const rest = sentence.replace(PREFIX, '');
-    const word = /^\S+/.exec(rest)?.[0] ?? '';
+    const word = WORD.exec(rest)?.[0] ?? '';
     if (QUERIES.test(word)) {
       items.push({ kind: 'skipped', text: sentence, line, reason: `${word}: a query or an expected failure, changes nothing` });
       continue;
@@ -142,17 +151,17 @@ export function vToDocument(text: string): ConvertedItem[] {
     while (i + 1 < spans.length) {
       const t = unbulleted(flat((spans[++i] as typeof span).text));
       if (ENDS.test(t)) {
-        end = /^\S+?(?=\.|\s|$)/.exec(t)?.[0] ?? t;
+        end = END_WORD.exec(t)?.[0] ?? t;
         break;
       }
       // `Proof term.` gives the proof as a term and ends it.
-      const term = /^Proof\s+(?!with\b|using\b)([^]+?)\.?$/.exec(t);
+      const term = PROOF_TERM.exec(t);
       if (term) {
         tactics.push(`exact (${term[1] as string})`);
         end = 'Qed';
         break;
       }
-      if (t === '' || /^Proof\b/.test(t)) continue;
+      if (t === '' || PROOF_WORD.test(t)) continue;
       tactics.push(untimed(t).replace(/\.$/, ''));
     }
     const statement = head.binders === '' ? head.type : `forall ${head.binders}, ${head.type}`;

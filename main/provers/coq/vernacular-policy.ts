@@ -7,6 +7,8 @@ import { afterSentence, type OpenBlock } from './document-blocks.ts';
  */
 const B = `[${COQ_BLANK}]`;
 const BLANK_RUNS = new RegExp(`${B}+`);
+/** A proof's end as a sentence's first word, whole as Coq's lexer reads it (`Qed\u00a0x` is one name). */
+const PROOF_END_HEAD = new RegExp(`^(Proof|Qed|Defined|Admitted|Abort)(?![${NAME_PART}])`);
 
 /**
  * The one gate for Coq text Arbor did not write and the user did not hand it as their own file: preludes
@@ -159,7 +161,7 @@ export class SentencePolicy {
     // as `Redirect …` is). A proof's own end is never timed here: the run reads how each proof ends from its head.
     const timed = timeWrapped(pp);
     if (timed !== undefined) {
-      const end = inProof ? /^(Proof|Qed|Defined|Admitted|Abort)\b/.exec(timed.trim())?.[1] : undefined;
+      const end = inProof ? PROOF_END_HEAD.exec(coqTrim(timed))?.[1] : undefined;
       if (end !== undefined) return `parse error: ${this.what} sentence not allowed: Time ${end} (time the tactics instead)`;
       return this.judge(timed, inProof, tacticHead);
     }
