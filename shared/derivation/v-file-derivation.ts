@@ -3,6 +3,7 @@ import type { LeafNode, ProofTree, TreeView } from '../proof-tree/proof-tree.ts'
 import type { RecordedStep, StepAct } from './recorded-derivation.ts';
 import { buildRecordedDerivation } from './recorded-derivation.ts';
 import { derivationToTreeView } from './derivation-view.ts';
+import { coqFlat, coqTrim } from '../protocol/coq-lexical.ts';
 
 /**
  * A `.v` file's proofs as derivations (what Paperproof shows for Lean, Prooftree did in Proof General):
@@ -92,11 +93,11 @@ const ending = (pp: string): VEnding => {
   return w === 'Qed' || w === 'Save' ? 'Qed' : w === 'Defined' ? 'Defined' : w === 'Admitted' ? 'Admitted' : w === 'Abort' ? 'Abort' : 'open';
 };
 
-const stripDot = (pp: string): string => pp.trim().replace(/\.$/, '').trim();
+const stripDot = (pp: string): string => coqTrim(coqTrim(pp).replace(/\.$/, ''));
 
 /**
  * Coq text without its comments (nested; a string inside a comment is lexed as Coq does, so `"*)"` there
- * does not end it), blanks folded to one space. Only for text Coq already delimited as one sentence.
+ * does not end it), Coq's blanks folded to one space outside strings. Only for text Coq already delimited as one sentence.
  */
 export function coqCode(text: string): string {
   let out = '';
@@ -132,7 +133,8 @@ export function coqCode(text: string): string {
       i++;
     }
   }
-  return out.replace(/\s+/g, ' ').trim();
+  // Coq's blanks folded outside strings only: `"a  b"` is data, `and P` one name.
+  return coqFlat(out);
 }
 
 /** The file's proofs: every stretch of sentences during which Coq had goals. */
