@@ -51,8 +51,9 @@ export function withoutLeadingComments(text: string): string {
 
 /** Which block the sentence opens (`Section S.`, `Module M.`, `Module Type T.`, `Module M (X : T) <: U.`) or closes (`End S.`). */
 export function blockEffect(sentence: string): BlockEffect {
-  // Comments anywhere are no words (`Module (* c *) M.` opens M), strings kept as Coq lexes them.
-  const code = coqCode(sentence);
+  // Comments anywhere are no words (`Module (* c *) M.` opens M), strings kept as Coq lexes them; leading
+  // attributes (`#[universes(polymorphic)] Section P.`) are no words either.
+  const code = withoutLeadingComments(coqCode(sentence));
   const words = code.replace(new RegExp(`\\.${B}*$`), '').split(BLANK_RUNS).filter(Boolean);
   let i = 0;
   while (PREFIXES.has(words[i] ?? '')) i++;
