@@ -1,6 +1,5 @@
 import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
 import { COQ_BLANK, COQ_NAME, commentEnd } from './coq-sentence.ts';
-import { coqCode } from '../../../shared/derivation/v-file-derivation.ts';
 
 /**
  * Sections and modules a document opens in one DEFINE and closes in a later one (issue 24): a `GOAL`
@@ -51,10 +50,7 @@ export function withoutLeadingComments(text: string): string {
 
 /** Which block the sentence opens (`Section S.`, `Module M.`, `Module Type T.`, `Module M (X : T) <: U.`) or closes (`End S.`). */
 export function blockEffect(sentence: string): BlockEffect {
-  // Comments anywhere are no words (`Module (* c *) M.` opens M), strings kept as Coq lexes them; leading
-  // attributes (`#[universes(polymorphic)] Section P.`) are no words either.
-  const code = withoutLeadingComments(coqCode(sentence));
-  const words = code.replace(new RegExp(`\\.${B}*$`), '').split(BLANK_RUNS).filter(Boolean);
+  const words = withoutLeadingComments(sentence).replace(new RegExp(`\\.${B}*$`), '').split(BLANK_RUNS).filter(Boolean);
   let i = 0;
   while (PREFIXES.has(words[i] ?? '')) i++;
   const [first, second, third] = words.slice(i);
@@ -67,8 +63,8 @@ export function blockEffect(sentence: string): BlockEffect {
   if (second === 'Type' && third !== undefined) return { open: { kind: 'module type', name: third } };
   const name = (second === 'Import' || second === 'Export') ? third : second;
   if (name === undefined) return undefined;
-  const head = new RegExp(`^[^]*?Module${B}+(?:(?:Import|Export)${B}+)?${escapeRegExp(name)}`).exec(code);
-  const params = head ? functorParams(code.slice(head[0].length)) : [];
+  const head = new RegExp(`^[^]*?Module${B}+(?:(?:Import|Export)${B}+)?${escapeRegExp(name)}`).exec(withoutLeadingComments(sentence));
+  const params = head ? functorParams(withoutLeadingComments(sentence).slice(head[0].length)) : [];
   return { open: { kind: 'module', name, ...(params.length > 0 ? { params } : {}) } };
 }
 
