@@ -104,8 +104,13 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
       return null;
     });
     expect(at).not.toBeNull();
-    await page.mouse.move(at!.x, at!.y);
-    await expect.poll(() => page.locator('.monaco-hover').first().textContent(), { timeout: 10_000 }).toContain("IHl : length (l ++ l') = length l + length l'");
+    // Monaco keeps more than one hover widget (an empty one may come first), and shows its hover after a mouse move
+    // that rests: each poll rests the mouse on the name again, and reads every hover's text.
+    let nudge = 0;
+    await expect.poll(async () => {
+      await page.mouse.move(at!.x, at!.y + (nudge++ % 2));
+      return (await page.locator('.monaco-hover').allTextContents()).join('\n');
+    }, { timeout: 20_000, interval: 800 }).toContain("IHl : length (l ++ l') = length l + length l'");
     await shot('80-goals-at-cursor');
     await page.mouse.move(5, 5);
 
