@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useRealShell } from './testing/real-shell.ts';
 import { blockEffect } from './document-blocks.ts';
+import { vFileDerivations } from './v-file-derivations.ts';
 
 /**
  * Attack (atk-text): the block reader (document-blocks.ts `assignmentsAndConstraints`) gives every `let` token one
@@ -13,20 +14,18 @@ import { blockEffect } from './document-blocks.ts';
  */
 const NOTATION = `Notation "x 'let'" := (S x) (at level 1, left associativity).`;
 const TRICK = 'Module Type N <: T with Definition x := 0 let := T with Definition x := 1.';
-// Left (session 14): a document's notation can make `let` or `with Definition` a term's terminals in Coq's printed
-// sentence, and the block reader then takes a module type defined at once for an open one; the policy lets an `Axiom`
-// through as its field. Coq declares it at top level, and END refuses any proof using it by kernel name (checked
-// here). What would close it: asking Coq, not the printed text, whether a block is open.
+// Fixed (session 15): the policy asks Coq which blocks are open before an assumption (plugin `Arbor_blocks`,
+// coq-blocks.ts), and a DEFINE whose reading of its blocks disagrees with Coq's is refused.
 describe('a `let` without `:=` hides a module type\'s definition (attack, real arbor-shell)', () => {
   const real = useRealShell(['--pool', '0', '--timeout', '30']);
-  it.fails('DEFINE refuses an Axiom after a module type defined at once', { timeout: 120_000 }, async () => {
+  it('DEFINE refuses an Axiom after a module type defined at once', { timeout: 120_000 }, async () => {
     const text = `${NOTATION} Module Type T. Parameter x : nat. End T. ${TRICK} Axiom bad : False.`;
     const r = await real.session([`DEFINE "${text.replace(/"/g, '\\"')}"`, 'GOAL f "False"', 'APPLY (exact bad)']);
     expect(r[0]?.ERR).toMatch(/Axiom/);
     // Coq must not know `bad`: the refused sentence never ran.
     expect(r[2]?.ERR).not.toBe('');
   });
-  it.fails('a notation with terminals `with` `Definition` fakes a constraint: DEFINE still refuses the Axiom', { timeout: 120_000 }, async () => {
+  it('a notation with terminals `with` `Definition` fakes a constraint: DEFINE still refuses the Axiom', { timeout: 120_000 }, async () => {
     // `Module Type N := T with Definition x := 0 with Definition.` (the last two words the notation's, after `0`):
     // two `:=`, and two `with Definition` read as constraints, so N looks open; Coq defined it at once.
     const text = `Notation "x 'with' 'Definition'" := (S x) (at level 1, left associativity). Module Type T. Parameter x : nat. End T. Module Type N := T with Definition x := 0 with Definition. Axiom bad : False.`;
@@ -34,8 +33,19 @@ describe('a `let` without `:=` hides a module type\'s definition (attack, real a
     expect(r[0]?.ERR).toMatch(/Axiom/);
     expect(r[2]?.ERR).not.toBe('');
   });
-  it.fails('blockEffect reads the sentence as defined at once', () => {
-    expect(blockEffect('Module Type N := T with Definition x := 0 with Definition.')).toBeUndefined();
-    expect(blockEffect(TRICK)).toBeUndefined();
+  it('a DEFINE whose reading of the blocks disagrees with Coq is refused, and says what each sees', { timeout: 120_000 }, async () => {
+    const text = `${NOTATION} Module Type T. Parameter x : nat. End T. ${TRICK}`;
+    const r = await real.session([`DEFINE "${text.replace(/"/g, '\\"')}"`, 'DEFINE "Definition y := 1."', 'GOAL g "y = 1"', 'APPLY (reflexivity)', 'END']);
+    expect(r[0]?.ERR).toMatch(/module type N open where Coq has nothing open/);
+    // Nothing of the refused text stayed: the document goes on, its SCRIPT compiles without an `End N.`.
+    expect(r[4]?.ERR).toBe('');
+    expect(r[4]?.SCRIPT).not.toMatch(/End N\./);
+    expect(blockEffect(TRICK)).toEqual({ open: { kind: 'module type', name: 'N' } }); // the text reading alone is fooled
+  });
+  it('opening a .v file: the Axiom after the trick is skipped, and no theorem of `False` is shown finished on it', { timeout: 120_000 }, async () => {
+    const file = `${NOTATION}\nModule Type T. Parameter x : nat. End T.\n${TRICK}\nAxiom bad : False.\nTheorem t : False.\nProof. exact bad. Qed.\n`;
+    const r = await vFileDerivations(file, { timeoutMs: 30_000 });
+    expect(r.skipped?.map((k) => k.line)).toEqual([4]);
+    expect(r.theorems.find((t) => t.name === 't')?.ending).not.toBe('Qed');
   });
 });

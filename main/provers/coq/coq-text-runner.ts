@@ -1,6 +1,7 @@
 import type { CoqideTopClient } from './coqidetop-client.ts';
 import { coqTrim, nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
-import { openBlocksAfter, type OpenBlock } from './document-blocks.ts';
+import { changesBlocks, openBlocksAfter, type OpenBlock } from './document-blocks.ts';
+import { blockList, coqOpenBlocks, sameBlocks } from './coq-blocks.ts';
 import { precheckUntrusted, SentencePolicy, type PolicyPurpose } from './vernacular-policy.ts';
 
 /** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
@@ -66,7 +67,11 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
         inProof ??= (await opened).goals !== undefined;
       }
       if (sentence === undefined) break;
-      const refusal = policy?.judge(sentence.pp, inProof, sentence.tacticHead);
+      // Where an assumption may stand is Coq's to say: its open blocks, not the printed text's reading of them.
+      const where = policy?.asksWhere(sentence.pp, inProof) === true ? await coqOpenBlocks(client).catch((e: unknown) => {
+        throw new TextRefused(`parse error: ${e instanceof Error ? e.message : String(e)}`, ran.length);
+      }) : undefined;
+      const refusal = policy?.judge(sentence.pp, inProof, sentence.tacticHead, where);
       if (refusal !== undefined) throw new TextRefused(refusal, ran.length);
       const r = await client.addAndGoals(sentence.text, options.timeoutMs);
       inProof = r.goals !== undefined;
@@ -75,7 +80,20 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
     }
     const unfinished = policy?.finish(inProof);
     if (unfinished !== undefined) throw new TextRefused(unfinished, ran.length);
-    options.blocks?.after(policy?.blocks ?? openBlocksAfter(ran.map((r) => r.pp), options.blocks.open));
+    if (options.blocks !== undefined) {
+      const read = policy?.blocks ?? openBlocksAfter(ran.map((r) => r.pp), options.blocks.open);
+      // A sentence that may open or close a block: Coq says what is open after the text. The reading of Coq's
+      // reprint (the policy's) and of the exact text (the SCRIPT's `End`s) must both agree with it, or the text is
+      // refused: a document's notation can shape what the reprint looks like (`Notation "x 'let'"` hid a `:=`).
+      if (ran.some((r) => changesBlocks(r.pp))) {
+        const coq = await coqOpenBlocks(client);
+        const exact = openBlocksAfter(ran.map((r) => r.text), options.blocks.open);
+        if (coq !== undefined && (!sameBlocks(read, coq) || !sameBlocks(exact, coq))) {
+          throw new TextRefused(`parse error: Arbor reads this text as leaving ${blockList(sameBlocks(read, coq) ? exact : read)} open where Coq has ${blockList(coq)} open: write each Section, Module and End sentence plainly`, ran.length);
+        }
+      }
+      options.blocks.after(read);
+    }
     return ran;
   } catch (e) {
     // Coq may hold a sentence whose Add succeeded while its execution failed or timed out: back to the start.

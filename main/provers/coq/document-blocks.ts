@@ -1,5 +1,6 @@
 import { escapeRegExp } from '../../../shared/protocol/name-pattern.ts';
 import { COQ_BLANK, COQ_NAME, commentEnd } from './coq-sentence.ts';
+import { coqCode } from '../../../shared/derivation/v-file-derivation.ts';
 
 /**
  * Sections and modules a document opens in one DEFINE and closes in a later one (issue 24): a `GOAL`
@@ -29,6 +30,7 @@ const B = `[${COQ_BLANK}]`;
 const BLANK = new RegExp(B);
 const BLANK_RUNS = new RegExp(`${B}+`);
 const NAME = new RegExp(`^${COQ_NAME}$`);
+const LEADING_NAME = new RegExp(`^${COQ_NAME}`);
 
 const PREFIXES = new Set(['Local', 'Global', 'Polymorphic', 'Monomorphic', 'Cumulative', 'NonCumulative', 'Program', 'Private']);
 
@@ -50,10 +52,14 @@ export function withoutLeadingComments(text: string): string {
 
 /** Which block the sentence opens (`Section S.`, `Module M.`, `Module Type T.`, `Module M (X : T) <: U.`) or closes (`End S.`). */
 export function blockEffect(sentence: string): BlockEffect {
-  const words = withoutLeadingComments(sentence).replace(new RegExp(`\\.${B}*$`), '').split(BLANK_RUNS).filter(Boolean);
+  // Comments anywhere are no words (`Module (* c *) M.` opens M), strings kept as Coq lexes them; leading
+  // attributes (`#[universes(polymorphic)] Section P.`) are no words either.
+  const code = withoutLeadingComments(coqCode(sentence));
+  const words = code.replace(new RegExp(`\\.${B}*$`), '').split(BLANK_RUNS).filter(Boolean);
   let i = 0;
   while (PREFIXES.has(words[i] ?? '')) i++;
-  const [first, second, third] = words.slice(i);
+  // A name ends where Coq's lexer ends it: `Module N: MU` (Coq's reprint) opens `N`, `Module F(X : T)` opens `F`.
+  const [first, second, third] = words.slice(i).map((w, k) => (k === 0 ? w : (LEADING_NAME.exec(w)?.[0] ?? w)));
   if (first === 'Section' && second !== undefined) return { open: { kind: 'section', name: second } };
   if (first === 'End' && second !== undefined) return { close: second };
   // `Module M := N.` and `Module M : T := N.` define a module at once: nothing stays open. Each
@@ -63,8 +69,8 @@ export function blockEffect(sentence: string): BlockEffect {
   if (second === 'Type' && third !== undefined) return { open: { kind: 'module type', name: third } };
   const name = (second === 'Import' || second === 'Export') ? third : second;
   if (name === undefined) return undefined;
-  const head = new RegExp(`^[^]*?Module${B}+(?:(?:Import|Export)${B}+)?${escapeRegExp(name)}`).exec(withoutLeadingComments(sentence));
-  const params = head ? functorParams(withoutLeadingComments(sentence).slice(head[0].length)) : [];
+  const head = new RegExp(`^[^]*?Module${B}+(?:(?:Import|Export)${B}+)?${escapeRegExp(name)}`).exec(code);
+  const params = head ? functorParams(code.slice(head[0].length)) : [];
   return { open: { kind: 'module', name, ...(params.length > 0 ? { params } : {}) } };
 }
 
@@ -175,3 +181,9 @@ export function closingSentences(open: readonly OpenBlock[]): string[] {
   if (open.length === 0) return [];
   return ['(* Arbor: the document is still inside these; closed here so that the script compiles *)', ...[...open].reverse().map((b) => `End ${b.name}.`)];
 }
+
+/**
+ * Whether a sentence may open or close a block: it holds the word `Module`, `Section` or `End` anywhere (wrapped in
+ * `Fail`/`Time`, after attributes, inside a notation's text). Generous on purpose: the caller then asks Coq.
+ */
+export const changesBlocks = (sentence: string): boolean => /(^|[^\p{L}\p{N}_'\u00a0])(Module|Section|End)([^\p{L}\p{N}_'\u00a0]|$)/u.test(sentence);

@@ -11,6 +11,8 @@ import { splitHyp } from './coq-hyps.ts';
 import { guessKind } from './context-kind.ts';
 import { COQ_BLANK, NAME_PART, NAME_START, nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
 import { withoutLeadingComments } from './document-blocks.ts';
+import { coqOpenBlocks } from './coq-blocks.ts';
+import { startWithArborPlugin } from './arbor-plugin.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { isQuery, SentencePolicy } from './vernacular-policy.ts';
 import type { RawGoal } from './xml-protocol.ts';
@@ -94,7 +96,9 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     ...(options.client ?? {}),
     ...(project !== undefined ? { extraArgs: [...project.args], sandbox: { readOnly: [...project.readOnly] } } : {}),
   };
-  let client = await CoqideTopClient.start(clientOptions);
+  // With Arbor's plugin where it is built: the policy asks Coq which blocks are open before an assumption.
+  const start = async (): Promise<CoqideTopClient> => (await startWithArborPlugin(clientOptions)) ?? CoqideTopClient.start(clientOptions);
+  let client = await start();
   const sentences: VSentence[] = [];
   const states: number[] = [];
   let stopped: VFileReport['stopped'];
@@ -146,7 +150,13 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       if (s === undefined) break;
       // The sentence's own first line: after the comments before it, not the first of those.
       const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
-      const refusal = policy.judge(s.pp, inProof, s.tacticHead);
+      // Whether an assumption is a module type's field is Coq's to say (coq-blocks.ts); without the plugin, the
+      // text's reading decides, and every later theorem is asked what it rests on (a document's notation can fool
+      // that reading into taking a top-level `Axiom` for a field).
+      const asks = policy.asksWhere(s.pp, inProof);
+      const where = asks ? await coqOpenBlocks(client).catch(() => []) : undefined;
+      const refusal = policy.judge(s.pp, inProof, s.tacticHead, where);
+      if (asks && where === undefined && refusal === undefined) included = true;
       if (refusal !== undefined) {
         // Not run, and the run goes on (coqc would have run it): each later theorem says it was read without it.
         skipped.push({ line, text: coqCode(s.text).slice(0, 80), reason: refusal.replace(/^parse error: file /, '') });
@@ -188,7 +198,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       // Cancel's interrupt went unanswered (a loaded machine) and coqidetop was killed: the sentences read are
       // read again on a fresh one (Add only parses; each is run when a judgement asks at its state).
       await client.dispose();
-      client = await CoqideTopClient.start(clientOptions);
+      client = await start();
       try {
         for (const [i, s] of sentences.entries()) states[i] = await client.add(s.text, options.timeoutMs);
       } catch (e) {

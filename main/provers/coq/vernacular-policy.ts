@@ -143,6 +143,19 @@ export class SentencePolicy {
     this.openBlocks = [...blocks];
   }
 
+  /**
+   * Whether judging `pp` turns on where Coq is (an assumption is a field only inside a module type, a section
+   * variable only inside a section, `Include` merges signatures only in a module type): the caller then asks Coq
+   * which blocks are open (coq-blocks.ts) and passes its answer to `judge`, which takes it over the text's reading.
+   */
+  asksWhere(pp: string, inProof: boolean): boolean {
+    if (inProof || this.purpose === 'fidelity-context' || this.purpose === 'project') return false;
+    const inner = failWrapped(pp) ?? timeWrapped(pp);
+    if (inner !== undefined) return this.asksWhere(inner, inProof);
+    const [first = '', second = ''] = headOf(pp)?.words ?? [];
+    return ASSUMPTIONS.has(first) || (first === 'Declare' && /^(Instance|Module)$/.test(second)) || first === 'Include';
+  }
+
   /** The sections and modules open after the sentences judged so far. */
   get blocks(): OpenBlock[] {
     return [...this.openBlocks];
@@ -152,20 +165,21 @@ export class SentencePolicy {
    * Why Coq's sentence `pp` is refused here, or undefined (then the block structure is tracked).
    * `tacticHead`: the name Coq's own parse says the sentence starts with as a tactic call (coq-sentence.ts).
    */
-  judge(pp: string, inProof: boolean, tacticHead?: string): string | undefined {
+  judge(pp: string, inProof: boolean, tacticHead?: string, coqBlocks?: readonly Omit<OpenBlock, 'params'>[]): string | undefined {
     // `Fail c.` runs `c` and succeeds only if `c` fails, undoing whatever `c` did: it is judged by the
     // sentence it wraps (so `Fail Redirect …` is refused as `Redirect …` is), and Coq's answer decides the rest.
     const wrapped = failWrapped(pp);
-    if (wrapped !== undefined) return this.judgeWrapped(wrapped, inProof);
+    if (wrapped !== undefined) return this.judgeWrapped(wrapped, inProof, coqBlocks);
     // `Time c.` runs `c` as it is and prints how long it took: judged as `c` itself (`Time Redirect …` is refused
     // as `Redirect …` is). A proof's own end is never timed here: the run reads how each proof ends from its head.
     const timed = timeWrapped(pp);
     if (timed !== undefined) {
       const end = inProof ? PROOF_END_HEAD.exec(coqTrim(timed))?.[1] : undefined;
       if (end !== undefined) return `parse error: ${this.what} sentence not allowed: Time ${end} (time the tactics instead)`;
-      return this.judge(timed, inProof, tacticHead);
+      return this.judge(timed, inProof, tacticHead, coqBlocks);
     }
-    const refusal = inProof ? proofSentence(pp, this.purpose, tacticHead) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
+    const where = coqBlocks ?? this.openBlocks;
+    const refusal = inProof ? proofSentence(pp, this.purpose, tacticHead) : checkSentence(pp, this.purpose, where.some((b) => b.kind === 'section'), where.some((b) => b.kind === 'module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     const head = headOf(pp);
     // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
@@ -177,10 +191,11 @@ export class SentencePolicy {
   }
 
   /** A sentence under `Fail`: judged as itself, but it changes no block structure (a failed command did nothing). */
-  private judgeWrapped(pp: string, inProof: boolean): string | undefined {
+  private judgeWrapped(pp: string, inProof: boolean, coqBlocks?: readonly Omit<OpenBlock, 'params'>[]): string | undefined {
     const nested = failWrapped(pp) ?? timeWrapped(pp);
-    if (nested !== undefined) return this.judgeWrapped(nested, inProof);
-    const refusal = inProof ? proofSentence(pp, this.purpose) : checkSentence(pp, this.purpose, this.openBlocks.some((b) => b.kind === 'section'), this.openBlocks.some((b) => b.kind === 'module type'));
+    if (nested !== undefined) return this.judgeWrapped(nested, inProof, coqBlocks);
+    const where = coqBlocks ?? this.openBlocks;
+    const refusal = inProof ? proofSentence(pp, this.purpose) : checkSentence(pp, this.purpose, where.some((b) => b.kind === 'section'), where.some((b) => b.kind === 'module type'));
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     this.count++;
     return undefined;
