@@ -50,11 +50,16 @@ export interface DefineOutcome extends DefineAnswer {
   checkpoint: Checkpoint;
   /** The declaration as it goes into the reproduction script. */
   script: string[];
+  /**
+   * The sections and modules open after it, outermost first, as the prover says (Coq's `Arbor_blocks`): the
+   * reproduction script closes them. Absent where the backend cannot say (the script's own reading then decides).
+   */
+  openAfter?: string[];
 }
 
 /** One item of a document's reproduction script. */
 export type ScriptItem =
-  | { kind: 'define'; script: string[] }
+  | { kind: 'define'; script: string[]; /** DefineOutcome.openAfter. */ openAfter?: string[] }
   | { kind: 'proof'; name: string; goal: string; steps: string[][]; openGoals: number; /** Why the kernel refused its `Qed` (END failed after every goal closed). */ kernelRefused?: string };
 
 /** A prover process may use this much address space by default: CoqHammer's runs fit, a runaway tactic does not take the machine. */

@@ -38,6 +38,8 @@ interface StepRecord {
   goal?: { expr: string; name: string };
   /** A DEFINE: the declarations as the client sent them. */
   define?: string;
+  /** A DEFINE's blocks left open, as the prover said (DefineOutcome.openAfter). */
+  openAfter?: string[];
   /** The END after which the prover itself closed the proof (Coq: `Qed`); replayed as such. */
   finished?: boolean;
   /** Shared with the steps before it (a LET adds one node), never copied. */
@@ -355,7 +357,7 @@ export class TacticEngine implements ChannelEngine {
     const session = await this.session;
     if (!session.define) throw new ShellError(`unsupported: DEFINE needs a backend with declarations (the ${this.options.backend} backend has none)`);
     const outcome = await this.newItem(() => this.withWatchdog(undefined, (s) => (s.define as NonNullable<ProverSession['define']>).call(s, text)));
-    this.history.push({ checkpoint: outcome.checkpoint, script: outcome.script, define: text, lets: LetScope.empty, printMode: this.printMode });
+    this.history.push({ checkpoint: outcome.checkpoint, script: outcome.script, define: text, ...(outcome.openAfter !== undefined ? { openAfter: outcome.openAfter } : {}), lets: LetScope.empty, printMode: this.printMode });
     return { response: { declared: outcome.declared }, error: '', step: this.history.length };
   }
 
@@ -563,7 +565,7 @@ export class TacticEngine implements ChannelEngine {
   private renderScript(scope: 'document' | 'item' = 'document'): string {
     const items: ScriptItem[] = [];
     for (const r of this.history) {
-      if (r.define !== undefined) items.push({ kind: 'define', script: r.script });
+      if (r.define !== undefined) items.push({ kind: 'define', script: r.script, ...(r.openAfter !== undefined ? { openAfter: r.openAfter } : {}) });
       else if (r.goal) items.push({ kind: 'proof', name: r.goal.name, goal: r.goal.expr, steps: [r.script], openGoals: 0 });
       else {
         const proof = items.at(-1);

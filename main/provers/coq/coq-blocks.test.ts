@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockList, readArborBlocks, sameBlocks } from './coq-blocks.ts';
+import { blockList, readArborBlocks, withCoqBlocks } from './coq-blocks.ts';
 
 describe('Coq\'s open blocks (plugin Arbor_blocks)', () => {
   it('reads the plugin\'s notice, outermost first', () => {
@@ -16,10 +16,13 @@ describe('Coq\'s open blocks (plugin Arbor_blocks)', () => {
     expect(readArborBlocks(['Blocks\nfunctor F'])).toBeUndefined();
     expect(readArborBlocks(['Names\nmodule M'])).toBeUndefined();
   });
-  it('compares kinds and names in order, and says them', () => {
-    expect(sameBlocks([{ kind: 'module', name: 'M', params: ['X'] } as { kind: 'module'; name: string }], [{ kind: 'module', name: 'M' }])).toBe(true);
-    expect(sameBlocks([{ kind: 'module type', name: 'M' }], [{ kind: 'module', name: 'M' }])).toBe(false);
-    expect(sameBlocks([{ kind: 'module', name: 'M' }], [])).toBe(false);
+  it('takes Coq\'s blocks, with the reading\'s functor parameters only where it agrees', () => {
+    const read = [{ kind: 'module' as const, name: 'F', params: ['X'] }, { kind: 'module type' as const, name: 'N' }];
+    expect(withCoqBlocks(read, [{ kind: 'module', name: 'F' }])).toEqual([{ kind: 'module', name: 'F', params: ['X'] }]);
+    expect(withCoqBlocks(read, [{ kind: 'module', name: 'G' }])).toEqual([{ kind: 'module', name: 'G' }]);
+    expect(withCoqBlocks([], [{ kind: 'section', name: 'S' }])).toEqual([{ kind: 'section', name: 'S' }]);
+  });
+  it('says them for messages', () => {
     expect(blockList([])).toBe('nothing');
     expect(blockList([{ kind: 'module', name: 'M' }, { kind: 'section', name: 'S' }])).toBe('module M, section S');
   });

@@ -7,8 +7,9 @@ import type { BlockKind, OpenBlock } from './document-blocks.ts';
 /**
  * The sections, modules and module types open at Coq's tip, as Coq's own library stack holds them (plugin query
  * `Arbor_blocks.`, docs/arbor-plugin.md). The policy asks it before an assumption (an `Axiom` is a field only
- * inside a module type Coq has open), and a DEFINE that opens or closes blocks is refused when the reading of its
- * text (which a document's own notations shape: `Notation "x 'let'"` hid a `:=`) disagrees with Coq's answer.
+ * inside a module type Coq has open; an `End` closes only what the text's document opened), and after a text that may
+ * open or close a block, Coq's answer is what is open, not a reading of the text (which a document's own notations
+ * shape: `Notation "x 'let'"` hid a `:=`; a `fix` inside a constraint has a `:=` of its own).
  */
 
 /** Coq's blocks, outermost first; undefined where the plugin is not loaded. Throws when Coq does not answer. */
@@ -36,10 +37,18 @@ export function readArborBlocks(notices: readonly string[]): Omit<OpenBlock, 'pa
   return blocks;
 }
 
-/** The same blocks, outermost first (kind and name; parameters are the reading's own). */
-export const sameBlocks = (a: readonly Omit<OpenBlock, 'params'>[], b: readonly Omit<OpenBlock, 'params'>[]): boolean =>
-  a.length === b.length && a.every((x, i) => x.kind === b[i]?.kind && x.name === b[i]?.name);
-
 /** `module M, section S` or `nothing`, for messages. */
 export const blockList = (blocks: readonly Omit<OpenBlock, 'params'>[]): string =>
   blocks.length === 0 ? 'nothing' : blocks.map((b) => `${b.kind} ${b.name}`).join(', ');
+
+/**
+ * Coq's blocks, each with the functor parameters the text's reading found for it where that reading agrees on the
+ * block at that depth (same kind, same name): a parameter is only a hint of where to look for a premise, taken as
+ * one only when Coq resolves a field to a bound module's path (coq-closure-queries.ts).
+ */
+export function withCoqBlocks(read: readonly OpenBlock[], coq: readonly Omit<OpenBlock, 'params'>[]): OpenBlock[] {
+  return coq.map((b, i) => {
+    const mine = read[i];
+    return mine?.params !== undefined && mine.kind === b.kind && mine.name === b.name ? { ...b, params: mine.params } : { ...b };
+  });
+}

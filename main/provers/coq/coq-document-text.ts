@@ -33,8 +33,12 @@ export function coqDocumentText(preludes: readonly string[], items: readonly Scr
           : ['Qed.'];
     return [`Theorem ${item.name} : (${item.goal}).`, 'Proof.', ...item.steps.flat().map((s) => `  ${s}`), ...end, ''];
   });
-  // A document read inside a section or module: closed at the end, as coqc wants.
-  const open = items.reduce<OpenBlock[]>((blocks, i) => (i.kind === 'define' ? effectsOf(i.script).reduce(afterEffect, blocks) : blocks), []);
+  // A document read inside a section or module: closed at the end, as coqc wants. What is open is Coq's answer after
+  // the last declaration (proofs open nothing); the reading of the script's text only where Coq could not be asked.
+  const lastDefine = items.findLast((i) => i.kind === 'define');
+  const open = lastDefine?.kind === 'define' && lastDefine.openAfter !== undefined
+    ? lastDefine.openAfter
+    : items.reduce<OpenBlock[]>((blocks, i) => (i.kind === 'define' ? effectsOf(i.script).reduce(afterEffect, blocks) : blocks), []).map((b) => b.name);
   const closing = closingSentences(open);
   return [environmentPrelude(environment).trimEnd(), '', ...channel, ...body, ...closing].join('\n').replace(/\n+$/, '\n');
 }

@@ -9,6 +9,7 @@ import { DEFAULT_PROVER_MEMORY_MB, ProverError } from '../../shell/prover-sessio
 import { CoqCrash, type ClientOptions } from './coqidetop-client.ts';
 import type { RawGoal } from './xml-protocol.ts';
 import type { CoqCheckpoint, LogEntry, LogItem } from './coq-log.ts';
+import { hasArborPlugin } from './arbor-plugin.ts';
 import { coqDocumentText } from './coq-document-text.ts';
 import type { ClosedConstants } from './closed-constants.ts';
 import { sectionPremises } from './section-premises.ts';
@@ -171,14 +172,17 @@ export class CoqSession implements ProverSession {
     // No notation guard: a redefined notation is allowed (as coqc allows it); what a statement then means is
     // judged by Coq's elaboration at END (statement-judge.ts, docs/notation-overrides.md).
     let blocks = this.tip.openBlocks();
-    const ran = await runCoqText(this.tip.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b) => { blocks = b; } } }).catch(failed);
+    let asked = false;
+    const ran = await runCoqText(this.tip.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b, coqSaid) => { blocks = b; asked = coqSaid; } } }).catch(failed);
     for (const sentence of ran) this.tip.log.push({ sentence: sentence.text, stateId: sentence.stateId });
     this.tip.items.push({ kind: 'define', start, end: this.tip.log.length, blocks });
     const checkpoint = this.checkpointAt(this.tip.log.at(-1) as LogEntry);
     const declared = await declaredBy(this.tip.client, ran, this.timeoutMs).catch((e: unknown) => {
       throw toProverError(e);
     });
-    return { declared, checkpoint, script: ran.map((r) => coqTrim(r.text)) };
+    // What stays open is Coq's answer when it was asked (a sentence that may open or close a block), or the same as
+    // before; only where the plugin is missing, the reading's. The SCRIPT closes it.
+    return { declared, checkpoint, script: ran.map((r) => coqTrim(r.text)), ...(asked || hasArborPlugin(this.tip.client) ? { openAfter: blocks.map((b) => b.name) } : {}) };
   }
 
   /** A refused DEFINE changes nothing: the unfinished proof it discarded comes back, sentence by sentence. */

@@ -1,8 +1,8 @@
 import type { CoqideTopClient } from './coqidetop-client.ts';
 import { coqTrim, nextCoqSentence, SentenceParseError, type CoqSentence } from './coq-sentence.ts';
 import { changesBlocks, openBlocksAfter, type OpenBlock } from './document-blocks.ts';
-import { blockList, coqOpenBlocks, sameBlocks } from './coq-blocks.ts';
-import { precheckUntrusted, SentencePolicy, type PolicyPurpose } from './vernacular-policy.ts';
+import { blockList, coqOpenBlocks, withCoqBlocks } from './coq-blocks.ts';
+import { precheckUntrusted, SentencePolicy, whatOf, type PolicyPurpose } from './vernacular-policy.ts';
 
 /** A sentence Coq delimited, the policy allowed (when judged) and Coq ran: its state after it ran. */
 export interface RanSentence extends CoqSentence {
@@ -32,7 +32,7 @@ export interface RunTextOptions {
    * A document's DEFINE: the sections and modules earlier DEFINEs left open (the text may close them), and
    * where to say which are open after it (it may leave its own open for later items).
    */
-  blocks?: { open: readonly OpenBlock[]; after: (open: OpenBlock[]) => void };
+  blocks?: { open: readonly OpenBlock[]; after: (open: OpenBlock[], coqSaid: boolean) => void };
 }
 
 /**
@@ -67,10 +67,15 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
         inProof ??= (await opened).goals !== undefined;
       }
       if (sentence === undefined) break;
-      // Where an assumption may stand is Coq's to say: its open blocks, not the printed text's reading of them.
-      const where = policy?.asksWhere(sentence.pp, inProof) === true ? await coqOpenBlocks(client).catch((e: unknown) => {
+      // Where an assumption may stand, and whether an `End` closes the text's own block, is Coq's to say: its open
+      // blocks, not the printed text's reading of them. Without Arbor's plugin Coq cannot be asked: an assumption is
+      // then refused (an `End` is judged by the reading; a block it closes wrongly only makes Coq's error).
+      const asks = policy?.asksWhere(sentence.pp, inProof);
+      const where = asks !== undefined ? await coqOpenBlocks(client).catch((e: unknown) => {
         throw new TextRefused(`parse error: ${e instanceof Error ? e.message : String(e)}`, ran.length);
       }) : undefined;
+      const blind = asks === 'assumption' && where === undefined ? policy?.refusalOutsideBlocks(sentence.pp) : undefined;
+      if (blind !== undefined) throw new TextRefused(`${blind} (Arbor's Coq plugin is not loaded, so Coq cannot be asked whether it stands inside a module type or a section: build it with bash coq-plugin/build.sh)`, ran.length);
       const refusal = policy?.judge(sentence.pp, inProof, sentence.tacticHead, where);
       if (refusal !== undefined) throw new TextRefused(refusal, ran.length);
       const r = await client.addAndGoals(sentence.text, options.timeoutMs);
@@ -80,19 +85,16 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
     }
     const unfinished = policy?.finish(inProof);
     if (unfinished !== undefined) throw new TextRefused(unfinished, ran.length);
+    // A sentence that may open or close a block: Coq says what is open after the text (its names too: `Module (* c *)
+    // M.` opens M). A document's DEFINE keeps Coq's answer (with the functor parameters the reading found where it
+    // agrees); any other text (a prelude, a project's) must leave nothing open, which the reading alone could miss
+    // (`Module Type N (X : T with Definition x := (fix f (n : nat) : nat := n) 0).` has a `:=` and stays open).
+    const coq = policy !== undefined && purpose !== 'fidelity-context' && ran.some((r) => changesBlocks(r.pp)) ? await coqOpenBlocks(client) : undefined;
     if (options.blocks !== undefined) {
       const read = policy?.blocks ?? openBlocksAfter(ran.map((r) => r.pp), options.blocks.open);
-      // A sentence that may open or close a block: Coq says what is open after the text. The reading of Coq's
-      // reprint (the policy's) and of the exact text (the SCRIPT's `End`s) must both agree with it, or the text is
-      // refused: a document's notation can shape what the reprint looks like (`Notation "x 'let'"` hid a `:=`).
-      if (ran.some((r) => changesBlocks(r.pp))) {
-        const coq = await coqOpenBlocks(client);
-        const exact = openBlocksAfter(ran.map((r) => r.text), options.blocks.open);
-        if (coq !== undefined && (!sameBlocks(read, coq) || !sameBlocks(exact, coq))) {
-          throw new TextRefused(`parse error: Arbor reads this text as leaving ${blockList(sameBlocks(read, coq) ? exact : read)} open where Coq has ${blockList(coq)} open: write each Section, Module and End sentence plainly`, ran.length);
-        }
-      }
-      options.blocks.after(read);
+      options.blocks.after(coq === undefined ? read : withCoqBlocks(read, coq), coq !== undefined);
+    } else if (coq !== undefined && coq.length > 0) {
+      throw new TextRefused(`parse error: ${whatOf(purpose as PolicyPurpose)} leaves ${blockList(coq)} open`, ran.length);
     }
     return ran;
   } catch (e) {

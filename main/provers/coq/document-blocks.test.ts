@@ -18,7 +18,7 @@ describe('document blocks', () => {
   it('closes what a script leaves open, innermost first', () => {
     const open = openBlocksAfter(['Module M.', 'Section S.', 'Variable n : nat.', 'End S.', 'Section T.']);
     expect(open.map((b) => b.name)).toEqual(['M', 'T']);
-    expect(closingSentences(open).slice(1)).toEqual(['End T.', 'End M.']);
+    expect(closingSentences(open.map((b) => b.name)).slice(1)).toEqual(['End T.', 'End M.']);
     expect(closingSentences([])).toEqual([]);
   });
   it('a DEFINE may leave a section open and a later one close it; variables stay section-only', () => {

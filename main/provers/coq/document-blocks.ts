@@ -57,6 +57,9 @@ export function blockEffect(sentence: string): BlockEffect {
   const code = withoutLeadingComments(coqCode(sentence));
   const words = code.replace(new RegExp(`\\.${B}*$`), '').split(BLANK_RUNS).filter(Boolean);
   let i = 0;
+  // `Time c.` runs `c` as it is; `Fail c.` undoes whatever `c` did (so it opens and closes nothing).
+  while (words[i] === 'Time') i++;
+  if (words[i] === 'Fail') return undefined;
   while (PREFIXES.has(words[i] ?? '')) i++;
   // A name ends where Coq's lexer ends it: `Module N: MU` (Coq's reprint) opens `N`, `Module F(X : T)` opens `F`.
   const [first, second, third] = words.slice(i).map((w, k) => (k === 0 ? w : (LEADING_NAME.exec(w)?.[0] ?? w)));
@@ -177,9 +180,9 @@ export const openBlocksAfter = (sentences: readonly string[], open: readonly Ope
  * The sentences that close what a script leaves open, innermost first: `coqc` refuses a file that ends
  * inside a section or module, and a document may be read while one is open.
  */
-export function closingSentences(open: readonly OpenBlock[]): string[] {
+export function closingSentences(open: readonly string[]): string[] {
   if (open.length === 0) return [];
-  return ['(* Arbor: the document is still inside these; closed here so that the script compiles *)', ...[...open].reverse().map((b) => `End ${b.name}.`)];
+  return ['(* Arbor: the document is still inside these; closed here so that the script compiles *)', ...[...open].reverse().map((name) => `End ${name}.`)];
 }
 
 /**

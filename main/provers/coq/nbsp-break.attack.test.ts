@@ -6,6 +6,8 @@ import { CoqideTopClient } from './coqidetop-client.ts';
 import { runCoqText } from './coq-text-runner.ts';
 import { quoted as q, useRealShell } from './testing/real-shell.ts';
 import { SentencePolicy } from './vernacular-policy.ts';
+import { markArborPlugin } from './arbor-plugin.ts';
+import { pluginOptions } from './testing/real-client.ts';
 
 /**
  * Attacks on the no-break-space reading (atk-nbsp). Each `it` here failed when written: a real break.
@@ -134,7 +136,9 @@ describe('an honest module with a `let` in its type constraint (real coqidetop)'
   let client: CoqideTopClient;
   let start: number;
   beforeAll(async () => {
-    client = await CoqideTopClient.start();
+    // As a channel's coqidetop runs: with Arbor's plugin, which the policy asks where `Parameter p` stands.
+    client = await CoqideTopClient.start(pluginOptions());
+    markArborPlugin(client);
     start = client.tip;
   });
   afterAll(() => client.dispose());

@@ -11,6 +11,8 @@ import { sandboxStatus } from '../../process/process-manager.ts';
 import { coqBackend } from './coq-backend.ts';
 import { CoqFailure, CoqideTopClient } from './coqidetop-client.ts';
 import { runCoqText } from './coq-text-runner.ts';
+import { markArborPlugin } from './arbor-plugin.ts';
+import { pluginOptions } from './testing/real-client.ts';
 import type { PolicyPurpose } from './vernacular-policy.ts';
 import { finished, quoted as q, useRealShell } from './testing/real-shell.ts';
 
@@ -27,7 +29,9 @@ describe('policy: no forbidden sentence gets past Coq\'s delimiting and the poli
   let client: CoqideTopClient;
   let start: number;
   beforeAll(async () => {
-    client = await CoqideTopClient.start();
+    // As a channel's coqidetop runs: with Arbor's plugin, which the policy asks where an assumption stands.
+    client = await CoqideTopClient.start(pluginOptions());
+    markArborPlugin(client);
     start = client.tip;
   });
   afterAll(() => client.dispose());

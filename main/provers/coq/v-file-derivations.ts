@@ -150,13 +150,17 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       if (s === undefined) break;
       // The sentence's own first line: after the comments before it, not the first of those.
       const line = lineAt(s.start + (s.text.length - withoutLeadingComments(s.text).length));
-      // Whether an assumption is a module type's field is Coq's to say (coq-blocks.ts); without the plugin, the
-      // text's reading decides, and every later theorem is asked what it rests on (a document's notation can fool
-      // that reading into taking a top-level `Axiom` for a field).
+      // Whether an assumption is a module type's field is Coq's to say (coq-blocks.ts; without the plugin, the text's
+      // reading). Once one is allowed (or an `Include`, however wrapped), every later theorem is asked what it rests
+      // on: a theorem inside the module type may use its fields, and a reading can be fooled.
       const asks = policy.asksWhere(s.pp, inProof);
-      const where = asks ? await coqOpenBlocks(client).catch(() => []) : undefined;
-      const refusal = policy.judge(s.pp, inProof, s.tacticHead, where);
-      if (asks && where === undefined && refusal === undefined) included = true;
+      let unasked: string | undefined;
+      const where = asks !== undefined ? await coqOpenBlocks(client).catch((e: unknown) => {
+        unasked = `parse error: file sentence not run: ${e instanceof Error ? e.message : String(e)}`;
+        return [];
+      }) : undefined;
+      const refusal = unasked ?? policy.judge(s.pp, inProof, s.tacticHead, where);
+      if (asks === 'assumption' && refusal === undefined) included = true;
       if (refusal !== undefined) {
         // Not run, and the run goes on (coqc would have run it): each later theorem says it was read without it.
         skipped.push({ line, text: coqCode(s.text).slice(0, 80), reason: refusal.replace(/^parse error: file /, '') });

@@ -2,13 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyPurpose } from './vernacular-policy.ts';
 import { CoqideTopClient } from './coqidetop-client.ts';
 import { runCoqText } from './coq-text-runner.ts';
+import { markArborPlugin } from './arbor-plugin.ts';
+import { pluginOptions } from './testing/real-client.ts';
 
 const ALL: PolicyPurpose[] = ['prelude', 'define', 'project', 'fidelity-context'];
 
 let client: CoqideTopClient;
 let start: number;
 beforeAll(async () => {
-  client = await CoqideTopClient.start();
+  // As a channel's coqidetop runs: with Arbor's plugin, which the policy asks where an assumption stands.
+  client = await CoqideTopClient.start(pluginOptions());
+  markArborPlugin(client);
   start = client.tip;
 });
 afterAll(() => client.dispose());

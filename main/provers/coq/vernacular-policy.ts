@@ -86,7 +86,8 @@ const MODULE_PATH = new RegExp(`^${COQ_NAME}(\\.${COQ_NAME})*$`);
 
 const LIMIT_BYTES = 256 * 1024;
 
-const whatOf = (purpose: PolicyPurpose): string => (purpose === 'fidelity-context' ? 'context' : purpose === 'define' ? 'declaration' : purpose === 'read-only' ? 'file' : 'prelude');
+/** What the policy calls the text it judges, in its messages. */
+export const whatOf = (purpose: PolicyPurpose): string => (purpose === 'fidelity-context' ? 'context' : purpose === 'define' ? 'declaration' : purpose === 'read-only' ? 'file' : 'prelude');
 
 /**
  * What is refused before Coq sees the text at all: too large, or control characters (which neither
@@ -145,15 +146,25 @@ export class SentencePolicy {
 
   /**
    * Whether judging `pp` turns on where Coq is (an assumption is a field only inside a module type, a section
-   * variable only inside a section, `Include` merges signatures only in a module type): the caller then asks Coq
+   * variable only inside a section, `Include` merges signatures only in a module type, `End` closes only a block the
+   * text or its document opened): the caller then asks Coq
    * which blocks are open (coq-blocks.ts) and passes its answer to `judge`, which takes it over the text's reading.
    */
-  asksWhere(pp: string, inProof: boolean): boolean {
-    if (inProof || this.purpose === 'fidelity-context' || this.purpose === 'project') return false;
+  asksWhere(pp: string, inProof: boolean): 'assumption' | 'end' | undefined {
+    if (inProof || this.purpose === 'fidelity-context' || this.purpose === 'project') return undefined;
     const inner = failWrapped(pp) ?? timeWrapped(pp);
     if (inner !== undefined) return this.asksWhere(inner, inProof);
     const [first = '', second = ''] = headOf(pp)?.words ?? [];
-    return ASSUMPTIONS.has(first) || (first === 'Declare' && /^(Instance|Module)$/.test(second)) || first === 'Include';
+    if (first === 'End') return 'end';
+    return ASSUMPTIONS.has(first) || (first === 'Declare' && /^(Instance|Module)$/.test(second)) || first === 'Include' ? 'assumption' : undefined;
+  }
+
+  /** Why `pp` (not in a proof) would be refused outside every section and module type; judges nothing, tracks nothing. */
+  refusalOutsideBlocks(pp: string): string | undefined {
+    const inner = failWrapped(pp) ?? timeWrapped(pp);
+    if (inner !== undefined) return this.refusalOutsideBlocks(inner);
+    const refusal = checkSentence(pp, this.purpose, false, false);
+    return refusal === undefined ? undefined : `parse error: ${this.what} ${refusal}`;
   }
 
   /** The sections and modules open after the sentences judged so far. */
@@ -183,7 +194,8 @@ export class SentencePolicy {
     if (refusal !== undefined) return `parse error: ${this.what} ${refusal}`;
     const head = headOf(pp);
     // Text is pasted inside sections Arbor opened (a fidelity context's `Section arbor_ctx`): it may close only its own.
-    if (!inProof && head?.words[0] === 'End' && this.openBlocks.length === 0) return `parse error: ${this.what} closes a section or module it did not open`;
+    // Asked of Coq where it could be (documents and preludes run inside no block of Arbor's: any Coq has open is the text's own).
+    if (!inProof && head?.words[0] === 'End' && (coqBlocks ?? this.openBlocks).length === 0) return `parse error: ${this.what} closes a section or module it did not open`;
     this.count++;
     if (inProof) return undefined;
     this.openBlocks = afterSentence(this.openBlocks, pp);
