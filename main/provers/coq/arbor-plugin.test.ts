@@ -77,7 +77,7 @@ describe('Arbor_locate (real coqidetop with the plugin)', () => {
   });
 });
 
-describe('Arbor_assumptions, Arbor_sort (real coqidetop with the plugin)', () => {
+describe('Arbor_assumptions, Arbor_sort, Arbor_let_types (real coqidetop with the plugin)', () => {
   const client = useRealClient({ plugin: true });
   it('Arbor_assumptions is Print Assumptions of a name given as a string; Arbor_sort its type\'s sort; no state changes', async () => {
     const c = client();
@@ -99,6 +99,23 @@ describe('Arbor_assumptions, Arbor_sort (real coqidetop with the plugin)', () =>
     }
   });
 
+  it('Arbor_let_types: each let-bound hypothesis\' type by goal id, as the goal prints it', async () => {
+    const c = client();
+    const start = c.tip;
+    try {
+      await expect(c.query('Arbor_let_types.')).rejects.toThrow();
+      await c.addAndGoals('Goal True /\\ True.');
+      await c.addAndGoals('pose (x := fun n : nat => @eq_refl nat n); pose (y := x); pose (z := (1, 2)).');
+      const r = await c.addAndGoals('split.');
+      const goals = r.goals ?? [];
+      expect(goals[0]?.hyps).toEqual(['x := fun n : nat => eq_refl : forall n : nat, n = n', 'y := x : forall n : nat, n = n', 'z := (1, 2) : nat * nat']);
+      const said = (await c.query('Arbor_let_types.')).filter((m) => m.level === 'notice').map((m) => m.text);
+      expect(said).toHaveLength(6);
+      for (const g of goals) expect(said.filter((t) => t.startsWith(`${g.id}\n`)).map((t) => t.split('\n').slice(1).join(' '))).toEqual(['x forall n : nat, n = n', 'y forall n : nat, n = n', 'z nat * nat']);
+    } finally {
+      await c.editAt(start);
+    }
+  });
 });
 
 describe('Arbor_statement (real coqidetop with the plugin)', () => {
@@ -179,7 +196,7 @@ describe('a channel judges END with the plugin (real coqidetop)', () => {
 describe('the plugin is no part of a document (real arbor-shell)', () => {
   const { session } = useRealShell(['--pool', '0']);
   it('SCRIPT does not load it; a DEFINE may not call it', async () => {
-    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`, `DEFINE ${quoted('Arbor_statement plus_n_O.')}`, `DEFINE ${quoted('Arbor_locate "plus_n_O".')}`, `DEFINE ${quoted('Arbor_assumptions "plus_n_O".')}`, `DEFINE ${quoted('Arbor_sort "plus_n_O".')}`]);
+    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`, `DEFINE ${quoted('Arbor_statement plus_n_O.')}`, `DEFINE ${quoted('Arbor_locate "plus_n_O".')}`, `DEFINE ${quoted('Arbor_assumptions "plus_n_O".')}`, `DEFINE ${quoted('Arbor_sort "plus_n_O".')}`, `GOAL ${quoted('True')}`, `DEFINE ${quoted('Arbor_let_types.')}`]);
     expect(rs.slice(0, 4).map((r) => r.ERR)).toEqual(['', '', '', '']);
     expect(JSON.stringify(rs[3]?.RESPONSE)).not.toMatch(/arbor_plugin|Declare ML/);
     expect(rs[4]?.ERR).toMatch(/not allowed|refused|unsupported/);
@@ -187,5 +204,6 @@ describe('the plugin is no part of a document (real arbor-shell)', () => {
     expect(rs[6]?.ERR).toMatch(/not allowed|refused|unsupported/);
     expect(rs[7]?.ERR).toMatch(/not allowed|refused|unsupported/);
     expect(rs[8]?.ERR).toMatch(/not allowed|refused|unsupported/);
+    expect(rs[10]?.ERR).toMatch(/not allowed|refused|unsupported|open proof|inside a proof/);
   }, 120_000);
 });
