@@ -77,6 +77,47 @@ describe('Arbor_locate (real coqidetop with the plugin)', () => {
   });
 });
 
+describe('Arbor_assumptions, Arbor_sort, Arbor_let_types (real coqidetop with the plugin)', () => {
+  const client = useRealClient({ plugin: true });
+  it('Arbor_assumptions is Print Assumptions of a name given as a string; Arbor_sort its type\'s sort; no state changes', async () => {
+    const c = client();
+    const start = c.tip;
+    try {
+      for (const s of ['Require Uint63.', 'Section S.', 'Variable landx : 0 = 1.', 'Variable land : 0 = 1.', 'Variable T : Set.', 'Import Uint63.']) await c.addAndGoals(s);
+      const tip = c.tip;
+      // The same text as Coq's own command, where Coq can parse the name.
+      expect(notices(await c.query('Arbor_assumptions "landx".'))).toBe(notices(await c.query('Print Assumptions landx.')));
+      await expect(c.query('Print Assumptions land.')).rejects.toThrow();
+      expect(notices(await c.query('Arbor_assumptions "land".'))).toBe('Section Variables:\nland\n: 0 = 1');
+      for (const junk of ['no_such_name', 'a b', '(land)']) await expect(c.query(`Arbor_assumptions ${JSON.stringify(junk)}.`), junk).rejects.toThrow();
+      expect(notices(await c.query('Arbor_sort "land".'))).toBe('Prop');
+      expect(notices(await c.query('Arbor_sort "T".'))).toBe('Type');
+      expect(notices(await c.query('Arbor_sort "Nat.add".'))).toBe('Set');
+      expect(c.tip).toBe(tip);
+    } finally {
+      await c.editAt(start);
+    }
+  });
+
+  it('Arbor_let_types: each let-bound hypothesis\' type by goal id, as the goal prints it', async () => {
+    const c = client();
+    const start = c.tip;
+    try {
+      await expect(c.query('Arbor_let_types.')).rejects.toThrow();
+      await c.addAndGoals('Goal True /\\ True.');
+      await c.addAndGoals('pose (x := fun n : nat => @eq_refl nat n); pose (y := x); pose (z := (1, 2)).');
+      const r = await c.addAndGoals('split.');
+      const goals = r.goals ?? [];
+      expect(goals[0]?.hyps).toEqual(['x := fun n : nat => eq_refl : forall n : nat, n = n', 'y := x : forall n : nat, n = n', 'z := (1, 2) : nat * nat']);
+      const said = (await c.query('Arbor_let_types.')).filter((m) => m.level === 'notice').map((m) => m.text);
+      expect(said).toHaveLength(6);
+      for (const g of goals) expect(said.filter((t) => t.startsWith(`${g.id}\n`)).map((t) => t.split('\n').slice(1).join(' '))).toEqual(['x forall n : nat, n = n', 'y forall n : nat, n = n', 'z nat * nat']);
+    } finally {
+      await c.editAt(start);
+    }
+  });
+});
+
 describe('Arbor_statement (real coqidetop with the plugin)', () => {
   const client = useRealClient({ plugin: true });
   const statement = async (sentences: string[], name: string): Promise<{ printed: string; names: [string, string][]; locate: string[]; kernel: string }> => {
@@ -155,11 +196,14 @@ describe('a channel judges END with the plugin (real coqidetop)', () => {
 describe('the plugin is no part of a document (real arbor-shell)', () => {
   const { session } = useRealShell(['--pool', '0']);
   it('SCRIPT does not load it; a DEFINE may not call it', async () => {
-    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`, `DEFINE ${quoted('Arbor_statement plus_n_O.')}`, `DEFINE ${quoted('Arbor_locate "plus_n_O".')}`]);
+    const rs = await session([`GOAL ${quoted('1 = 1')}`, 'APPLY reflexivity', 'END', 'SCRIPT', `DEFINE ${quoted('Arbor_references plus_n_O.')}`, `DEFINE ${quoted('Arbor_statement plus_n_O.')}`, `DEFINE ${quoted('Arbor_locate "plus_n_O".')}`, `DEFINE ${quoted('Arbor_assumptions "plus_n_O".')}`, `DEFINE ${quoted('Arbor_sort "plus_n_O".')}`, `GOAL ${quoted('True')}`, `DEFINE ${quoted('Arbor_let_types.')}`]);
     expect(rs.slice(0, 4).map((r) => r.ERR)).toEqual(['', '', '', '']);
     expect(JSON.stringify(rs[3]?.RESPONSE)).not.toMatch(/arbor_plugin|Declare ML/);
     expect(rs[4]?.ERR).toMatch(/not allowed|refused|unsupported/);
     expect(rs[5]?.ERR).toMatch(/not allowed|refused|unsupported/);
     expect(rs[6]?.ERR).toMatch(/not allowed|refused|unsupported/);
+    expect(rs[7]?.ERR).toMatch(/not allowed|refused|unsupported/);
+    expect(rs[8]?.ERR).toMatch(/not allowed|refused|unsupported/);
+    expect(rs[10]?.ERR).toMatch(/not allowed|refused|unsupported|open proof|inside a proof/);
   }, 120_000);
 });

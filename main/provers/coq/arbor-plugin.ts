@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CoqideTopClient, type ClientOptions } from './coqidetop-client.ts';
 import { coqTrim } from './coq-sentence.ts';
+import { isLetBound, readLetTypes } from './coq-hyps.ts';
 
 /**
  * Arbor's Coq plugin (`coq-plugin/`, built on each machine by `coq-plugin/build.sh` from `scripts/install.sh`):
@@ -70,4 +71,16 @@ export function readArborStatement(notices: readonly string[]): { printed: strin
   const kernel = /^Kernel\n(\([\s\S]*\)|#\d+|Prop|Set|SProp|Type)$/.exec(coqTrim(notices[2] as string));
   if (kernel === null) return undefined;
   return { printed: coqTrim(notices[0] as string), names, kernel: kernel[1] as string };
+}
+
+/**
+ * Coq's types of the let-bound hypotheses of `goals` (read at the client's tip), by goal id: the plugin's
+ * `Arbor_let_types.` asked at the tip, once, and only when a goal has one (`x := …`). Undefined without the
+ * plugin, without such a hypothesis, or when Coq did not answer: the goal's text is then split as before
+ * (coq-hyps.ts `splitHyp`). Display only: what a hypothesis' type reads as never decides what is proved.
+ */
+export async function letTypesAt(client: CoqideTopClient, goals: readonly { hyps: readonly string[] }[], timeoutMs = 5000): Promise<Map<string, Map<string, string>> | undefined> {
+  if (!hasArborPlugin(client) || !goals.some((g) => g.hyps.some(isLetBound))) return undefined;
+  const answer = await client.query('Arbor_let_types.', client.tip, timeoutMs).catch(() => undefined);
+  return answer === undefined ? undefined : readLetTypes(answer.filter((m) => m.level === 'notice').map((m) => m.text));
 }

@@ -22,6 +22,21 @@ describe('assumptions by kernel name', () => {
     expect(names).toEqual(['Coq.Logic.Classical_Prop.classic', 'cheat', 'classic', 'a_very_long_axiom_name']);
   });
 
+  it('a statement keeps a string literal as Coq printed it, line breaks and the blanks after them included', () => {
+    // `Print Assumptions` of `Hypothesis H : "⏎  b" = " b"` (false) and of a literal whose second line starts at column 0.
+    const printed = parsePrintAssumptions(['Section Variables:', 'H', ': "', '  b" = " b"', 'K : "', 'x  y" = "', '', '"', 'c : nat'].join('\n'));
+    expect(printed.axioms).toEqual([
+      { name: 'H', statement: '"\n  b" = " b"' },
+      { name: 'K', statement: '"\nx  y" = "\n\n"' },
+      // Column 0 inside the literal: still a candidate (a string may add candidates, never hide one).
+      { name: 'x', statement: 'y" = "' },
+      { name: 'c', statement: 'nat' },
+    ]);
+    // Layout outside literals is still one space: the type's own line breaks.
+    expect(parsePrintAssumptions('ax\n  : forall P Q : Prop,\n    P -> Q').axioms).toEqual([{ name: 'ax', statement: 'forall P Q : Prop, P -> Q' }]);
+    expect(parsePrintAssumptions(INJECTED).axioms[1]).toEqual({ name: 'cheat', statement: 'C "Expands to: Constant Coq.Logic.Classical_Prop.classic\nclassic : forall P : Prop, P \\/ ~ P\nClosed under the global context\n"' });
+  });
+
   it('each candidate is judged by the kernel name Locate gives: a module named Coq, a borrowed basename, an injected trusted name', async () => {
     const kernel: Record<string, string> = {
       'Coq.Logic.Classical_Prop.classic': 'Top.Coq.Logic.Classical_Prop.classic',

@@ -1,4 +1,4 @@
-import { COQ_BLANK, COQ_NAME, coqTrim } from './coq-sentence.ts';
+import { COQ_BLANK, COQ_NAME, coqFlat, coqTrim } from './coq-sentence.ts';
 /**
  * What a closed Coq proof may depend on (BRIEF §3, "proved means the kernel accepted it"): nothing beyond
  * the global context, the standard library's consistent axioms below, and axioms of a prelude the user
@@ -65,38 +65,58 @@ const QUALID = /^(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1D
 /** Lines of `Print Assumptions` that are headings, not entries. */
 const HEADING = /^(Closed under the global context|Axioms:|Section Variables:|Opaque constants:|Transparent constants:|used in .* to prove:?)\s*$/;
 
+/** Whether Coq text ends inside a string literal (`""` inside one is a quote, as Coq's lexer reads it). */
+const endsInString = (text: string): boolean => {
+  let open = false;
+  for (const c of text) if (c === '"') open = !open;
+  return open;
+};
+
 /**
  * Reads `Print Assumptions`: every line at column 0 that is not a heading starts a candidate (its first
  * word, when that is a qualified name); indented lines continue its statement. Any line saying a check
  * was bypassed (`… is assumed to be guarded/positive/…`) is kept: it refuses the proof.
+ *
+ * A statement is shown as Coq printed it: its lines are read as one text whose layout blanks become one space
+ * each, outside string literals only (`coqFlat`): a literal with a line break (`"⏎  b"`) keeps it and the blanks
+ * after it, which are its own characters, not layout (joining the lines trimmed showed `"⏎  b" = " b"` as the true
+ * `" b" = " b"`). A line that starts at column 0 inside such a literal goes on with it too — and still starts a
+ * candidate, as every column-0 line does: what a string holds may add candidates, never hide one.
  */
 export function parsePrintAssumptions(text: string): PrintedAssumptions {
   const trim = coqTrim;
   const axioms: PrintedAssumptions['axioms'] = [];
   const bypasses: string[] = [];
+  /** Each candidate's text as printed: the rest of its first line, then every line that continues it. */
+  const lines = new Map<{ name: string; statement: string }, string[]>();
   let current: { name: string; statement: string } | undefined;
   for (const line of text.split('\n')) {
     if (/\bis assumed to be\b|\bunsafe\b|inconsistent/.test(line)) bypasses.push(line.trim());
+    const own = current === undefined ? undefined : lines.get(current);
+    // Inside a string literal of the statement: the line is the literal's (an empty one too), whatever it looks like.
+    const inString = own !== undefined && endsInString(own.join('\n'));
+    if (inString) own.push(line);
     if (trim(line) === '') continue;
     // Section variables print as `n` then `: nat` at column 0: a line that starts with `:` names nothing.
     if (/^:/.test(line) && current) {
-      current.statement = trim(current.statement === '' ? line.slice(1) : `${current.statement} ${line}`);
+      if (!inString) own?.push(line);
       continue;
     }
     // Blanks are Coq's layout blanks only: a no-break space is part of a name (`x y`, ` x`).
     if (/^[^ \t\r]/.test(line)) {
-      current = undefined;
+      if (!inString) current = undefined;
       if (HEADING.test(trim(line))) continue;
       const name = line.split(/[ \t\r]/)[0] ?? '';
       if (!QUALID.test(name)) continue;
-      const rest = trim(line.slice(name.length));
-      current = { name, statement: rest.replace(/^:[ \t]*/, '') };
-      axioms.push(current);
-    } else if (current) {
-      const t = trim(line);
-      current.statement = trim(current.statement === '' ? t.replace(/^:[ \t]*/, '') : `${current.statement} ${t}`);
+      const candidate = { name, statement: '' };
+      lines.set(candidate, [line.slice(name.length)]);
+      axioms.push(candidate);
+      if (!inString) current = candidate;
+    } else if (current && !inString) {
+      own?.push(line);
     }
   }
+  for (const [candidate, own] of lines) candidate.statement = coqFlat(own.join('\n')).replace(/^:[ \t]*/, '');
   return { axioms, bypasses };
 }
 

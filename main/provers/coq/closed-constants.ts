@@ -198,7 +198,17 @@ export class ClosedConstants {
   }
 
   private async walk(name: string): Promise<Walked> {
-    return this.read((await this.io.query(`Print Assumptions ${name}.`)).join('\n'));
+    let answer: string[];
+    try {
+      answer = await this.io.query(`Print Assumptions ${name}.`);
+    } catch (e) {
+      // Coq could not parse the name: a notation made it a keyword (a section's `Variable land` after `Import
+      // Uint63`). The plugin's `Arbor_assumptions` is that very command on the name given as a string (Coq's own
+      // lookup, walk and printing); where it fails too (no plugin, no such name), the first error stands.
+      if (!isQualid(name)) throw e;
+      answer = await this.io.query(`Arbor_assumptions "${name}".`).catch(() => { throw e; });
+    }
+    return this.read(answer.join('\n'));
   }
 
   private async read(text: string): Promise<Walked> {

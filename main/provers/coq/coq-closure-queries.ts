@@ -2,7 +2,8 @@ import { ProverError } from '../../shell/prover-session.ts';
 import { ClosedConstants } from './closed-constants.ts';
 import { ClosedLibraryCache } from './closed-library-cache.ts';
 import { printedAll } from './printed-all.ts';
-import { constantFromLocate, isQualid, sectionVariableFromLocate } from './assumptions.ts';
+import { constantFromLocate, isQualid, sectionVariableFromLocate, type ResolvedAssumption } from './assumptions.ts';
+import { coqTrim } from './coq-sentence.ts';
 import { functorParameterField, librariesFromPrint } from './functor-parameters.ts';
 import { notices } from './statement-reading.ts';
 import { ROUND_TRIP_MS, type CoqTip } from './coq-tip.ts';
@@ -21,23 +22,16 @@ export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstan
     references: (name) => references(tip, name, limit),
     assumptionsOfAll: (fulls) => assumptionsOfAll(tip, fulls, limit),
     resolve: async (name) => {
-      const located = notices(await tip.client.query(`Locate Term ${name}.`, tip.client.tip, ROUND_TRIP_MS).catch(async () => (
-        // Coq could not parse the name: a notation made it a keyword (`land` after `Import Uint63`). The plugin
-        // makes the same Nametab lookup from a string (arbor-plugin.ts `Arbor_locate`); without it, nothing.
-        isQualid(name) ? tip.client.query(`Arbor_locate "${name}".`, tip.client.tip, ROUND_TRIP_MS).catch(() => []) : []
-      )));
+      const located = await tip.client.query(`Locate Term ${name}.`, tip.client.tip, ROUND_TRIP_MS).then(notices, () => undefined);
+      // Coq could not parse the name: a notation made it a keyword (`land` after `Import Uint63`).
+      if (located === undefined) return isQualid(name) ? keywordName(tip, name) : undefined;
       const full = constantFromLocate(located);
       if (full === undefined) return sectionVariableFromLocate(located);
       // The plugin knows from the kernel whether the constant is a bound module's (a functor's parameter field):
       // a parameter named `Coq` or `Top` cannot pass its field off as the library's or the document's.
       const bound = await boundModule(tip, name, full);
       if (bound === false) return full;
-      if (bound === true) {
-        // A field of a parameter of a functor open here is the functor's premise; any other bound global (a
-        // module type's own field) resolves to nothing that could be trusted.
-        const root = full.split('.')[0] ?? '';
-        return tip.openBlocks().some((b) => b.kind === 'module' && (b.params ?? []).includes(root)) ? { functorParameter: full } : undefined;
-      }
+      if (bound === true) return parameterField(tip, full);
       const libraries = async (): Promise<string[] | undefined> => librariesFromPrint(notices(await tip.client.query('Print Libraries.', tip.client.tip, ROUND_TRIP_MS)));
       return (await functorParameterField(full, tip.openBlocks(), () => libraries().catch(() => undefined))) ?? full;
     },
@@ -46,6 +40,29 @@ export function closedConstantsOn(tip: CoqTip, timeoutMs: number): ClosedConstan
     query: async (sentences) => (await tip.client.query(sentences, tip.client.tip, ROUND_TRIP_MS)).filter((m) => m.level === 'notice').map((m) => m.text),
     coqVersion: () => tip.client.about(ROUND_TRIP_MS),
   }));
+}
+
+/**
+ * A bound module's constant (the plugin said so): a field of a parameter of a functor open here is the functor's
+ * premise; any other bound global (a module type's own field) resolves to nothing that could be trusted.
+ */
+function parameterField(tip: CoqTip, full: string): ResolvedAssumption {
+  const root = full.split('.')[0] ?? '';
+  return tip.openBlocks().some((b) => b.kind === 'module' && (b.params ?? []).includes(root)) ? { functorParameter: full } : undefined;
+}
+
+/**
+ * A name `Locate Term` could not parse (a notation made it a keyword): the plugin makes the same Nametab lookup from a
+ * string (arbor-plugin.ts `Arbor_locate`) and answers in `Arbor_references`' words, the bound-module mark included, so
+ * a functor parameter's field `land` is one as `lor2` is. Without the plugin, nothing.
+ */
+async function keywordName(tip: CoqTip, name: string): Promise<ResolvedAssumption> {
+  const answer = await tip.client.query(`Arbor_locate "${name}".`, tip.client.tip, ROUND_TRIP_MS).then(notices, () => '');
+  const variable = sectionVariableFromLocate(answer);
+  if (variable !== undefined) return variable;
+  const m = /^Constant ([^ \t\r\n]+)( \(bound module\))?$/.exec(coqTrim(answer));
+  if (m === null || !isQualid(m[1] as string)) return undefined;
+  return m[2] === undefined ? m[1] : parameterField(tip, m[1] as string);
 }
 
 /**

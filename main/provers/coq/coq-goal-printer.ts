@@ -2,7 +2,8 @@ import type { ContextEntry, OpenGoal } from '../../../shared/proof-tree/proof-st
 import type { PrintMode } from '../../shell/prover-session.ts';
 import { CoqFailure, type CoqideTopClient } from './coqidetop-client.ts';
 import type { RawGoal } from './xml-protocol.ts';
-import { splitHyp, type SplitHyp } from './coq-hyps.ts';
+import { isLetBound, splitHyp, type LetTypes, type SplitHyp } from './coq-hyps.ts';
+import { letTypesAt } from './arbor-plugin.ts';
 import { guessKind, kindsFromCheck, looksLikeProp, sortQuery, type EntryKind } from './context-kind.ts';
 import { globalNames, parseCoqTerm, toSexp } from './coq-sexp.ts';
 
@@ -34,14 +35,16 @@ export class GoalPrinter {
     this.kinds.clear();
   }
 
+  /** The goals at the client's tip: a let-bound hypothesis' type is Coq's (`Arbor_let_types`), asked once when there is one. */
   async render(goals: RawGoal[]): Promise<OpenGoal[]> {
-    const open = await this.classify(goals);
+    const letTypes = await letTypesAt(this.client, goals);
+    const open = await this.classify(letTypes === undefined ? goals : goals.map((g) => ({ ...g, letTypes: letTypes.get(g.id) })));
     return this.mode === 2 ? this.asSexp(open) : open;
   }
 
   /** var/hyp for every entry: by shape, from the per-proof cache, else one `Check` for all new types. */
-  async classify(goals: readonly Pick<RawGoal, 'hyps' | 'goal'>[]): Promise<OpenGoal[]> {
-    const split = goals.map((g) => ({ g, entries: g.hyps.flatMap((h) => this.splitCached(h)) }));
+  async classify(goals: readonly (Pick<RawGoal, 'hyps' | 'goal'> & { letTypes?: LetTypes | undefined })[]): Promise<OpenGoal[]> {
+    const split = goals.map((g) => ({ g, entries: g.hyps.flatMap((h) => this.splitCached(h, g.letTypes)) }));
     const unknown = [...new Set((split[0]?.entries ?? []).map((e) => e.type).filter((t) => !this.kinds.has(t) && !looksLikeProp(t)))];
     if (unknown.length > 0) {
       let kinds: EntryKind[] | undefined;
@@ -70,8 +73,9 @@ export class GoalPrinter {
     return guessKind(name, type);
   }
 
-  /** Hypothesis lines repeat from step to step; split each text once. */
-  splitCached(hyp: string): SplitHyp[] {
+  /** Hypothesis lines repeat from step to step; split each text once (a let-bound one with Coq's type: each time). */
+  splitCached(hyp: string, letTypes?: LetTypes): SplitHyp[] {
+    if (letTypes !== undefined && isLetBound(hyp)) return splitHyp(hyp, letTypes);
     let hit = this.splits.get(hyp);
     if (!hit) {
       if (this.splits.size > 10_000) this.splits.clear();
@@ -87,13 +91,16 @@ export class GoalPrinter {
     const tip = this.client.tip;
     await this.client.add('Set Printing All.');
     let all: RawGoal[];
+    let allTypes: Map<string, Map<string, string>> | undefined;
     try {
       all = (await this.client.goals()).goals ?? [];
+      // At the state printing all: the let-bound hypotheses' types as printed there.
+      allTypes = await letTypesAt(this.client, all);
     } finally {
       await this.client.editAt(tip);
     }
     const parsed = all.map((g) => {
-      const entries = g.hyps.flatMap(splitHyp);
+      const entries = g.hyps.flatMap((h) => splitHyp(h, allTypes?.get(g.id)));
       const locals = new Set(entries.map((e) => e.name));
       const terms = [g.goal, ...entries.map((e) => e.type)].map((t) => {
         try {

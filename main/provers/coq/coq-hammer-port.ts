@@ -8,6 +8,7 @@ import { searchPremises } from './premise-search.ts';
 import { toProverError } from './coq-errors.ts';
 import { fragmentProblem, isIdent } from './coq-sentence.ts';
 import { constructorsOf } from './coq-declarations.ts';
+import { letTypesAt } from './arbor-plugin.ts';
 
 /** What of a Coq session HAMMER's port is made of. */
 export interface HammerPortParts {
@@ -53,7 +54,12 @@ export function coqHammerPort({ tip, timeoutMs, refute, preludes, printer, stepT
           const r = await tip.attempt(['Set Printing All.'], ROUND_TRIP_MS);
           if (!r.ok) return undefined;
           try {
-            return r.goals[0];
+            const goal = r.goals[0];
+            if (goal === undefined) return undefined;
+            // A let-bound hypothesis' type as printed at this state, when the deadline leaves time to ask.
+            const left = Math.min(ROUND_TRIP_MS, (tip.hardDeadline ?? Infinity) - Date.now());
+            const letTypes = left < 1000 ? undefined : await letTypesAt(tip.client, [goal], left);
+            return { ...goal, letTypes: letTypes?.get(goal.id) };
           } finally {
             await tip.rewind(len);
             putBack();

@@ -41,7 +41,7 @@ export async function crushTactic(tip: StepTip, rules: string[], limitMs: number
 
 /** RULE: resolution (apply, eapply), then elimination on a hypothesis of the current goal. */
 export async function ruleTactic(tip: StepTip, r: string): Promise<{ script: string[] }> {
-  const hyps = tip.firstHyps().flatMap(splitHyp).map((h) => h.name).filter(isIdent);
+  const hyps = tip.firstHyps().flatMap((h) => splitHyp(h)).map((h) => h.name).filter(isIdent);
   const variants = [`apply ${r}`, `eapply ${r}`, ...hyps.map((h) => `eapply ${r} in ${h}`)];
   let firstError: unknown;
   for (const v of variants) {

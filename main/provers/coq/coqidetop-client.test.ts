@@ -20,7 +20,7 @@ describe('CoqideTopClient', () => {
     await c.add('intros n m x H.');
     const g = (await c.goals()).goals?.[0];
     expect(g?.hyps).toEqual(['n, m : nat', 'x := 3 : nat', 'H : n + m = m + n']);
-    expect(g?.hyps.flatMap(splitHyp).map((h) => h.name)).toEqual(['n', 'm', 'x', 'H']);
+    expect(g?.hyps.flatMap((h) => splitHyp(h)).map((h) => h.name)).toEqual(['n', 'm', 'x', 'H']);
     await c.editAt(goalState);
     expect(c.tip).toBe(goalState);
   });

@@ -8,10 +8,13 @@ import { useRealShell } from './testing/real-shell.ts';
  * taken as `fun n : nat => eq_refl : forall n`): the goal view, premise search and the `.v` derivation's context
  * read a type Coq never printed.
  */
-// Left (session 14): display only — a let-bound hypothesis's type is split at a binder's colon inside it.
+// Fixed (session 15): the type is Coq's. The plugin's `Arbor_let_types.` prints each let-bound hypothesis' type as
+// coqidetop's goal print does (same printer, same context), by goal id; `splitHyp` takes it when the hypothesis' text
+// ends with ` : ` and that type, the rest being the body (goal view, premise search, `.v` derivation contexts).
+// Without the plugin the text is still split at its last top-level ` : `.
 describe('a let-bound hypothesis whose type binds a name (attack, real arbor-shell)', () => {
   const real = useRealShell(['--pool', '0', '--timeout', '30']);
-  it.fails('the hypothesis x shows its type `forall n : nat, n = n`', { timeout: 120_000 }, async () => {
+  it('the hypothesis x shows its type `forall n : nat, n = n`', { timeout: 120_000 }, async () => {
     const r = await real.session(['GOAL t "True"', 'APPLY (pose (x := fun n : nat => @eq_refl nat n))']);
     expect(r[1]?.ERR).toBe('');
     const hyps = (r[1]?.RESPONSE as { ctxt: { hyps: { name: string; expr: string }[] } }).ctxt.hyps;

@@ -6,12 +6,14 @@ import { finished, useRealShell } from './testing/real-shell.ts';
  * that `Print Assumptions` prints for what is no axiom of the document — a functor parameter's field, a section's
  * variable. Honest work, judged as such when the name is no keyword (each second case below passes).
  */
-// Left (session 14): both are refusals or errors, never a wrong "proved" — a premise whose name a later notation made a
-// keyword is not yet located (the bound-module mark of `Arbor_locate`, and `Print Assumptions` of a section variable).
+// Fixed (session 15): both were refusals or errors, never a wrong "proved". A name `Locate Term` cannot parse is read
+// from the plugin's `Arbor_locate` answer with its bound-module mark (coq-closure-queries.ts `keywordName`: the field is
+// the functor's premise, as `lor2` is), and a section variable the judge walks by a keyword name is walked with the
+// plugin's `Arbor_assumptions "land".`, `Print Assumptions`' own code on the name given as a string.
 describe('keyword names of premises at END (attack, real arbor-shell with the plugin)', () => {
   const real = useRealShell(['--pool', '0', '--timeout', '30']);
 
-  it.fails('a functor parameter\'s field named `land` is the functor\'s premise, as `lor2` is (not "unsound: depends on land")', { timeout: 120_000 }, async () => {
+  it('a functor parameter\'s field named `land` is the functor\'s premise, as `lor2` is (not "unsound: depends on land")', { timeout: 120_000 }, async () => {
     const r = await real.session([
       'PRELUDE bare',
       'DEFINE "Module Type T. Parameter land : True. Parameter lor2 : True. End T. Require Import Uint63. Module F (Import X : T)."',
@@ -26,7 +28,7 @@ describe('keyword names of premises at END (attack, real arbor-shell with the pl
     expect(finished(r[7]) || r[7]?.SCRIPT !== undefined).toBe(true);
   });
 
-  it.fails('a section variable named `land` is a premise, as `landx` is (not a raw syntax error of `Print Assumptions land.`)', { timeout: 120_000 }, async () => {
+  it('a section variable named `land` is a premise, as `landx` is (not a raw syntax error of `Print Assumptions land.`)', { timeout: 120_000 }, async () => {
     const plain = await real.session(['PRELUDE bare', 'DEFINE "Require Uint63. Section S. Variable landx : 0 = 1. Import Uint63."', 'GOAL g "0 = 1"', 'APPLY (assumption)', 'END']);
     expect(plain[4]?.ERR).toBe('');
     expect(plain[4]?.ASSUMPTIONS).toEqual([expect.stringMatching(/^landx : 0 = 1 \(section variable/)]);

@@ -9,11 +9,12 @@ import { useRealShell } from './testing/real-shell.ts';
  * PREMISES and CONDITIONAL as `H : " b" = " b"` — a trivially true premise — and the false `nl = " b"` reads as
  * "proved, assuming the section's hypothesis H : " b" = " b"".
  */
-// Left (session 14): display only — Print Assumptions' continuation lines are joined without knowing a string
-// spans them; the premise is judged by kernel name, and its text is shown folded.
+// Fixed (session 15): `parsePrintAssumptions` reads a candidate's lines as one text and makes layout blanks one space
+// outside string literals only (`coqFlat`), so the literal keeps its line break and the blanks after it; a column-0
+// line inside a literal goes on with it and still starts a candidate. The premise was, and is, judged by kernel name.
 describe('a premise with a multi-line string literal (attack, real arbor-shell)', () => {
   const real = useRealShell(['--pool', '0', '--timeout', '30']);
-  it.fails('PREMISES and CONDITIONAL never show the false premise as `" b" = " b"`', { timeout: 120_000 }, async () => {
+  it('PREMISES and CONDITIONAL never show the false premise as `" b" = " b"`', { timeout: 120_000 }, async () => {
     const r = await real.session([
       'DEFINE ‹Require Import String Ascii. Open Scope string_scope. Definition nl := String (ascii_of_nat 10) "  b". Section S. Hypothesis H : ltac:(let v := eval cbv in nl in exact (v = " b")).›',
       'GOAL g ‹nl = " b"›', 'APPLY (exact H)', 'END',

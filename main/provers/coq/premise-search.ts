@@ -1,12 +1,15 @@
-import { splitHyp } from './coq-hyps.ts';
+import { splitHyp, type LetTypes } from './coq-hyps.ts';
 import { parseSearchResult } from './coq-queries.ts';
 import { globalNames, parseCoqTerm } from './coq-sexp.ts';
 import { type Premise, rankPremises, searchableConstants, searchSentence } from './hammer/premise-selection.ts';
 
 /** What the search needs of a session: the goal under `Set Printing All`, and a query at the current state. */
 export interface PremiseSearchPort {
-  /** The first goal and its hypotheses printed with `Set Printing All` (undefined when there is none). */
-  printedAll(): Promise<{ goal: string; hyps: string[] } | undefined>;
+  /**
+   * The first goal and its hypotheses printed with `Set Printing All` (undefined when there is none), with Coq's
+   * types of its let-bound hypotheses printed so too, when it said them (plugin `Arbor_let_types`).
+   */
+  printedAll(): Promise<{ goal: string; hyps: string[]; letTypes?: LetTypes | undefined } | undefined>;
   /** A query's answer lines (notices) at the current state; an error is an empty answer. */
   query(sentence: string): Promise<string[]>;
 }
@@ -19,7 +22,7 @@ export interface PremiseSearchPort {
 export async function searchPremises(port: PremiseSearchPort, deadline: number, exclude: ReadonlySet<string> = new Set()): Promise<{ constants: string[]; premises: Premise[] }> {
   const printed = await port.printedAll();
   if (!printed) return { constants: [], premises: [] };
-  const entries = printed.hyps.flatMap(splitHyp);
+  const entries = printed.hyps.flatMap((h) => splitHyp(h, printed.letTypes));
   const locals = new Set(entries.map((e) => e.name));
   const constants = new Set<string>();
   for (const text of [printed.goal, ...entries.map((e) => e.type)]) {

@@ -7,12 +7,12 @@ import { admittedReliance, kernelNameAt, type AdmittedConstant } from './admitte
 import { CoqideTopClient } from './coqidetop-client.ts';
 import type { ClientOptions } from './coqidetop-client.ts';
 import type { ProjectArgs } from '../../shell/prover-session.ts';
-import { splitHyp } from './coq-hyps.ts';
+import { splitHyp, type LetTypes } from './coq-hyps.ts';
 import { guessKind } from './context-kind.ts';
 import { COQ_BLANK, NAME_PART, NAME_START, nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
 import { withoutLeadingComments } from './document-blocks.ts';
 import { coqOpenBlocks } from './coq-blocks.ts';
-import { startWithArborPlugin } from './arbor-plugin.ts';
+import { letTypesAt, startWithArborPlugin } from './arbor-plugin.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { isQuery, SentencePolicy } from './vernacular-policy.ts';
 import type { RawGoal } from './xml-protocol.ts';
@@ -65,10 +65,11 @@ const lineCounter = (text: string): ((offset: number) => number) => {
 /** Where the next sentence starts: after the blanks and comments that follow the previous one. */
 const nextStart = (text: string, at: number): number => text.length - withoutLeadingComments(text.slice(at)).length;
 
-const toGoal = (g: RawGoal): VGoal => ({
+/** `letTypes`: Coq's types of the goal's let-bound hypotheses (plugin `Arbor_let_types`), when it said them. */
+const toGoal = (g: RawGoal, letTypes?: LetTypes): VGoal => ({
   id: g.id,
   goal: g.goal,
-  context: g.hyps.flatMap((h) => splitHyp(h).map((e): ContextEntry => ({ kind: guessKind(e.name, e.type), name: e.name, text: e.body !== undefined ? `${e.body} : ${e.type}` : e.type }))),
+  context: g.hyps.flatMap((h) => splitHyp(h, letTypes).map((e): ContextEntry => ({ kind: guessKind(e.name, e.type), name: e.name, text: e.body !== undefined ? `${e.body} : ${e.type}` : e.type }))),
 });
 
 /** Characters coqidetop's XML cannot carry (tabs, line ends and form feeds, common in old sources, pass). */
@@ -173,7 +174,9 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         const wasInProof = inProof;
         inProof = r.goals !== undefined;
         const givenUp = (r.goals ?? []).filter((g) => g.givenUp).map((g) => g.id);
-        sentences.push({ text: s.text, pp: s.pp, ...(s.tacticHead !== undefined ? { tacticHead: s.tacticHead } : {}), code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map(toGoal) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}), ...(r.goals !== undefined && r.shelvedIds.length > 0 ? { shelved: r.shelvedIds } : {}) });
+        // A let-bound hypothesis' type as Coq printed it, asked at this new state (only when a goal has one).
+        const letTypes = r.all === undefined ? undefined : await letTypesAt(client, r.all, Math.max(1, Math.min(5000, deadline - performance.now())));
+        sentences.push({ text: s.text, pp: s.pp, ...(s.tacticHead !== undefined ? { tacticHead: s.tacticHead } : {}), code: coqCode(s.text), line, ...(r.all !== undefined ? { goals: r.all.map((g) => toGoal(g, letTypes?.get(g.id))) } : {}), ...(givenUp.length > 0 ? { givenUp } : {}), ...(r.goals !== undefined && r.shelvedIds.length > 0 ? { shelved: r.shelvedIds } : {}) });
         states.push(r.stateId);
         if (/^\s*(?:#\[[^\]]*\]\s*)*Include\b/.test(s.pp)) included = true;
         const opened = !wasInProof && r.goals !== undefined ? OPENED.exec(coqCode(s.text))?.[1] : undefined;
