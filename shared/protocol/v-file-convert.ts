@@ -32,10 +32,20 @@ export type Converted = { ok: true; lines: string[] } | { ok: false; reason: str
 /** Goal selectors and commands that work on several goals at once or out of order: no single-goal APPLY says them. */
 const MULTI_GOAL = /^(all|\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*|par)\s*:|^(Focus|Unfocus|Unfocused|Unshelve|shelve|swap|cycle|revgoals|Grab)\b/;
 
-/** A tactic as one APPLY request: whitespace folded, and in parentheses when it holds a `;` (requests end at `;`). */
+/**
+ * A tactic in parentheses, with a blank between a parenthesis and a `*` at either end: `(simpl in * )`, since
+ * `(simpl in *)` would end a comment that never opened (as Coq reads it, and as the request parser does).
+ */
+export const inParentheses = (t: string): string => `(${t.startsWith('*') ? ' ' : ''}${t}${t.endsWith('*') ? ' ' : ''})`;
+
+/**
+ * A tactic as one APPLY request: whitespace folded, and in parentheses when it holds a `;` (requests end at `;`) or
+ * starts or ends with a `*` (`simpl in *`: a bare one would be read as a comment delimiter once embedded).
+ */
 export const applyLine = (tactic: string): string => {
   const t = coqFlat(tactic);
-  return formatCommand({ name: 'APPLY', tactic: t.includes(';') && !(t.startsWith('(') && t.endsWith(')')) ? `(${t})` : t });
+  const wrap = (t.includes(';') && !(t.startsWith('(') && t.endsWith(')'))) || t.startsWith('*') || t.endsWith('*');
+  return formatCommand({ name: 'APPLY', tactic: wrap ? inParentheses(t) : t });
 };
 
 /** A proof sentence without Coq's `Time` prefix (which only reports how long the sentence took). */

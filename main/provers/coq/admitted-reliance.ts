@@ -25,14 +25,16 @@ export async function kernelNameAt(client: CoqideTopClient, name: string, state:
  * kernel name with `Locate Term` at that same state — so a lemma named like an admitted one, a notation or
  * a string in a type can neither hide nor fake a reliance.
  */
-export async function admittedReliance(client: CoqideTopClient, name: string, state: number, admitted: ReadonlyMap<string, AdmittedConstant>): Promise<AdmittedConstant[]> {
+export async function admittedReliance(client: CoqideTopClient, name: string, state: number, admitted: ReadonlyMap<string, AdmittedConstant>, libraries: readonly string[] = []): Promise<AdmittedConstant[]> {
   if (!isQualid(name)) return [];
   const printed = parsePrintAssumptions(notices(await client.query(`Print Assumptions ${name}.`, state, QUERY_MS)));
   const out = new Map<string, AdmittedConstant>();
   for (const a of printed.axioms) {
     const full = await kernelNameAt(client, a.name, state);
     if (full === undefined) continue;
-    const hit = admitted.get(full) ?? ownAxiom(full, a.name, admitted);
+    // The project's compiled libraries hold their own admitted exercises and axioms (VFA's SearchTree.vo): each is
+    // said too, by its kernel name (nothing of Coq's own library is, as before).
+    const hit = admitted.get(full) ?? ownAxiom(full, a.name, admitted) ?? (libraries.some((l) => full.startsWith(`${l}.`)) ? { kernelName: full, name: a.name } : undefined);
     if (hit !== undefined) out.set(hit.kernelName, hit);
   }
   return [...out.values()];
@@ -50,4 +52,16 @@ function ownAxiom(kernelName: string, printed: string, admitted: ReadonlyMap<str
   const last = kernelName.split('.').at(-1);
   const like = [...admitted.values()].find((c) => c.kernelName.split('.').at(-1) === last);
   return { kernelName, name: printed, ...(like?.line !== undefined ? { line: like.line } : {}) };
+}
+
+/** The logical names a trusted project binds (`-Q dir VFA`, `-R dir Lib`, as coq-project.ts builds its arguments). */
+export function projectLibraries(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 2 < args.length; i++) {
+    if (args[i] === '-Q' || args[i] === '-R') {
+      out.push(args[i + 2] as string);
+      i += 2;
+    }
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import type { VFileProgress, VFileReport, VFileSkipped, VFileTheoremReport, VGoa
 import { coqCode, derivationSteps, recordedSteps, theoremsOf } from '../../../shared/derivation/v-file-derivation.ts';
 import type { Converted } from '../../../shared/protocol/v-file-convert.ts';
 import { convertTheorem, defineLine } from '../../../shared/protocol/v-file-convert.ts';
-import { admittedReliance, kernelNameAt, type AdmittedConstant } from './admitted-reliance.ts';
+import { admittedReliance, kernelNameAt, projectLibraries, type AdmittedConstant } from './admitted-reliance.ts';
 import { CoqideTopClient } from './coqidetop-client.ts';
 import type { ClientOptions } from './coqidetop-client.ts';
 import type { ProjectArgs } from '../../shell/prover-session.ts';
@@ -12,7 +12,7 @@ import { guessKind } from './context-kind.ts';
 import { COQ_BLANK, NAME_PART, NAME_START, nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
 import { withoutLeadingComments } from './document-blocks.ts';
 import { coqOpenBlocks } from './coq-blocks.ts';
-import { letTypesAt, startWithArborPlugin } from './arbor-plugin.ts';
+import { hasArborPlugin, letTypesAt, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { isQuery, SentencePolicy } from './vernacular-policy.ts';
 import type { RawGoal } from './xml-protocol.ts';
@@ -220,7 +220,9 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     const leftOut: [number, number][] = [];
     // Finished proofs holding a tactic a document refuses: a later conversion's DEFINE would hold them and be refused.
     const refusedBefore: RefusedBefore[] = [];
-    let anyAdmitted = false;
+    // A trusted project's libraries may hold admitted lemmas of their own: then every theorem is asked.
+    const libraries = project !== undefined ? projectLibraries(project.args) : [];
+    let anyAdmitted = libraries.length > 0;
     const found = theoremsOf(sentences);
     const readingCut = stopped !== undefined;
     for (const [k, t] of found.entries()) {
@@ -240,7 +242,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
       const finished = t.ending === 'Qed' || t.ending === 'Defined';
       // An anonymous `Goal … Qed` is a constant too (Coq names it): judged like a named theorem.
       const judged = finished && state !== undefined && (anyAdmitted || included) ? t.name ?? await anonymousConstant(client, states[t.index - 1], state) : undefined;
-      const restsOn = judged !== undefined && state !== undefined ? await admittedReliance(client, judged, state, admitted) : [];
+      const restsOn = judged !== undefined && state !== undefined ? await admittedReliance(client, judged, state, admitted, libraries) : [];
       const readWithout = skipped.filter((_, i) => (skippedBefore[i] ?? Infinity) <= t.endIndex);
       theorems.push({
         ...(t.name !== undefined ? { name: t.name } : {}),
@@ -283,7 +285,7 @@ async function anonymousConstant(client: CoqideTopClient, before: number | undef
 
 const restsOnRefusal = (on: readonly AdmittedConstant[]): Converted => ({
   ok: false,
-  reason: `it rests on ${on.map((a) => (a.line !== undefined ? `${a.name} (line ${a.line})` : a.name)).join(', ')}, admitted or assumed (an included module type's field), not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
+  reason: `it rests on ${on.map((a) => (a.line !== undefined ? `${a.name} (line ${a.line})` : a.kernelName.startsWith('Top.') ? a.name : `${a.name} (${a.kernelName})`)).join(', ')}, admitted or assumed (an included module type's field, or the project library's), not proved (Coq's Print Assumptions lists it): prove that first — Arbor never assumes an unproved lemma`,
 });
 
 /**
@@ -322,11 +324,21 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
     return { ok: false, reason: `Coq could not print its statement: ${(e as Error).message}` };
   }
   if (statement === undefined) return { ok: false, reason: 'Coq printed its statement in an unexpected form' };
+  const printed: string = statement;
+  // Coq's print hides implicit arguments the file wrote out (`@elements V empty_tree` prints as `elements empty_tree`),
+  // and then does not elaborate again ("Cannot infer the implicit parameter V"): the statement as stored is printed
+  // with every argument instead (the plugin's `Arbor_statement`, under Printing All).
+  // (`Check` elaborates it with the implicit argument left an existential, listed after `where`.)
+  const elaborates = await client.query(`Check (${printed}).`, state).then((ms) => ms.every((m) => !/\nwhere\n\?/.test(m.text)), () => false);
+  if (hasArborPlugin(client) && !elaborates) {
+    const stored = readArborStatement((await client.query(`Arbor_statement ${t.name}.`, state).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text));
+    if (stored !== undefined) statement = stored.printed;
+  }
   // A Qed proof may hold a tactic a document refuses (`first [exact I | admit]`: the admit never ran): the
   // converted item would stop at that line, so it is refused here, with the document policy's reason.
   const own = refusedTactic(t, sentences);
   if (own !== undefined) return { ok: false, reason: `${own} — an Arbor document refuses it` };
-  const item = convertTheorem({ theorem: t, statement, binders: t.start.context.map((e) => e.name) });
+  const item = convertTheorem({ theorem: t, statement: statement ?? printed, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
   // Queries only print: a document's DEFINE would refuse them for nothing.
   const kept = sentences.slice(0, t.index).filter((s, i) => !leftOut.some(([from, to]) => i >= from && i <= to) && !isQuery(s.pp));

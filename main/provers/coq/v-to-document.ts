@@ -1,6 +1,6 @@
 import { sentenceSpans } from './coq-sentence.ts';
 import { quoteArgument } from '../../../shared/protocol/quote-argument.ts';
-import { untimed } from '../../../shared/protocol/v-file-convert.ts';
+import { inParentheses, untimed } from '../../../shared/protocol/v-file-convert.ts';
 import { COQ_BLANK, COQ_NAME, coqFlat, coqTrim, NAME_PART } from '../../../shared/protocol/coq-lexical.ts';
 
 /**
@@ -188,5 +188,5 @@ export function vToDocument(text: string): ConvertedItem[] {
 export function itemLines(item: ConvertedItem): string[] {
   if (item.kind === 'skipped') return [];
   if (item.kind === 'define') return [`DEFINE ${quoteArgument(item.text)}`];
-  return [`GOAL ${item.name !== undefined ? `${item.name} ` : ''}${quoteArgument(item.statement)}`, ...item.tactics.map((t) => `APPLY (${t})`), 'END'];
+  return [`GOAL ${item.name !== undefined ? `${item.name} ` : ''}${quoteArgument(item.statement)}`, ...item.tactics.map((t) => `APPLY ${inParentheses(t)}`), 'END'];
 }

@@ -79,8 +79,11 @@ describe('VFA (SF vol. 3) as the user\'s Coq project: .v derivations, converted 
     // An exercise's `Fixpoint get … : V. Admitted.` (ListsTable, l. 198) is an admitted constant too: listed, never finished.
     expect(r.theorems.find((t) => t.line === 198)).toMatchObject({ name: 'get', ending: 'Admitted', converted: { ok: false } });
     for (const t of by('Admitted')) expect(t.converted, `${t.name} l.${t.line}`).toEqual({ ok: false, reason: expect.stringMatching(/Admitted, not proved/) });
-    // Every finished theorem converts (see vfa.attack.test.ts for the ones that rest on SearchTree's admitted exercises).
-    expect([...by('Qed'), ...by('Defined')].every((t) => t.converted.ok)).toBe(true);
+    // Every finished theorem converts, save those that rest on SearchTree's admitted exercises (said, by name).
+    const resting = [...by('Qed'), ...by('Defined')].filter((t) => t.restsOn !== undefined);
+    expect(resting.length).toBeGreaterThan(0);
+    for (const t of resting) expect(t.converted, `${t.name} l.${t.line}`).toEqual({ ok: false, reason: expect.stringMatching(/rests on .*\(VFA\.SearchTree\./) });
+    expect([...by('Qed'), ...by('Defined')].filter((t) => t.restsOn === undefined).every((t) => t.converted.ok)).toBe(true);
     summary.push(`ADT.v as .v derivations: ${r.theorems.length} theorems (incl. admitted definitions), ${by('Qed').length + by('Defined').length} finished, ${by('Admitted').length} admitted, ${r.theorems.filter((t) => t.converted.ok).length} converted; ${r.sentences} sentences, none skipped; ${(r.ms / 1000).toFixed(1)} s`);
   }, 180_000);
 
@@ -172,10 +175,10 @@ describe('VFA (SF vol. 3) as the user\'s Coq project: .v derivations, converted 
       else if (t.name !== 'fast_elements_correct') expect(o, `l.${t.line} ${t.name}`).toMatchObject({ kind: 'proof', result: 'proved' });
     }
     // What is refused, and why: the warning switch (policy), and fast_elements_correct, whose `rewrite … in *`
-    // becomes `APPLY (… in *)`, a comment delimiter (vfa.attack.test.ts); its lemmas are skipped anyway.
+    // (now `APPLY (… in * )`) names a lemma that is an admitted exercise, skipped: Coq does not know it.
     expect(outcomes.filter((o) => o.result === 'refused').map((o) => [o.line, o.reason])).toEqual([
       [24, expect.stringMatching(/option not allowed: Warnings/)],
-      [846, expect.stringMatching(/^APPLY \(rewrite fast_elements_eq_elements in \*\): parse error: tactic: comment delimiter$/)],
+      [846, expect.stringMatching(/^APPLY \(rewrite fast_elements_eq_elements in \* \): The reference fast_elements_eq_elements was not found/)],
     ]);
   }, 300_000);
 
