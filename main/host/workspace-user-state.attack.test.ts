@@ -51,7 +51,7 @@ describe('files.write never writes the user\'s own state, even when the workspac
 
   it('the closed-constants cache is refused', async () => {
     const ws = new Workspace({ root: home, userDir });
-    await expect(ws.write(join(cacheDir, 'closed-constants-v1.json'), '{}')).rejects.toThrow(/Arbor's own|not allowed/);
+    await expect(ws.write(join(cacheDir, 'closed-constants-v2.json'), '{}')).rejects.toThrow(/Arbor's own|not allowed/);
   });
 
   it('an ordinary document beside them is still written', async () => {

@@ -11,7 +11,8 @@ import { isLetBound, readLetTypes } from './coq-hyps.ts';
  * (closed-constants.ts, docs/arbor-plugin.md). A channel's coqidetop loads it before its first sentence with
  * `-I dir -l startup.v`, so it is never part of a document or its SCRIPT; the directory is readable, not
  * writable, in the sandbox. Where it is not built, or the Coq that runs it refuses it (another Coq version),
- * the channel runs without it and the judge asks Coq's own `Print Assumptions` instead: slower, same rule.
+ * the channel runs without it and the judge asks Coq's own `Print Assumptions` instead: slower, same rule; an
+ * assumption in untrusted text is then refused (only `Arbor_blocks` can say whether it stands in a section or a module type).
  */
 const BUILD = fileURLToPath(new URL('../../../coq-plugin/build/', import.meta.url)).replace(/\/$/, '');
 

@@ -27,14 +27,16 @@ describe('assumptions by kernel name', () => {
     const printed = parsePrintAssumptions(['Section Variables:', 'H', ': "', '  b" = " b"', 'K : "', 'x  y" = "', '', '"', 'c : nat'].join('\n'));
     expect(printed.axioms).toEqual([
       { name: 'H', statement: '"\n  b" = " b"' },
-      { name: 'K', statement: '"\nx  y" = "\n\n"' },
-      // Column 0 inside the literal: still a candidate (a string may add candidates, never hide one).
+      // Column 0 inside the literal: a candidate of its own, and the lines are given by layout alone, never by quotes
+      // (a notation may print a lone `"`): a string may add candidates, never hide one or take another's lines.
+      { name: 'K', statement: '"' },
       { name: 'x', statement: 'y" = "' },
       { name: 'c', statement: 'nat' },
     ]);
     // Layout outside literals is still one space: the type's own line breaks.
     expect(parsePrintAssumptions('ax\n  : forall P Q : Prop,\n    P -> Q').axioms).toEqual([{ name: 'ax', statement: 'forall P Q : Prop, P -> Q' }]);
-    expect(parsePrintAssumptions(INJECTED).axioms[1]).toEqual({ name: 'cheat', statement: 'C "Expands to: Constant Coq.Logic.Classical_Prop.classic\nclassic : forall P : Prop, P \\/ ~ P\nClosed under the global context\n"' });
+    // A string's column-0 lines are candidates of their own (`classic`, judged by Locate like any): `cheat` keeps its own line.
+    expect(parsePrintAssumptions(INJECTED).axioms[1]).toEqual({ name: 'cheat', statement: 'C "Expands to: Constant Coq.Logic.Classical_Prop.classic' });
   });
 
   it('each candidate is judged by the kernel name Locate gives: a module named Coq, a borrowed basename, an injected trusted name', async () => {

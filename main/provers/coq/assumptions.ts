@@ -65,23 +65,17 @@ const QUALID = /^(?:[\p{L}_\u00A0]|[\u1DC0-\u1DFF])(?:[\p{L}\p{N}_'\u00A0]|[\u1D
 /** Lines of `Print Assumptions` that are headings, not entries. */
 const HEADING = /^(Closed under the global context|Axioms:|Section Variables:|Opaque constants:|Transparent constants:|used in .* to prove:?)\s*$/;
 
-/** Whether Coq text ends inside a string literal (`""` inside one is a quote, as Coq's lexer reads it). */
-const endsInString = (text: string): boolean => {
-  let open = false;
-  for (const c of text) if (c === '"') open = !open;
-  return open;
-};
-
 /**
  * Reads `Print Assumptions`: every line at column 0 that is not a heading starts a candidate (its first
  * word, when that is a qualified name); indented lines continue its statement. Any line saying a check
  * was bypassed (`… is assumed to be guarded/positive/…`) is kept: it refuses the proof.
  *
- * A statement is shown as Coq printed it: its lines are read as one text whose layout blanks become one space
- * each, outside string literals only (`coqFlat`): a literal with a line break (`"⏎  b"`) keeps it and the blanks
- * after it, which are its own characters, not layout (joining the lines trimmed showed `"⏎  b" = " b"` as the true
- * `" b" = " b"`). A line that starts at column 0 inside such a literal goes on with it too — and still starts a
- * candidate, as every column-0 line does: what a string holds may add candidates, never hide one.
+ * Which lines belong to which entry is read from the layout alone (column 0 or indented), never from quotes: a
+ * document's notation may print a lone `"` (`Notation "x """ := ...`), and a reading that followed it into a
+ * "string" gave the next entries' lines to the wrong one (arbor-queries.attack.test.ts). Each entry's own lines are
+ * then read as one text whose layout blanks become one space each, outside string literals only (`coqFlat`): a
+ * literal with a line break keeps it and the blanks after it, which are its own characters (joining the lines
+ * trimmed showed a false premise as a true one); a lone quote only leaves its own entry unfolded.
  */
 export function parsePrintAssumptions(text: string): PrintedAssumptions {
   const trim = coqTrim;
@@ -93,26 +87,26 @@ export function parsePrintAssumptions(text: string): PrintedAssumptions {
   for (const line of text.split('\n')) {
     if (/\bis assumed to be\b|\bunsafe\b|inconsistent/.test(line)) bypasses.push(line.trim());
     const own = current === undefined ? undefined : lines.get(current);
-    // Inside a string literal of the statement: the line is the literal's (an empty one too), whatever it looks like.
-    const inString = own !== undefined && endsInString(own.join('\n'));
-    if (inString) own.push(line);
-    if (trim(line) === '') continue;
+    if (trim(line) === '') {
+      own?.push(line);
+      continue;
+    }
     // Section variables print as `n` then `: nat` at column 0: a line that starts with `:` names nothing.
     if (/^:/.test(line) && current) {
-      if (!inString) own?.push(line);
+      own?.push(line);
       continue;
     }
     // Blanks are Coq's layout blanks only: a no-break space is part of a name (`x y`, ` x`).
     if (/^[^ \t\r]/.test(line)) {
-      if (!inString) current = undefined;
+      current = undefined;
       if (HEADING.test(trim(line))) continue;
       const name = line.split(/[ \t\r]/)[0] ?? '';
       if (!QUALID.test(name)) continue;
       const candidate = { name, statement: '' };
       lines.set(candidate, [line.slice(name.length)]);
       axioms.push(candidate);
-      if (!inString) current = candidate;
-    } else if (current && !inString) {
+      current = candidate;
+    } else {
       own?.push(line);
     }
   }

@@ -28,7 +28,7 @@ const INSTALLED_ROOT = /^(Coq|Hammer)\./;
 const LOADED_FROM = /^(\S+) has been loaded from file\s+(\S+\.vo)\s*$/;
 
 export const defaultCacheFile = (): string =>
-  join(process.env.ARBOR_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'arbor'), 'closed-constants-v1.json');
+  join(process.env.ARBOR_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'arbor'), 'closed-constants-v2.json');
 
 /** Digests of library files, by path, valid while the file's identity (inode, size, mtime) is the same. */
 const digests = new Map<string, { id: string; digest: string }>();

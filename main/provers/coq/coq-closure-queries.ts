@@ -2,6 +2,7 @@ import { ProverError } from '../../shell/prover-session.ts';
 import { ClosedConstants } from './closed-constants.ts';
 import { ClosedLibraryCache } from './closed-library-cache.ts';
 import { printedAll } from './printed-all.ts';
+import { hasArborPlugin } from './arbor-plugin.ts';
 import { constantFromLocate, isQualid, sectionVariableFromLocate, type ResolvedAssumption } from './assumptions.ts';
 import { coqTrim } from './coq-sentence.ts';
 import { functorParameterField, librariesFromPrint } from './functor-parameters.ts';
@@ -84,20 +85,14 @@ async function references(tip: CoqTip, name: string, limit: number): Promise<str
   return references;
 }
 
-/** `Print Assumptions` on a throw-away definition that mentions every global of `fulls` (see closed-constants.ts). */
+/**
+ * What `Print Assumptions` says of every global of `fulls` together (see closed-constants.ts): the plugin's
+ * `Arbor_assumptions_all`, which looks each name up and walks it with Coq's own code, parsing no term. It replaced a
+ * throw-away definition `let _ := @A in … tt` at the tip, which the document's own notations parsed
+ * (`arbor-queries.attack.test.ts`: a notation made it `tt`, "Closed", and `False` was proved). Without the plugin,
+ * undefined: the judge asks `Print Assumptions` of each name.
+ */
 async function assumptionsOfAll(tip: CoqTip, fulls: readonly string[], limit: number): Promise<string | undefined> {
-  if (!fulls.every(isQualid)) return undefined;
-  const definition = `Definition arbor_joint_closure : unit := ${fulls.map((f) => `let _ := @${f} in `).join('')}tt.`;
-  // One pipelined exchange; the slow way only when Coq refused something or the state was not the one expected.
-  const fast = await tip.client.queriesAfter(definition, ['Print Assumptions arbor_joint_closure.'], limit).then((a) => notices(a[0] ?? []), () => undefined);
-  if (fast !== undefined) return fast;
-  const at = tip.client.tip;
-  try {
-    await tip.client.add(definition, ROUND_TRIP_MS);
-    return notices(await tip.client.query('Print Assumptions arbor_joint_closure.', tip.client.tip, limit));
-  } catch {
-    return undefined;
-  } finally {
-    await tip.client.editAt(at, ROUND_TRIP_MS);
-  }
+  if (fulls.length === 0 || !fulls.every(isQualid) || !hasArborPlugin(tip.client)) return undefined;
+  return notices(await tip.client.query(`Arbor_assumptions_all ${fulls.map((f) => `"${f}"`).join(' ')}.`, tip.client.tip, limit));
 }

@@ -47,6 +47,26 @@ const lastTopColon = (s: string): number => {
   return found;
 };
 
+const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
+
+/** Where `tail` starts at the end of `text`, any run of blanks equal to any other; -1 when `text` does not end with it. */
+function loosely(text: string, tail: string): number {
+  let i = text.length;
+  let j = tail.length;
+  while (j > 0) {
+    if (isBlank(tail[j - 1])) {
+      if (!isBlank(text[i - 1])) return -1;
+      while (j > 0 && isBlank(tail[j - 1])) j--;
+      while (i > 0 && isBlank(text[i - 1])) i--;
+    } else {
+      if (i === 0 || text[i - 1] !== tail[j - 1]) return -1;
+      i--;
+      j--;
+    }
+  }
+  return i;
+}
+
 /**
  * One entry per name. `letTypes`: Coq's types of this goal's let-bound hypotheses; the type is taken from it when
  * the text ends with ` : ` and exactly that type (the text is Coq's too: the rest is the body), for every name of
@@ -59,8 +79,11 @@ export const splitHyp = (text: string, letTypes?: LetTypes): SplitHyp[] => {
   const rest = coqTrim(m[3] ?? '');
   if (m[2] === ':') return names.map((name) => ({ name, type: rest }));
   const known = letTypes?.get(names[0] as string);
-  if (known !== undefined && known !== '' && names.every((n) => letTypes?.get(n) === known) && rest.endsWith(` : ${known}`) && rest.length > known.length + 3) {
-    const body = coqTrim(rest.slice(0, rest.length - known.length - 3));
+  if (known !== undefined && known !== '' && names.every((n) => letTypes?.get(n) === known)) {
+    // Layout may differ where the goal's text was left unfolded (a notation printed a lone `"` before the type).
+    const at = loosely(rest, known);
+    const before = at < 0 ? undefined : /^([^]*?)[ \t\r\n]+:[ \t\r\n]*$/.exec(rest.slice(0, at));
+    const body = before === undefined || before === null ? '' : coqTrim(before[1] as string);
     if (body !== '') return names.map((name) => ({ name, type: known, body }));
   }
   const at = lastTopColon(rest);
