@@ -85,6 +85,16 @@ export class ClosedConstants {
    * not the installed libraries' is asked again; `Inspect 2` cannot see a library's new objects.
    */
   forgetEnvironment(): void {
+    this.forgetDocumentGlobals();
+  }
+
+  /**
+   * What was learnt about the document's own globals, by path: a path is no identity once a section or module opens
+   * or closes (`Top.S.y` is a section's constant while `Section S` is open; after `End S` a functor `Module S (X : T)`
+   * gives its own `y` that very path: judge-memo-path.attack.test.ts). The session calls it after any DEFINE that
+   * changed the open blocks; the installed libraries' globals are kept.
+   */
+  forgetDocumentGlobals(): void {
     for (const full of this.walked.keys()) if (documentGlobal(full)) this.walked.delete(full);
   }
 

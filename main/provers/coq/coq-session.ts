@@ -175,6 +175,9 @@ export class CoqSession implements ProverSession {
     let asked = false;
     const ran = await runCoqText(this.tip.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b, coqSaid) => { blocks = b; asked = coqSaid; } } }).catch(failed);
     for (const sentence of ran) this.tip.log.push({ sentence: sentence.text, stateId: sentence.stateId });
+    const before = this.tip.openBlocks();
+    // A block opened or closed: the document's paths may name other objects from now on.
+    if (before.length !== blocks.length || before.some((b, i) => b.kind !== blocks[i]?.kind || b.name !== blocks[i]?.name)) this.closedConstants.forgetDocumentGlobals();
     this.tip.items.push({ kind: 'define', start, end: this.tip.log.length, blocks });
     const checkpoint = this.checkpointAt(this.tip.log.at(-1) as LogEntry);
     const declared = await declaredBy(this.tip.client, ran, this.timeoutMs).catch((e: unknown) => {
