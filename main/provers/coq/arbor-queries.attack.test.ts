@@ -1,10 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
-import { quoted, useRealShell } from './testing/real-shell.ts';
+import { describe, expect, it } from 'vitest';
+import { quoted, useOwnCacheShell, useRealShell } from './testing/real-shell.ts';
 
 /**
  * Attack (atk-queries) on the plugin queries `Arbor_assumptions "NAME"`, `Arbor_sort "NAME"`, `Arbor_let_types` and
@@ -61,21 +56,7 @@ describe('Print Assumptions read string-aware (attack, real arbor-shell with the
 
 describe('the judge\'s joint closure query read through a document\'s notation (attack, real arbor-shell with the plugin)', () => {
   // Each shell of this suite keeps its closed-library cache in a directory of its own (never the user's ~/.cache/arbor).
-  let cacheDir = '';
-  beforeAll(async () => {
-    cacheDir = await mkdtemp(join(tmpdir(), 'atk-queries-cache-'));
-  });
-  afterAll(async () => {
-    await rm(cacheDir, { recursive: true, force: true });
-  });
-  const run = async (requests: readonly string[]): Promise<ShellResponse[]> => {
-    const shell = new ShellProcess(['--pool', '0', '--timeout', '30'], { ...process.env, ARBOR_CACHE_DIR: cacheDir });
-    try {
-      return await shell.onFreshChannel(requests);
-    } finally {
-      await shell.end();
-    }
-  };
+  const run = useOwnCacheShell(['--pool', '0', '--timeout', '30'], 'atk-queries-cache-');
   const admitted = ['PRELUDE bare', 'GOAL f "False"', 'APPLY (exact Coq.Compat.AdmitAxiom.proof_admitted)', 'END'];
 
   // Fixed (session 15): the plugin's Arbor_assumptions_all walks the names, no term is parsed; the cache file is now v2. Broke (soundness): `False` proved, ASSUMPTIONS []. The judge asks Coq for the joint closure of the theorem's direct

@@ -1,31 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
-import { ShellProcess } from '../../cli/shell-process.ts';
-import { quoted } from './testing/real-shell.ts';
+import { describe, expect, it } from 'vitest';
+import { quoted, useOwnCacheShell } from './testing/real-shell.ts';
 
 /**
  * Attack (atk-judge2) on END's assumption judge (closed-constants.ts): what it remembers of the document's globals,
  * by path. Each shell keeps its closed-library cache in a directory of its own (never the user's ~/.cache/arbor).
  */
 describe('the judge\'s memory of document globals, keyed by path (attack, real arbor-shell with the plugin)', () => {
-  let cacheDir = '';
-  beforeAll(async () => {
-    cacheDir = await mkdtemp(join(tmpdir(), 'atk-judge2-cache-'));
-  });
-  afterAll(async () => {
-    await rm(cacheDir, { recursive: true, force: true });
-  });
-  const run = async (requests: readonly string[]): Promise<ShellResponse[]> => {
-    const shell = new ShellProcess(['--pool', '0', '--timeout', '30'], { ...process.env, ARBOR_CACHE_DIR: cacheDir });
-    try {
-      return await shell.onFreshChannel(requests);
-    } finally {
-      await shell.end();
-    }
-  };
+  const run = useOwnCacheShell(['--pool', '0', '--timeout', '30'], 'atk-judge2-cache-');
   const later = (first: string) => [
     `DEFINE ${quoted(`Section ${first}. Definition y : True := I.`)}`,
     'GOAL t1 "True"',

@@ -30,19 +30,7 @@ describe('VFA as the user\'s project: what Arbor got wrong (fixed, and expected 
     if (t === undefined) throw new Error(`${file}: no theorem at line ${line}`);
     return t;
   };
-  /** The lines on a fresh channel, stopping at the first refusal; then SCRIPT. */
-  const run = async (lines: readonly string[]): Promise<{ responses: ShellResponse[]; script: string }> => {
-    const send = await w.channel();
-    const responses: ShellResponse[] = [];
-    for (const l of lines) {
-      const r = await send(l);
-      responses.push(r);
-      if (r.ERR !== '') break;
-    }
-    const script = (await send('SCRIPT')).RESPONSE as string;
-    await send('RELEASE_CHANNEL');
-    return { responses, script };
-  };
+  const run = (lines: readonly string[]): Promise<{ responses: ShellResponse[]; script: string }> => w.runItem(lines);
 
   // Fixed (session 15): with a trusted project, every theorem is asked, and an axiom of the project's libraries is said.
   // Showed: a theorem of a .v file that rests on an admitted exercise of the *project's compiled library*

@@ -87,19 +87,7 @@ describe('VFA (SF vol. 3) as the user\'s Coq project: .v derivations, converted 
     summary.push(`ADT.v as .v derivations: ${r.theorems.length} theorems (incl. admitted definitions), ${by('Qed').length + by('Defined').length} finished, ${by('Admitted').length} admitted, ${r.theorems.filter((t) => t.converted.ok).length} converted; ${r.sentences} sentences, none skipped; ${(r.ms / 1000).toFixed(1)} s`);
   }, 180_000);
 
-  /** A converted theorem's lines on a fresh channel of the workbench shell: every response, then its SCRIPT. */
-  const runItem = async (lines: readonly string[]): Promise<{ responses: ShellResponse[]; script: string }> => {
-    const send = await w.channel();
-    const responses: ShellResponse[] = [];
-    for (const l of lines) {
-      const r = await send(l);
-      responses.push(r);
-      if (r.ERR !== '') break;
-    }
-    const script = (await send('SCRIPT')).RESPONSE as string;
-    await send('RELEASE_CHANNEL');
-    return { responses, script };
-  };
+  const runItem = (lines: readonly string[]): Promise<{ responses: ShellResponse[]; script: string }> => w.runItem(lines);
 
   it('SearchTree.v: the converted theorems go through as APPLY lines in the project, and coqc accepts each SCRIPT', async () => {
     const r = reports['SearchTree.v'] as VFileReport;

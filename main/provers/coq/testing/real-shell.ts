@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
@@ -67,5 +68,28 @@ export function useScratchDir(prefix: string): () => string {
   return () => {
     if (dir === undefined) throw new Error('useScratchDir: the directory exists only inside the tests of its suite');
     return dir;
+  };
+}
+
+/**
+ * What runs `requests` on a fresh arbor-shell (`args`) whose closed-library cache is a directory of the suite's own
+ * (made before its tests, removed after), never the user's ~/.cache/arbor: an attack that poisons it stays here.
+ */
+export function useOwnCacheShell(args: readonly string[], prefix: string): (requests: readonly string[]) => Promise<ShellResponse[]> {
+  let cacheDir: string | undefined;
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    if (cacheDir !== undefined) await rm(cacheDir, { recursive: true, force: true });
+  });
+  return async (requests) => {
+    if (cacheDir === undefined) throw new Error('useOwnCacheShell: the shell runs only inside the tests of its suite');
+    const shell = new ShellProcess([...args], { ...process.env, ARBOR_CACHE_DIR: cacheDir });
+    try {
+      return await shell.onFreshChannel(requests);
+    } finally {
+      await shell.end();
+    }
   };
 }

@@ -22,6 +22,8 @@ export interface VfaWorkspace {
   ws: WorkbenchShell;
   /** A fresh channel of the workbench shell: what sends on it. */
   channel: () => Promise<(line: string) => Promise<ShellResponse>>;
+  /** `lines` on a fresh channel, stopping at the first refusal; every response, then the channel's SCRIPT. */
+  runItem: (lines: readonly string[]) => Promise<{ responses: ShellResponse[]; script: string }>;
   /** Seconds coqc took to compile the five files. */
   compileSeconds: number;
   dispose: () => Promise<void>;
@@ -48,15 +50,28 @@ export async function openVfaWorkspace(prefix: string): Promise<VfaWorkspace> {
   const project = trust.projectArgs();
   if (project === undefined) throw new Error('the VFA workspace was not trusted');
   const ws = await createWorkbenchShell({ backend: 'coq', timeoutMs: 10_000, project: () => trust.projectArgs() });
+  const channel = async (): Promise<(line: string) => Promise<ShellResponse>> => {
+    const [r] = await Promise.all(ws.shell.submitLine('NEW_CHANNEL'));
+    const ch = (r?.RESPONSE as { ID: number }).ID;
+    return async (line) => (await Promise.all(ws.shell.submitLine(`${ch} ${line}`)))[0] as ShellResponse;
+  };
   return {
     root,
     project,
     ws,
     compileSeconds,
-    channel: async () => {
-      const [r] = await Promise.all(ws.shell.submitLine('NEW_CHANNEL'));
-      const ch = (r?.RESPONSE as { ID: number }).ID;
-      return async (line) => (await Promise.all(ws.shell.submitLine(`${ch} ${line}`)))[0] as ShellResponse;
+    channel,
+    runItem: async (lines) => {
+      const send = await channel();
+      const responses: ShellResponse[] = [];
+      for (const l of lines) {
+        const r = await send(l);
+        responses.push(r);
+        if (r.ERR !== '') break;
+      }
+      const script = (await send('SCRIPT')).RESPONSE as string;
+      await send('RELEASE_CHANNEL');
+      return { responses, script };
     },
     dispose: async () => {
       await ws.dispose();
