@@ -91,8 +91,8 @@ export class ClosedConstants {
   /**
    * What was learnt about the document's own globals, by path: a path is no identity once a section or module opens
    * or closes (`Top.S.y` is a section's constant while `Section S` is open; after `End S` a functor `Module S (X : T)`
-   * gives its own `y` that very path: judge-memo-path.attack.test.ts). The session calls it after any DEFINE that
-   * changed the open blocks; the installed libraries' globals are kept.
+   * gives its own `y` that very path: judge-memo-path.attack.test.ts). The session calls it after any DEFINE that may
+   * have opened or closed a block (coq-session.ts); the installed libraries' globals are kept.
    */
   forgetDocumentGlobals(): void {
     for (const full of this.walked.keys()) if (documentGlobal(full)) this.walked.delete(full);

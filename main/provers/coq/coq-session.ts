@@ -10,6 +10,7 @@ import { CoqCrash, type ClientOptions } from './coqidetop-client.ts';
 import type { RawGoal } from './xml-protocol.ts';
 import type { CoqCheckpoint, LogEntry, LogItem } from './coq-log.ts';
 import { hasArborPlugin } from './arbor-plugin.ts';
+import { changesBlocks } from './document-blocks.ts';
 import { coqDocumentText } from './coq-document-text.ts';
 import type { ClosedConstants } from './closed-constants.ts';
 import { sectionPremises } from './section-premises.ts';
@@ -175,9 +176,9 @@ export class CoqSession implements ProverSession {
     let asked = false;
     const ran = await runCoqText(this.tip.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b, coqSaid) => { blocks = b; asked = coqSaid; } } }).catch(failed);
     for (const sentence of ran) this.tip.log.push({ sentence: sentence.text, stateId: sentence.stateId });
-    const before = this.tip.openBlocks();
-    // A block opened or closed: the document's paths may name other objects from now on.
-    if (before.length !== blocks.length || before.some((b, i) => b.kind !== blocks[i]?.kind || b.name !== blocks[i]?.name)) this.closedConstants.forgetDocumentGlobals();
+    // A block may have opened or closed (even when the same ones are open after: `End S. Section S.`): the
+    // document's paths may name other objects from now on.
+    if (ran.some((r) => changesBlocks(r.pp))) this.closedConstants.forgetDocumentGlobals();
     this.tip.items.push({ kind: 'define', start, end: this.tip.log.length, blocks });
     const checkpoint = this.checkpointAt(this.tip.log.at(-1) as LogEntry);
     const declared = await declaredBy(this.tip.client, ran, this.timeoutMs).catch((e: unknown) => {
