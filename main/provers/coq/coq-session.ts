@@ -173,8 +173,7 @@ export class CoqSession implements ProverSession {
     // No notation guard: a redefined notation is allowed (as coqc allows it); what a statement then means is
     // judged by Coq's elaboration at END (statement-judge.ts, docs/notation-overrides.md).
     let blocks = this.tip.openBlocks();
-    let asked = false;
-    const ran = await runCoqText(this.tip.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b, coqSaid) => { blocks = b; asked = coqSaid; } } }).catch(failed);
+    const ran = await runCoqText(this.tip.client, text, { purpose: 'define', timeoutMs: this.timeoutMs, blocks: { open: blocks, after: (b) => { blocks = b; } } }).catch(failed);
     for (const sentence of ran) this.tip.log.push({ sentence: sentence.text, stateId: sentence.stateId });
     // A block may have opened or closed (even when the same ones are open after: `End S. Section S.`): the
     // document's paths may name other objects from now on.
@@ -184,9 +183,9 @@ export class CoqSession implements ProverSession {
     const declared = await declaredBy(this.tip.client, ran, this.timeoutMs).catch((e: unknown) => {
       throw toProverError(e);
     });
-    // What stays open is Coq's answer when it was asked (a sentence that may open or close a block), or the same as
-    // before; only where the plugin is missing, the reading's. The SCRIPT closes it.
-    return { declared, checkpoint, script: ran.map((r) => coqTrim(r.text)), ...(asked || hasArborPlugin(this.tip.client) ? { openAfter: blocks.map((b) => b.name) } : {}) };
+    // With the plugin, what stays open is Coq's answer (asked after any sentence that may open or close a block, the
+    // same as before otherwise); only without it, the reading's, which the SCRIPT then reads again. The SCRIPT closes it.
+    return { declared, checkpoint, script: ran.map((r) => coqTrim(r.text)), ...(hasArborPlugin(this.tip.client) ? { openAfter: blocks.map((b) => b.name) } : {}) };
   }
 
   /** A refused DEFINE changes nothing: the unfinished proof it discarded comes back, sentence by sentence. */

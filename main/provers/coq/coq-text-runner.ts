@@ -32,7 +32,7 @@ export interface RunTextOptions {
    * A document's DEFINE: the sections and modules earlier DEFINEs left open (the text may close them), and
    * where to say which are open after it (it may leave its own open for later items).
    */
-  blocks?: { open: readonly OpenBlock[]; after: (open: OpenBlock[], coqSaid: boolean) => void };
+  blocks?: { open: readonly OpenBlock[]; after: (open: OpenBlock[]) => void };
 }
 
 /**
@@ -92,7 +92,7 @@ export async function runCoqText(client: CoqideTopClient, text: string, options:
     const coq = policy !== undefined && purpose !== 'fidelity-context' && ran.some((r) => changesBlocks(r.pp)) ? await coqOpenBlocks(client) : undefined;
     if (options.blocks !== undefined) {
       const read = policy?.blocks ?? openBlocksAfter(ran.map((r) => r.pp), options.blocks.open);
-      options.blocks.after(coq === undefined ? read : withCoqBlocks(read, coq), coq !== undefined);
+      options.blocks.after(coq === undefined ? read : withCoqBlocks(read, coq));
     } else if (coq !== undefined && coq.length > 0) {
       throw new TextRefused(`parse error: ${whatOf(purpose as PolicyPurpose)} leaves ${blockList(coq)} open`, ran.length);
     }
