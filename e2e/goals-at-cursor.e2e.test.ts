@@ -129,7 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.type(' nope');
-    await expect.poll(() => viewLine('rewrite IHl; reflexivity nope)').count()).toBe(1);
+    await expect.poll(() => viewLine('rewrite IHl; reflexivity nope)').count(), { timeout: 15_000 }).toBe(1);
     await page.click('[data-testid="run-all"]');
     await expect.poll(() => problems('error').count(), { timeout: 120_000 }).toBe(1);
     expect(await problems('error').getAttribute('data-line')).toBe('6');
@@ -152,13 +152,13 @@ describe.skipIf(!HAVE_CHROMIUM)('goals at the cursor, problems, completion in ta
     expect(await page.locator('.message-list .message.error').count()).toBe(0);
     // The cursor on the failed line: the goals it ran on, and the error.
     await viewLine('reflexivity nope').click();
-    await expect.poll(() => page.locator('[data-testid="cursor-error"]').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="cursor-error"]').count(), { timeout: 15_000 }).toBe(1);
     await shot('81-problems-error');
     // Fixing the line takes the error away at once; re-checked, all three lemmas are proved again.
     await page.keyboard.press('End');
     for (let i = 0; i < 6; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type(')');
-    await expect.poll(() => viewLine('rewrite IHl; reflexivity)').count()).toBe(1);
+    await expect.poll(() => viewLine('rewrite IHl; reflexivity)').count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => problems('error').count(), { timeout: 10_000 }).toBe(0);
     await page.click('[data-testid="run-all"]');
     await expect.poll(() => problems('proved').count(), { timeout: 120_000 }).toBe(3);

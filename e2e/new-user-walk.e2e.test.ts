@@ -119,7 +119,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a new user\'s walk (real Coq, Chromium)', () =>
     await page.keyboard.press('End');
     for (let i = 0; i < 7; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type(')');
-    await expect.poll(() => viewLine('rewrite IH; lia)').count()).toBe(1);
+    await expect.poll(() => viewLine('rewrite IH; lia)').count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => problems('error').count(), { timeout: 10_000 }).toBe(0);
     await page.click('[data-testid="run-all"]');
     await expect.poll(() => problems('proved').count(), { timeout: 120_000 }).toBe(3);
