@@ -112,6 +112,10 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   const totalLines = lineCounter(text)(text.length);
   const done: string[] = [];
   let proving: string | undefined;
+  // Once a proof is left out, the text a conversion's DEFINE carries is no longer the file's own prefix: Coq reads
+  // that text too, on a second prover, and a conversion after the line it refuses says so instead of offering a DEFINE
+  // that would fail (a `<:` functor whose admitted field was left out: "The field get is missing in Top.ListsTable").
+  const defined = new DefinedPrefix(start, options.timeoutMs, options.signal);
   const deadline = options.wallClockMs !== undefined ? started + options.wallClockMs : Infinity;
   try {
     // Read-only: a proof may be `Admitted`; what rests on it is said per theorem (Print Assumptions, below).
@@ -249,7 +253,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         ...(readWithout.length > 0 ? { readWithout: readWithout.map((k) => k.line) } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
         ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, ...(a.line !== undefined ? { line: a.line } : {}) })) } : {}),
-        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut, refusedBefore),
+        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut, refusedBefore, defined, admitted),
       });
       if (restsOn.length > 0) leftOut.push([t.index, t.endIndex]);
       const refused = finished && restsOn.length === 0 ? refusedTactic(t, sentences) : undefined;
@@ -265,6 +269,48 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ...(skipped.length > 0 ? { skipped } : {}), ms: Math.round(performance.now() - started), project: project !== undefined };
   } finally {
     await client.dispose();
+    await defined.dispose();
+  }
+}
+
+/**
+ * The file's sentences as the conversions' DEFINEs carry them (left-out proofs and queries dropped), run by Coq on a
+ * prover of their own, as far as the theorem converted; started only once something was left out (before that, the
+ * DEFINE's text is the file's own prefix, which Coq already ran). Where Coq refuses a sentence, every later
+ * conversion is refused with Coq's message.
+ */
+class DefinedPrefix {
+  private client: CoqideTopClient | undefined;
+  private next = 0;
+  private refused: { index: number; line: number; message: string } | undefined;
+
+  constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal?: AbortSignal) {}
+
+  /** Where Coq refused the DEFINE's text before sentence `upTo` (undefined: it ran through). */
+  async refusalBefore(sentences: readonly VSentence[], upTo: number, leftOut: readonly [number, number][]): Promise<{ index: number; line: number; message: string } | undefined> {
+    if (this.refused !== undefined) return this.refused.index < upTo ? this.refused : undefined;
+    if (leftOut.length === 0 && this.client === undefined) return undefined;
+    if (this.client === undefined) {
+      this.client = await this.start();
+      this.next = 0;
+    }
+    for (; this.next < upTo; this.next++) {
+      const s = sentences[this.next] as VSentence;
+      if (leftOut.some(([from, to]) => this.next >= from && this.next <= to) || isQuery(s.pp)) continue;
+      try {
+        await this.client.addAndGoals(s.code, this.timeoutMs, this.signal);
+      } catch (e) {
+        // Cancelled: Coq did not read the rest, so nothing after it is offered (the judging loop stops at its next theorem).
+        const message = this.signal?.aborted === true ? 'cancelled before Coq read it' : (e as Error).message.replace(/\s+/g, ' ').trim();
+        this.refused = { index: this.next, line: s.line, message };
+        return this.refused;
+      }
+    }
+    return undefined;
+  }
+
+  async dispose(): Promise<void> {
+    await this.client?.dispose();
   }
 }
 
@@ -310,7 +356,7 @@ function refusedTactic(t: VTheorem, sentences: readonly VSentence[]): string | u
   return undefined;
 }
 
-async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][] = [], refusedBefore: readonly RefusedBefore[] = []): Promise<Converted> {
+async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][], refusedBefore: readonly RefusedBefore[], defined: DefinedPrefix, admitted: ReadonlyMap<string, AdmittedConstant>): Promise<Converted> {
   if (t.name === undefined) return { ok: false, reason: 'an anonymous Goal has no name to read its statement by' };
   if (t.ending === 'Admitted') return { ok: false, reason: 'the proof is Admitted, not proved: Arbor never states an unproved lemma as a theorem (only proofs ending in Qed or Defined convert)' };
   if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
@@ -347,6 +393,11 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   const blocking = refusedBefore.find((b) => b.index < t.index && !leftOut.some(([from, to]) => b.index >= from && b.index <= to));
   if (blocking !== undefined) {
     return { ok: false, reason: `its DEFINE would carry the earlier proof of ${blocking.name} (line ${blocking.line}), which holds a tactic an Arbor document refuses (${blocking.why}): convert ${blocking.name} with another proof first` };
+  }
+  const refused = await defined.refusalBefore(sentences, t.index, leftOut);
+  if (refused !== undefined) {
+    const own = [...admitted.values()].filter((a) => a.line !== undefined && a.line < refused.line).map((a) => `${a.name} (line ${a.line})`);
+    return { ok: false, reason: `its DEFINE would stop at line ${refused.line}: with the admitted proofs before it left out${own.length > 0 ? ` (${own.join(', ')})` : ''}, Coq refuses that line: ${refused.message}` };
   }
   const before = defineLine(kept.map((s) => s.code));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };

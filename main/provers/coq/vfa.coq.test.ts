@@ -83,7 +83,13 @@ describe('VFA (SF vol. 3) as the user\'s Coq project: .v derivations, converted 
     const resting = [...by('Qed'), ...by('Defined')].filter((t) => t.restsOn !== undefined);
     expect(resting.length).toBeGreaterThan(0);
     for (const t of resting) expect(t.converted, `${t.name} l.${t.line}`).toEqual({ ok: false, reason: expect.stringMatching(/rests on .*\(VFA\.SearchTree\./) });
-    expect([...by('Qed'), ...by('Defined')].filter((t) => t.restsOn === undefined).every((t) => t.converted.ok)).toBe(true);
+    // The others convert up to ListsTable (l. 189–219): with its admitted `get` left out, Coq refuses `End ListsTable`
+    // (a `<: Table` functor without a field), so every later one says so, with Coq's words, instead of a DEFINE that fails.
+    const free = [...by('Qed'), ...by('Defined')].filter((t) => t.restsOn === undefined);
+    expect(free.filter((t) => t.line < 219).every((t) => t.converted.ok)).toBe(true);
+    const after = free.filter((t) => t.line > 219);
+    expect(after.length).toBeGreaterThan(0);
+    for (const t of after) expect(t.converted, `${t.name} l.${t.line}`).toEqual({ ok: false, reason: expect.stringMatching(/^its DEFINE would stop at line 219: .*The field get is missing in Top\.ListsTable/) });
     summary.push(`ADT.v as .v derivations: ${r.theorems.length} theorems (incl. admitted definitions), ${by('Qed').length + by('Defined').length} finished, ${by('Admitted').length} admitted, ${r.theorems.filter((t) => t.converted.ok).length} converted; ${r.sentences} sentences, none skipped; ${(r.ms / 1000).toFixed(1)} s`);
   }, 180_000);
 
