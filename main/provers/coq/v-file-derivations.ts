@@ -115,7 +115,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   // Once a proof is left out, the text a conversion's DEFINE carries is no longer the file's own prefix: Coq reads
   // that text too, on a second prover, and a conversion after the line it refuses says so instead of offering a DEFINE
   // that would fail (a `<:` functor whose admitted field was left out: "The field get is missing in Top.ListsTable").
-  const defined = new DefinedPrefix(start, options.timeoutMs, options.signal);
+  const defined = new DefinedPrefix(start, options.timeoutMs, options.signal, () => deadline);
   const deadline = options.wallClockMs !== undefined ? started + options.wallClockMs : Infinity;
   try {
     // Read-only: a proof may be `Admitted`; what rests on it is said per theorem (Print Assumptions, below).
@@ -284,7 +284,7 @@ class DefinedPrefix {
   private next = 0;
   private refused: { index: number; line: number; message: string } | undefined;
 
-  constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal?: AbortSignal) {}
+  constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal: AbortSignal | undefined, private readonly deadline: () => number) {}
 
   /** Where Coq refused the DEFINE's text before sentence `upTo` (undefined: it ran through). */
   async refusalBefore(sentences: readonly VSentence[], upTo: number, leftOut: readonly [number, number][]): Promise<{ index: number; line: number; message: string } | undefined> {
@@ -297,8 +297,11 @@ class DefinedPrefix {
     for (; this.next < upTo; this.next++) {
       const s = sentences[this.next] as VSentence;
       if (leftOut.some(([from, to]) => this.next >= from && this.next <= to) || isQuery(s.pp)) continue;
+      const left = this.deadline() - performance.now();
       try {
-        await this.client.addAndGoals(s.code, this.timeoutMs, this.signal);
+        // The file's own limit holds here too (Arbor's wall-clock limit on opening a .v file).
+        if (left <= 0) throw new Error('not read: the time limit for opening the file was reached');
+        await this.client.addAndGoals(s.code, Math.max(1, Math.min(this.timeoutMs, left)), this.signal);
       } catch (e) {
         // Cancelled: Coq did not read the rest, so nothing after it is offered (the judging loop stops at its next theorem).
         const message = this.signal?.aborted === true ? 'cancelled before Coq read it' : (e as Error).message.replace(/\s+/g, ' ').trim();
