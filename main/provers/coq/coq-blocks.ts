@@ -12,10 +12,10 @@ import type { BlockKind, OpenBlock } from './document-blocks.ts';
  * shape: `Notation "x 'let'"` hid a `:=`; a `fix` inside a constraint has a `:=` of its own).
  */
 
-/** Coq's blocks, outermost first; undefined where the plugin is not loaded. Throws when Coq does not answer. */
-export async function coqOpenBlocks(client: CoqideTopClient): Promise<Omit<OpenBlock, 'params'>[] | undefined> {
+/** Coq's blocks at `state` (default: the tip), outermost first; undefined where the plugin is not loaded. Throws when Coq does not answer. */
+export async function coqOpenBlocks(client: CoqideTopClient, state = client.tip): Promise<Omit<OpenBlock, 'params'>[] | undefined> {
   if (!hasArborPlugin(client)) return undefined;
-  const messages = await client.query('Arbor_blocks.', client.tip, ROUND_TRIP_MS);
+  const messages = await client.query('Arbor_blocks.', state, ROUND_TRIP_MS);
   const read = readArborBlocks(messages.filter((m) => m.level === 'notice').map((m) => m.text));
   if (read === undefined) throw new Error('Coq did not say which sections and modules are open (Arbor_blocks)');
   return read;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockEffect, closingSentences, openBlocksAfter, withoutLeadingComments } from './document-blocks.ts';
+import { blockEffect, closingSentences, openBlocksAfter, withoutLeadingComments, withoutModuleType } from './document-blocks.ts';
 import { parsePrintAssumptions, judgeAssumptions, sectionVariableFromLocate } from './assumptions.ts';
 import { SentencePolicy } from './vernacular-policy.ts';
 
@@ -35,6 +35,25 @@ describe('document blocks', () => {
     prelude.judge('Section S.', false);
     expect(prelude.finish(false)).toMatch(/leaves a section open/);
     expect(new SentencePolicy('define', [], true).judge('End S.', false)).toMatch(/did not open/);
+  });
+});
+
+describe('a module\'s opening sentence without its signature (▶ Convert inside a module)', () => {
+  it('drops `<: T`, `: T` and chained checks; keeps parameters, whose colons are inside parentheses', () => {
+    expect(withoutModuleType('Module FunTable (VT : ValType) <: Table.')).toBe('Module FunTable (VT : ValType).');
+    expect(withoutModuleType('Module M : T.')).toBe('Module M.');
+    expect(withoutModuleType('Module Import M (X Y : A) (Z : B) <: S1 <: S2.')).toBe('Module Import M (X Y : A) (Z : B).');
+    expect(withoutModuleType('Module M : T with Definition x := 1.')).toBe('Module M.');
+    expect(withoutModuleType('#[local] Module M <: T.')).toBe('#[local] Module M.');
+  });
+  it('leaves alone what opens no module or has no signature', () => {
+    expect(withoutModuleType('Module M.')).toBeUndefined();
+    expect(withoutModuleType('Module M (X : T).')).toBeUndefined();
+    expect(withoutModuleType('Module M := N.')).toBeUndefined();
+    expect(withoutModuleType('Module M : T := N.')).toBeUndefined();
+    expect(withoutModuleType('Module Type T.')).toBeUndefined();
+    expect(withoutModuleType('Section S.')).toBeUndefined();
+    expect(withoutModuleType('Definition x : nat := 1.')).toBeUndefined();
   });
 });
 

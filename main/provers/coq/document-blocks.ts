@@ -190,3 +190,39 @@ export function closingSentences(open: readonly string[]): string[] {
  * `Fail`/`Time`, after attributes, inside a notation's text). Generous on purpose: the caller then asks Coq.
  */
 export const changesBlocks = (sentence: string): boolean => /(^|[^\p{L}\p{N}_'\u00a0])(Module|Section|End)([^\p{L}\p{N}_'\u00a0]|$)/u.test(sentence);
+
+/**
+ * A module's opening sentence without its signature (`Module F (X : T) <: U.` → `Module F (X : T).`), or undefined
+ * when it opens no module or has no signature. Coq checks a signature (`: T` or `<: T`) only at the module's `End`;
+ * until then the module's body elaborates the same with or without it. ▶ Convert uses it for a theorem stated
+ * inside a module whose later fields the converted item does not carry (their absence is refused only at `End`).
+ */
+export function withoutModuleType(code: string): string | undefined {
+  const effect = blockEffect(code);
+  if (effect === undefined || !('open' in effect) || effect.open.kind !== 'module') return undefined;
+  let depth = 0;
+  let i = 0;
+  while (i < code.length) {
+    if (code.startsWith('(*', i)) {
+      i = commentEnd(code, i);
+      continue;
+    }
+    const c = code[i] as string;
+    if (c === '"') {
+      const close = code.indexOf('"', i + 1);
+      i = close < 0 ? code.length : close + 1;
+      continue;
+    }
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ':' && depth === 0 && code[i + 1] !== '=') {
+      const cut = code[i - 1] === '<' ? i - 1 : i;
+      const out = `${code.slice(0, cut).replace(new RegExp(`${B}+$`), '')}.`;
+      // The same module opens, and nothing else is left of a signature.
+      const same = blockEffect(out);
+      return same !== undefined && 'open' in same && same.open.kind === 'module' && same.open.name === effect.open.name ? out : undefined;
+    }
+    i++;
+  }
+  return undefined;
+}

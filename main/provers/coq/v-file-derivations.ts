@@ -10,7 +10,7 @@ import type { ProjectArgs } from '../../shell/prover-session.ts';
 import { splitHyp, type LetTypes } from './coq-hyps.ts';
 import { guessKind } from './context-kind.ts';
 import { COQ_BLANK, NAME_PART, NAME_START, nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
-import { withoutLeadingComments } from './document-blocks.ts';
+import { blockEffect, type OpenBlock, withoutLeadingComments, withoutModuleType } from './document-blocks.ts';
 import { coqOpenBlocks } from './coq-blocks.ts';
 import { hasArborPlugin, letTypesAt, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
 import { typeFromCheck } from './statement-reading.ts';
@@ -274,6 +274,33 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
 }
 
 /**
+ * A converted item's DEFINE text, with the signature of each module still open at the theorem dropped from its
+ * opening sentence: the item ends inside the module, and its SCRIPT closes it without the fields that come after
+ * the theorem, which Coq would refuse at `End` ("The field get_set_other is missing in Top.FunTable"). Coq checks
+ * a signature only at `End`, so the theorem means the same. Done only where Coq's open blocks at the theorem
+ * (`Arbor_blocks`) are exactly those the text's reading found; otherwise the text stays as written.
+ */
+async function withoutOpenSignatures(client: CoqideTopClient, codes: readonly string[], state: number | undefined): Promise<string[]> {
+  const open: { block: OpenBlock; index: number }[] = [];
+  codes.forEach((code, index) => {
+    const effect = blockEffect(code);
+    if (effect === undefined) return;
+    if ('open' in effect) open.push({ block: effect.open, index });
+    else open.pop();
+  });
+  const signed = open.flatMap(({ block, index }) => {
+    const bare = block.kind === 'module' ? withoutModuleType(codes[index] as string) : undefined;
+    return bare === undefined ? [] : [{ index, name: block.name, bare }];
+  });
+  if (signed.length === 0 || state === undefined) return [...codes];
+  const coq = await coqOpenBlocks(client, state).catch(() => undefined);
+  if (coq === undefined || coq.length !== open.length || coq.some((b, i) => b.kind !== open[i]?.block.kind || b.name !== open[i]?.block.name)) return [...codes];
+  const out = [...codes];
+  for (const s of signed) out[s.index] = `${s.bare} (* Arbor: the signature is checked at End ${s.name}, which this item does not reach *)`;
+  return out;
+}
+
+/**
  * The file's sentences as the conversions' DEFINEs carry them (left-out proofs and queries dropped), run by Coq on a
  * prover of their own, as far as the theorem converted; started only once something was left out (before that, the
  * DEFINE's text is the file's own prefix, which Coq already ran). Where Coq refuses a sentence, every later
@@ -402,6 +429,6 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
     const own = [...admitted.values()].filter((a) => a.line !== undefined && a.line < refused.line).map((a) => `${a.name} (line ${a.line})`);
     return { ok: false, reason: `its DEFINE would stop at line ${refused.line}: with the admitted proofs before it left out${own.length > 0 ? ` (${own.join(', ')})` : ''}, Coq refuses that line: ${refused.message}` };
   }
-  const before = defineLine(kept.map((s) => s.code));
+  const before = defineLine(await withoutOpenSignatures(client, kept.map((s) => s.code), states[t.index - 1]));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }

@@ -47,14 +47,15 @@ describe('VFA as the user\'s project: what Arbor got wrong (fixed, and expected 
     expect(theorem('ADT.v', 342).restsOn?.map((a) => a.name)).toEqual(expect.arrayContaining([expect.stringMatching(/elements_complete$/)]));
   });
 
-  // Left (session 15): a document still inside a `<:` functor cannot be closed before the signature's remaining fields,
-  // which a one-theorem conversion does not carry.
-  // Shows: ▶ Convert of a theorem inside `Module FunTable (VT : ValType) <: Table` (not its last field) makes a
+  // Fixed (session 16): the converted DEFINE opens a module still open at the theorem without its signature, which Coq
+  // checks only at End (v-file-derivations.ts `withoutOpenSignatures`, document-blocks.ts `withoutModuleType`).
+  // Showed: ▶ Convert of a theorem inside `Module FunTable (VT : ValType) <: Table` (not its last field) makes a
   // document that Arbor finishes, but its SCRIPT closes the functor (`End FunTable.`, document-blocks.ts
   // closingSentences) before the fields the signature still needs: coqc says "The field get_set_other is missing in …FunTable".
-  it.fails('ADT.v l.136 (FunTable.get_set_same, inside a `<: Table` functor): coqc accepts the converted item\'s SCRIPT', async () => {
+  it('ADT.v l.136 (FunTable.get_set_same, inside a `<: Table` functor): coqc accepts the converted item\'s SCRIPT', async () => {
     const t = theorem('ADT.v', 136);
     if (!t.converted.ok) throw new Error('not converted');
+    expect(t.converted.lines[0]).toMatch(/Module FunTable \(VT : ValType\)\. \(\* Arbor: the signature is checked at End FunTable/);
     const { responses, script } = await run(t.converted.lines);
     expect(responses.map((r) => r.ERR)).toEqual(t.converted.lines.map(() => ''));
     const coqc = await runCoqc(script, { killAfterMs: 120_000, project: w.project });
