@@ -4,6 +4,7 @@ import { isQualid } from './assumptions.ts';
 import { coqFlat, commentEnd } from './coq-sentence.ts';
 import { compareReadings, qualified, type Reading } from './statement-meaning.ts';
 import { writtenNames } from './project-library-sentence.ts';
+import { projectLibraries } from './admitted-reliance.ts';
 import { cleanEnvironment, cleanReading, librarySentences, readTerm } from './statement-reading.ts';
 
 /** Declarations that change how a term is read (notations, scopes, coercions, implicit arguments, instances, imports; `where` notations below). */
@@ -74,6 +75,8 @@ export async function judgeStatement(
 ): Promise<StatementMeaning | undefined> {
   const doc = await readTerm(client, printed, at, undefined, kernelRead);
   const library = librarySentences(declarations);
+  // A trusted project's logical roots (`-Q dir PLF`): its names are the project library's, not the document's own.
+  const libraries = projectLibraries(options.extraArgs ?? []);
   const clean = await cleanReading(text, options, library).catch((e: unknown) => ({ error: `the clean environment is unavailable (${(e as Error).message})`, library: [] as string[] }));
   if ('error' in clean) {
     // No clean reading to compare with: still say what the document's names would mean there.
@@ -86,9 +89,9 @@ export async function judgeStatement(
     // Flattened as `librarySentences` flattens them: Coq's blanks only.
     const declared = declarations.filter((d) => !ranThere.has(coqFlat(d)));
     if (referring !== undefined && onlyNewWords(own, referring, clean.error, declared, text)) return undefined;
-    return compareReadings(doc, full ? { ...clean, full } : clean);
+    return compareReadings(doc, full ? { ...clean, full } : clean, libraries);
   }
-  return compareReadings(doc, clean) ?? unwrittenProjectNames(doc, clean, text, options) ?? (await chosenByProject(doc, clean, text, options, library));
+  return compareReadings(doc, clean, libraries) ?? unwrittenProjectNames(doc, clean, text, options) ?? (await chosenByProject(doc, clean, text, options, library));
 }
 
 /**

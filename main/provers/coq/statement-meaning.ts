@@ -65,14 +65,20 @@ const mentionsType = (t: CoqTerm): boolean => /(^|[\s(])Type($|[\s)@])/.test(toC
 
 const nonAscii = (s: string): string[] => [...new Set([...s].filter((c) => c.charCodeAt(0) > 127))].map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
 
-/** Plain-words notes on the document's own names a reading uses (`true` is the document's own `Top.true`). */
-const documentNames = (doc: Reading, clean: { full: ReadonlyMap<string, string> } | undefined): string[] => {
+/**
+ * Plain-words notes on the names a reading uses that are neither Coq's nor CoqHammer's (`true` is the document's own
+ * `Top.true`): a trusted project's compiled library's names (`PLF.Imp.aeval`, under one of its logical roots
+ * `libraries`) are said to be the project library's, not the document's.
+ */
+const documentNames = (doc: Reading, clean: { full: ReadonlyMap<string, string> } | undefined, libraries: readonly string[]): string[] => {
   const notes: string[] = [];
   for (const [shown, full] of doc.full) {
     if (!isDocumentName(full)) continue;
     const elsewhere = clean?.full.get(shown);
     const odd = nonAscii(shown);
-    let note = `\`${shown}\` is the document's own \`${full}\``;
+    // The document's own are `Top.…`, whatever a project calls its libraries.
+    const project = !full.startsWith('Top.') && libraries.some((root) => full.startsWith(`${root}.`));
+    let note = project ? `\`${shown}\` is the project library's \`${full}\`` : `\`${shown}\` is the document's own \`${full}\``;
     if (elsewhere !== undefined && elsewhere !== full) note += `, not \`${elsewhere}\``;
     if (odd.length > 0) note += ` (its name has non-ASCII characters ${odd.join(', ')}: it may look like another name)`;
     notes.push(note);
@@ -85,13 +91,13 @@ const documentNames = (doc: Reading, clean: { full: ReadonlyMap<string, string> 
  * when they are the same term. `clean` is an error message when the text does not elaborate there at all
  * (with what the document's names would mean there, when known).
  */
-export function compareReadings(doc: Reading, clean: Reading | { error: string; full?: ReadonlyMap<string, string> }): StatementMeaning | undefined {
+export function compareReadings(doc: Reading, clean: Reading | { error: string; full?: ReadonlyMap<string, string> }, libraries: readonly string[] = []): StatementMeaning | undefined {
   const elaborated = qualified(doc);
   if ('error' in clean) {
     return {
       elaborated,
       clean: null,
-      differences: [`in a clean environment (standard library and Arbor's prelude only) the text does not elaborate: ${clean.error}`, ...documentNames(doc, clean.full ? { full: clean.full } : undefined)],
+      differences: [`in a clean environment (standard library and Arbor's prelude only) the text does not elaborate: ${clean.error}`, ...documentNames(doc, clean.full ? { full: clean.full } : undefined, libraries)],
     };
   }
   const byKernel = doc.kernel !== undefined && clean.kernel !== undefined;
@@ -101,7 +107,7 @@ export function compareReadings(doc: Reading, clean: Reading | { error: string; 
   if (!doc.term || !clean.term) {
     // Unparsed, names stay as printed (shortest names: `False` may be the document's own): never call that the same.
     const unread = byKernel ? 'the two terms differ; Arbor could not read them term by term to say where: compare the two readings' : 'Arbor could not read the elaborated statement term by term, so it could not tell whether it means what its text says: compare the two readings';
-    return { elaborated, clean: qualified(clean), differences: [unread, ...(byKernel ? documentNames(doc, clean) : [])] };
+    return { elaborated, clean: qualified(clean), differences: [unread, ...(byKernel ? documentNames(doc, clean, libraries) : [])] };
   }
   if (!byKernel && identity(doc) === identity(clean)) {
     // Printed text shows no universe level: a proof may have tied the statement's `Type`s (`Type <> Type` proved with
@@ -115,5 +121,5 @@ export function compareReadings(doc: Reading, clean: Reading | { error: string; 
   if (differences.length === 0) differences.push(byKernel && termOnly(doc.kernel as string) === termOnly(clean.kernel as string)
     ? `the proof tied the statement's universe levels (${universes(doc.kernel as string)}, where a clean reading has ${universes(clean.kernel as string)}; levels numbered by first occurrence): read with free levels, the text says something else`
     : 'the two terms differ where their printed forms look the same (names printed alike, or a part the printer leaves out): compare the two readings');
-  return { elaborated, clean: qualified(clean), differences: [...differences, ...documentNames(doc, clean)] };
+  return { elaborated, clean: qualified(clean), differences: [...differences, ...documentNames(doc, clean, libraries)] };
 }
