@@ -19,7 +19,8 @@ const ADMITTED = /^the proof is Admitted, not proved/;
  * Issue 24's generalisation check on material nobody here used: Software Foundations volume 2, *Programming
  * Language Foundations* 7.0 (MIT; `fixtures/public/plf/SOURCE.md`): `Maps.v`, PLF's own `Imp.v` (custom notation
  * entries `<{ … }>`, `Reserved Notation … where`, notations inside modules, Ltac, coercions, printing options)
- * and `Equiv.v` (program equivalence over Imp, `Require Export`), as the user's own `_CoqProject` workspace
+ * `Equiv.v` (program equivalence over Imp, `Require Export`) and `Smallstep.v` (small-step semantics: modules
+ * imported at top level, `Tactic Notation`, `-->*` over `multi`, a `Module CImp` with its own command notations), as the user's own `_CoqProject` workspace
  * (`-Q . PLF`, compiled by coqc 8.16, trusted). Real coqidetop, the workbench's shell, coqc.
  * What goes wrong is in `plf.attack.test.ts` (expected failures, each with what it shows).
  */
@@ -37,10 +38,10 @@ describe('PLF (SF vol. 2) as the user\'s Coq project: .v derivations, converted 
     for (const s of summary) console.log(s);
   });
 
-  it('coqc 8.16 compiles Maps, Imp, Equiv unchanged as the _CoqProject says; the trusted project gives -Q <root> PLF', () => {
+  it('coqc 8.16 compiles Maps, Imp, Equiv, Smallstep unchanged as the _CoqProject says; the trusted project gives -Q <root> PLF', () => {
     expect(w.project.args).toEqual(['-Q', w.root, 'PLF']);
     expect(w.project.readOnly).toEqual([w.root]);
-    summary.push(`coqc -Q . PLF on Maps, Imp, Equiv: ${w.compileSeconds.toFixed(1)} s`);
+    summary.push(`coqc -Q . PLF on Maps, Imp, Equiv, Smallstep: ${w.compileSeconds.toFixed(1)} s`);
   });
 
   /** The file opened as `.v` derivations in the project, with the checks every file shares. */
@@ -105,6 +106,16 @@ describe('PLF (SF vol. 2) as the user\'s Coq project: .v derivations, converted 
     expect(converted(r)).toEqual([112, 120, 151, 185, 244, 295, 350, 398, 547, 552, 557, 563, 568, 573, 579, 584, 591, 631, 682, 828, 842, 903, 908, 939, 969, 1289, 1314]);
   }, 180_000);
 
+  it('Smallstep.v opens as derivations: Tactic Notation, multi-step relations, modules imported at top level', async () => {
+    const r = await open('Smallstep.v');
+    expect(r.skipped).toBeUndefined();
+    expect(r.theorems).toHaveLength(46);
+    expect([r.theorems.filter((t) => t.ending === 'Qed').length, r.theorems.filter((t) => t.ending === 'Admitted').length]).toEqual([21, 25]);
+    // par_loop_any_X rests on Maps' exercises (the compiled library's, by kernel name) and on the file's own par_body_n.
+    expect(restsOn(r)).toEqual([[1133, 'multistep_congr_2@1098'], [1721, 't_update_neq t_update_eq par_body_n@1710']]);
+    expect(converted(r)).toEqual([175, 269, 336, 502, 550, 557, 568, 937, 948, 971, 995, 1086, 1594, 1632, 1778, 1818, 1837, 1858, 1875]);
+  }, 180_000);
+
   /** Runs every converted theorem of the file but `except` as APPLY lines in the project; coqc on each SCRIPT. */
   const runConvertedItems = async (file: string, except: readonly number[] = []): Promise<number> => {
     const r = reports[file] as VFileReport;
@@ -136,6 +147,10 @@ describe('PLF (SF vol. 2) as the user\'s Coq project: .v derivations, converted 
   it('Equiv.v: each converted theorem before the admitted exercise definitions goes through and compiles', async () => {
     // l. 1289 and 1314 come after `Definition optimizer := optimize_0plus_com (…)`: plf.attack.test.ts.
     expect(await runConvertedItems('Equiv.v', [1289, 1314])).toBe(25);
+  }, 600_000);
+
+  it('Smallstep.v: each converted theorem (eapply chains over -->*, the normalize Tactic Notation) goes through and compiles', async () => {
+    expect(await runConvertedItems('Smallstep.v')).toBe(19);
   }, 600_000);
 
   /** One file as an Arbor document (the conformance suite's conversion), in the project, PRELUDE bare; coqc on its SCRIPT. */
@@ -205,6 +220,17 @@ describe('PLF (SF vol. 2) as the user\'s Coq project: .v derivations, converted 
       [1192, openProof], [1193, admitted], [1195, openProof], [1196, admitted], [1198, openProof], [1199, admitted],
       // `Definition optimizer := optimize_0plus_com (…)`: the admitted exercise definition is not there.
       [1231, expect.stringMatching(/^DEFINE: The reference optimize_0plus_com was not found/)],
+    ]);
+  }, 300_000);
+
+  it('conformance: Smallstep.v as a document — 19 of 21 theorems proved (the 2 others use admitted lemmas); nothing else refused; coqc accepts the SCRIPT', async () => {
+    const { outcomes, coqc } = await asDocument('Smallstep.v');
+    expect(coqc.ok, coqc.output).toBe(true);
+    admittedSkipped('Smallstep.v', outcomes);
+    expect(proved(outcomes)).toEqual(converted(reports['Smallstep.v'] as VFileReport));
+    expect(refusals(outcomes)).toEqual([
+      [1133, expect.stringMatching(/^APPLY \(apply multistep_congr_2\): The reference multistep_congr_2 was not found/)],
+      [1721, expect.stringMatching(/^APPLY \(destruct \(par_body_n n empty_st\)\): The reference par_body_n was not found/)],
     ]);
   }, 300_000);
 
