@@ -3,8 +3,8 @@ import { openProjectWorkspace, type VfaWorkspace } from './vfa-project.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../../../fixtures/public/plf/', import.meta.url));
 
-/** PLF's files in dependency order (Maps → Imp → Equiv; Maps, Imp → Smallstep). */
-export const PLF_FILES = ['Maps.v', 'Imp.v', 'Equiv.v', 'Smallstep.v'] as const;
+/** PLF's files in dependency order (Maps → Imp → Equiv; Maps, Imp → Smallstep → Types). */
+export const PLF_FILES = ['Maps.v', 'Imp.v', 'Equiv.v', 'Smallstep.v', 'Types.v'] as const;
 
 export type PlfWorkspace = VfaWorkspace;
 
