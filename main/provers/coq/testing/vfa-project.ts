@@ -16,7 +16,7 @@ export const VFA_FILES = ['Perm.v', 'Maps.v', 'Sort.v', 'SearchTree.v', 'ADT.v']
 
 export interface VfaWorkspace {
   root: string;
-  /** The load paths the trusted `_CoqProject` gives (`-Q <root> VFA`). */
+  /** The load paths the trusted `_CoqProject` gives (`-Q <root> VFA`, or the fixture's logical name). */
   project: ProjectArgs;
   /** The workbench's shell, whose provers get the trusted project's load paths. */
   ws: WorkbenchShell;
@@ -24,9 +24,19 @@ export interface VfaWorkspace {
   channel: () => Promise<(line: string) => Promise<ShellResponse>>;
   /** `lines` on a fresh channel, stopping at the first refusal; every response, then the channel's SCRIPT. */
   runItem: (lines: readonly string[]) => Promise<{ responses: ShellResponse[]; script: string }>;
-  /** Seconds coqc took to compile the five files. */
+  /** Seconds coqc took to compile the files. */
   compileSeconds: number;
   dispose: () => Promise<void>;
+}
+
+/** A fixture directory of `.v` files with a `_CoqProject` `-Q . <logical>`, compiled in `files`' order. */
+export interface ProjectFixture {
+  /** Absolute path of the fixture directory (copied, never written). */
+  fixture: string;
+  /** The logical name its `_CoqProject` binds `.` to. */
+  logical: string;
+  /** Its files in dependency order. */
+  files: readonly string[];
 }
 
 /**
@@ -34,21 +44,26 @@ export interface VfaWorkspace {
  * `_CoqProject` says (`-Q . VFA`, the upstream file, each file in order, sandboxed; build products stay in the
  * copy), trusted the desktop's way (the native dialog's yes) and opened in a workbench shell.
  */
-export async function openVfaWorkspace(prefix: string): Promise<VfaWorkspace> {
+export function openVfaWorkspace(prefix: string): Promise<VfaWorkspace> {
+  return openProjectWorkspace({ fixture: FIXTURE, logical: 'VFA', files: VFA_FILES }, prefix);
+}
+
+/** Any `ProjectFixture` as a user's trusted workspace, the way `openVfaWorkspace` opens VFA. */
+export async function openProjectWorkspace(p: ProjectFixture, prefix: string): Promise<VfaWorkspace> {
   await mkdir(TMP, { recursive: true });
   const root = await mkdtemp(join(TMP, prefix));
-  await cp(FIXTURE, root, { recursive: true });
+  await cp(p.fixture, root, { recursive: true });
   const started = performance.now();
-  for (const f of VFA_FILES) {
-    const r = await runProcess({ program: 'coqc', args: ['-Q', '.', 'VFA', f], cwd: root, timeoutMs: 180_000, sandbox: { writable: [root] } });
-    if (r.exitCode !== 0) throw new Error(`coqc -Q . VFA ${f}: ${r.stderr || r.stdout}`);
+  for (const f of p.files) {
+    const r = await runProcess({ program: 'coqc', args: ['-Q', '.', p.logical, f], cwd: root, timeoutMs: 180_000, sandbox: { writable: [root] } });
+    if (r.exitCode !== 0) throw new Error(`coqc -Q . ${p.logical} ${f}: ${r.stderr || r.stdout}`);
   }
   const compileSeconds = (performance.now() - started) / 1000;
   const trust = new WorkspaceTrust({ root, userDir: join(root, '.user'), askNative: async () => true });
   await trust.load();
   await trust.askAtStart();
   const project = trust.projectArgs();
-  if (project === undefined) throw new Error('the VFA workspace was not trusted');
+  if (project === undefined) throw new Error(`the ${p.logical} workspace was not trusted`);
   const ws = await createWorkbenchShell({ backend: 'coq', timeoutMs: 10_000, project: () => trust.projectArgs() });
   const channel = async (): Promise<(line: string) => Promise<ShellResponse>> => {
     const [r] = await Promise.all(ws.shell.submitLine('NEW_CHANNEL'));
