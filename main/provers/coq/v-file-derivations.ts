@@ -10,7 +10,7 @@ import type { ProjectArgs } from '../../shell/prover-session.ts';
 import { splitHyp, type LetTypes } from './coq-hyps.ts';
 import { guessKind } from './context-kind.ts';
 import { COQ_BLANK, NAME_PART, NAME_START, nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
-import { blockEffect, type OpenBlock, withoutLeadingComments, withoutModuleType } from './document-blocks.ts';
+import { blockEffect, changesBlocks, type OpenBlock, withoutLeadingComments, withoutModuleType } from './document-blocks.ts';
 import { coqOpenBlocks } from './coq-blocks.ts';
 import { hasArborPlugin, letTypesAt, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
 import { typeFromCheck } from './statement-reading.ts';
@@ -115,7 +115,8 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   // Once a proof is left out, the text a conversion's DEFINE carries is no longer the file's own prefix: Coq reads
   // that text too, on a second prover, and a conversion after the line it refuses says so instead of offering a DEFINE
   // that would fail (a `<:` functor whose admitted field was left out: "The field get is missing in Top.ListsTable").
-  const defined = new DefinedPrefix(start, options.timeoutMs, options.signal, () => deadline);
+  let found: readonly VTheorem[] = [];
+  const defined = new DefinedPrefix(start, options.timeoutMs, options.signal, () => deadline, () => found);
   const deadline = options.wallClockMs !== undefined ? started + options.wallClockMs : Infinity;
   try {
     // Read-only: a proof may be `Admitted`; what rests on it is said per theorem (Print Assumptions, below).
@@ -227,7 +228,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     // A trusted project's libraries may hold admitted lemmas of their own: then every theorem is asked.
     const libraries = project !== undefined ? projectLibraries(project.args) : [];
     let anyAdmitted = libraries.length > 0;
-    const found = theoremsOf(sentences);
+    found = theoremsOf(sentences);
     const readingCut = stopped !== undefined;
     for (const [k, t] of found.entries()) {
       // Judging (Check, Print Assumptions, Locate) takes a second or more per theorem on a loaded machine:
@@ -300,43 +301,88 @@ async function withoutOpenSignatures(client: CoqideTopClient, codes: readonly st
   return out;
 }
 
+/** A stretch of the file Coq refused once the admitted proofs before it were left out. */
+interface Refusal {
+  from: number;
+  to: number;
+  line: number;
+  message: string;
+}
+
 /**
  * The file's sentences as the conversions' DEFINEs carry them (left-out proofs and queries dropped), run by Coq on a
- * prover of their own, as far as the theorem converted; started only once something was left out (before that, the
- * DEFINE's text is the file's own prefix, which Coq already ran). Where Coq refuses a sentence, every later
- * conversion is refused with Coq's message.
+ * prover of their own, started only once something was left out (before that, the DEFINE's text is the file's own
+ * prefix, which Coq already ran). Each converted theorem is run there too, after its DEFINE. What Coq refuses there
+ * is left out of later DEFINEs as well: a declaration whole (`Definition optimizer := optimize_0plus_com …` over an
+ * admitted Fixpoint), a theorem whole (its proof needs what was left out). A refused sentence that may open or close
+ * a section or module cannot be left out alone (the rest would land in the wrong block): every later conversion is
+ * then refused with Coq's message.
  */
 class DefinedPrefix {
   private client: CoqideTopClient | undefined;
   private next = 0;
-  private refused: { index: number; line: number; message: string } | undefined;
+  private blocked: Refusal | undefined;
+  private readonly dropped: Refusal[] = [];
+  private theoremAt: Map<number, VTheorem> | undefined;
 
-  constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal: AbortSignal | undefined, private readonly deadline: () => number) {}
+  constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal: AbortSignal | undefined, private readonly deadline: () => number, private readonly theorems: () => readonly VTheorem[]) {}
 
-  /** Where Coq refused the DEFINE's text before sentence `upTo` (undefined: it ran through). */
-  async refusalBefore(sentences: readonly VSentence[], upTo: number, leftOut: readonly [number, number][]): Promise<{ index: number; line: number; message: string } | undefined> {
-    if (this.refused !== undefined) return this.refused.index < upTo ? this.refused : undefined;
-    if (leftOut.length === 0 && this.client === undefined) return undefined;
+  /** Runs the DEFINE's text through sentence `upTo` − 1 (a theorem's own sentences whole). */
+  async through(sentences: readonly VSentence[], upTo: number, leftOut: readonly [number, number][]): Promise<void> {
+    if (this.blocked !== undefined || (leftOut.length === 0 && this.client === undefined)) return;
     if (this.client === undefined) {
       this.client = await this.start();
       this.next = 0;
     }
-    for (; this.next < upTo; this.next++) {
-      const s = sentences[this.next] as VSentence;
-      if (leftOut.some(([from, to]) => this.next >= from && this.next <= to) || isQuery(s.pp)) continue;
-      const left = this.deadline() - performance.now();
-      try {
-        // The file's own limit holds here too (Arbor's wall-clock limit on opening a .v file).
-        if (left <= 0) throw new Error('not read: the time limit for opening the file was reached');
-        await this.client.addAndGoals(s.code, Math.max(1, Math.min(this.timeoutMs, left)), this.signal);
-      } catch (e) {
-        // Cancelled: Coq did not read the rest, so nothing after it is offered (the judging loop stops at its next theorem).
-        const message = this.signal?.aborted === true ? 'cancelled before Coq read it' : (e as Error).message.replace(/\s+/g, ' ').trim();
-        this.refused = { index: this.next, line: s.line, message };
-        return this.refused;
+    const client = this.client;
+    this.theoremAt ??= new Map(this.theorems().map((t) => [t.index, t]));
+    const theoremAt = this.theoremAt;
+    const skipped = (i: number): boolean => leftOut.some(([from, to]) => i >= from && i <= to) || isQuery((sentences[i] as VSentence).pp);
+    while (this.next < upTo) {
+      const from = this.next;
+      const theorem = theoremAt.get(from);
+      const to = theorem?.endIndex ?? from;
+      this.next = to + 1;
+      const before = client.tip;
+      for (let i = from; i <= to; i++) {
+        if (skipped(i)) continue;
+        const s = sentences[i] as VSentence;
+        const left = this.deadline() - performance.now();
+        try {
+          // The file's own limit holds here too (Arbor's wall-clock limit on opening a .v file).
+          if (left <= 0) throw new Error('not read: the time limit for opening the file was reached');
+          await client.addAndGoals(s.code, Math.max(1, Math.min(this.timeoutMs, left)), this.signal);
+        } catch (e) {
+          // Cancelled: Coq did not read the rest, so nothing after it is offered (the judging loop stops at its next theorem).
+          const message = this.signal?.aborted === true ? 'cancelled before Coq read it' : (e as Error).message.replace(/\s+/g, ' ').trim();
+          const refusal = { from, to, line: s.line, message };
+          const back = client.alive && this.signal?.aborted !== true && left > 0 ? await client.editAt(before).then(() => true, () => false) : false;
+          if (!back || (theorem === undefined && changesBlocks(s.pp))) {
+            this.blocked = refusal;
+            return;
+          }
+          this.dropped.push(refusal);
+          break;
+        }
       }
     }
-    return undefined;
+  }
+
+  /** Why a conversion of `t` is refused: Coq refused its DEFINE's text, or its own proof after that text. */
+  refusalOf(t: VTheorem): { refusal: Refusal; own: boolean } | undefined {
+    if (this.blocked !== undefined && this.blocked.from <= t.endIndex) return { refusal: this.blocked, own: this.blocked.from >= t.index };
+    const own = this.dropped.find((d) => d.from === t.index);
+    return own === undefined ? undefined : { refusal: own, own: true };
+  }
+
+  /** Whether sentence `i` is left out of a DEFINE because Coq refused it (or the theorem holding it) there. */
+  leftOut(i: number): boolean {
+    return this.dropped.some((d) => i >= d.from && i <= d.to);
+  }
+
+  /** The refused stretches before sentence `i`, for a conversion's reason. */
+  droppedBefore(i: number): readonly Refusal[] {
+    return this.dropped.filter((d) => d.to < i);
   }
 
   async dispose(): Promise<void> {
@@ -417,18 +463,28 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   const item = convertTheorem({ theorem: t, statement: statement ?? printed, binders: t.start.context.map((e) => e.name) });
   if (!item.ok) return item;
   // Queries only print: a document's DEFINE would refuse them for nothing.
-  const kept = sentences.slice(0, t.index).filter((s, i) => !leftOut.some(([from, to]) => i >= from && i <= to) && !isQuery(s.pp));
   // The DEFINE carries every declaration before the theorem, proofs included: one an Arbor document refuses
   // would stop it. Said here, naming it, instead of a DEFINE refused when it runs.
   const blocking = refusedBefore.find((b) => b.index < t.index && !leftOut.some(([from, to]) => b.index >= from && b.index <= to));
   if (blocking !== undefined) {
     return { ok: false, reason: `its DEFINE would carry the earlier proof of ${blocking.name} (line ${blocking.line}), which holds a tactic an Arbor document refuses (${blocking.why}): convert ${blocking.name} with another proof first` };
   }
-  const refused = await defined.refusalBefore(sentences, t.index, leftOut);
+  await defined.through(sentences, t.endIndex + 1, leftOut);
+  const refused = defined.refusalOf(t);
   if (refused !== undefined) {
-    const own = [...admitted.values()].filter((a) => a.line !== undefined && a.line < refused.line).map((a) => `${a.name} (line ${a.line})`);
-    return { ok: false, reason: `its DEFINE would stop at line ${refused.line}: with the admitted proofs before it left out${own.length > 0 ? ` (${own.join(', ')})` : ''}, Coq refuses that line: ${refused.message}` };
+    const { refusal, own } = refused;
+    const admittedBefore = [...admitted.values()].filter((a) => a.line !== undefined && a.line < refusal.line).map((a) => `${a.name} (line ${a.line})`);
+    const without = `with the admitted proofs before it left out${admittedBefore.length > 0 ? ` (${admittedBefore.join(', ')})` : ''}`;
+    const dropped = defined.droppedBefore(t.index).map((d) => `line ${d.line}`);
+    const alsoOut = dropped.length > 5 ? [...dropped.slice(0, 5), `${dropped.length - 5} more`] : dropped;
+    return {
+      ok: false,
+      reason: own
+        ? `its proof does not go through ${without}${alsoOut.length > 0 ? ` and what Coq then refused too (${alsoOut.join(', ')})` : ''}: Coq refuses line ${refusal.line}: ${refusal.message}`
+        : `its DEFINE would stop at line ${refusal.line}: ${without}, Coq refuses that line: ${refusal.message}`,
+    };
   }
+  const kept = sentences.slice(0, t.index).filter((s, i) => !leftOut.some(([from, to]) => i >= from && i <= to) && !defined.leftOut(i) && !isQuery(s.pp));
   const before = defineLine(await withoutOpenSignatures(client, kept.map((s) => s.code), states[t.index - 1]));
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }

@@ -140,8 +140,15 @@ export function vToDocument(text: string): ConvertedItem[] {
     if (head === undefined || head.body || head.type === '') {
       // A declaration; one that opens a proof (an Instance, a Definition by tactics) takes its proof along.
       const proof = [sentence];
-      if (/^(Instance|Next|Add)$/.test(word) && !/:=/.test(rest)) {
+      if (/^(Instance|Next|Add|Fixpoint|CoFixpoint)$/.test(word) && !/:=/.test(rest)) {
         while (i + 1 < spans.length && !ENDS.test(unbulleted(flat((spans[i] as typeof span).text)))) proof.push(flat((spans[++i] as typeof span).text));
+      }
+      // An admitted exercise definition (`Fixpoint get … : V. Admitted.`) is an assumption, skipped as an admitted lemma is.
+      const ending = proof.length > 1 ? END_WORD.exec(unbulleted(proof.at(-1) as string))?.[0] : undefined;
+      if (ending === 'Admitted') {
+        const name = /^\S+\s+([^\s(:{]+)/.exec(rest)?.[1] ?? word;
+        items.push({ kind: 'skipped', text: sentence, line, reason: `${name} is Admitted, not proved: Arbor never assumes an unproved lemma (items using it fail until it is proved)` });
+        continue;
       }
       items.push({ kind: 'define', text: proof.join(' '), line });
       continue;
