@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellResponse } from '../../../shared/protocol/shell-command.ts';
 import type { VFileReport } from '../../../shared/derivation/v-file-derivation.ts';
 import { runCoqc } from '../../fidelity/run-coqc.ts';
-import { runConverted, type ItemOutcome } from './conformance-run.ts';
-import { openVfaWorkspace, type VfaWorkspace } from './testing/vfa-project.ts';
+import { openVfaWorkspace, runAsDocument, type VfaWorkspace } from './testing/vfa-project.ts';
 import { vFileDerivations } from './v-file-derivations.ts';
-import { vToDocument } from './v-to-document.ts';
 
 /**
  * Lines that open a proof of a theorem in the text (Coq's theorem keywords). An `Example e : T := term.` (ADT.v
@@ -142,18 +140,7 @@ describe('VFA (SF vol. 3) as the user\'s Coq project: .v derivations, converted 
   }, 120_000);
 
   /** One file as an Arbor document (the conformance suite's conversion), through the workbench shell in the project; coqc on its SCRIPT. */
-  const asDocument = async (file: string): Promise<{ outcomes: ItemOutcome[]; coqc: { ok: boolean; output: string } }> => {
-    const send = await w.channel();
-    expect((await send('PRELUDE bare')).ERR).toBe('');
-    const outcomes = await runConverted(vToDocument(text[file] as string), send);
-    const script = (await send('SCRIPT')).RESPONSE as string;
-    await send('RELEASE_CHANNEL');
-    const coqc = await runCoqc(script, { killAfterMs: 300_000, project: w.project });
-    const theorems = outcomes.filter((o) => o.kind === 'proof');
-    summary.push(`${file} as a document: ${outcomes.length} items, theorems ${theorems.filter((o) => o.result === 'proved').length}/${theorems.length} proved, declarations ${outcomes.filter((o) => o.result === 'declared').length}, skipped ${outcomes.filter((o) => o.result === 'skipped').length}, refused ${outcomes.filter((o) => o.result === 'refused').length}; coqc on SCRIPT: ${coqc.ok ? 'accepted' : 'refused'}`);
-    for (const o of outcomes.filter((x) => x.result === 'refused').slice(0, 8)) summary.push(`  refused l.${o.line}${o.name ? ` ${o.name}` : ''}: ${(o.reason ?? '').slice(0, 160)}`);
-    return { outcomes, coqc };
-  };
+  const asDocument = (file: string): ReturnType<typeof runAsDocument> => runAsDocument(w, file, text[file] as string, summary, 8);
 
   it('conformance: SearchTree.v as a document — every theorem an item, admitted ones skipped, reference proofs go through, coqc accepts the SCRIPT', async () => {
     const { outcomes, coqc } = await asDocument('SearchTree.v');

@@ -6,6 +6,9 @@ import { WorkspaceTrust } from '../../../host/workspace-trust.ts';
 import { createWorkbenchShell, type WorkbenchShell } from '../../../host/workbench-shell.ts';
 import { runProcess } from '../../../process/process-manager.ts';
 import type { ProjectArgs } from '../../../shell/prover-session.ts';
+import { runCoqc } from '../../../fidelity/run-coqc.ts';
+import { runConverted, type ItemOutcome } from '../conformance-run.ts';
+import { vToDocument } from '../v-to-document.ts';
 
 const FIXTURE = fileURLToPath(new URL('../../../../fixtures/public/vfa/', import.meta.url));
 /** Under the repo's .tmp/: a sandboxed prover or coqc reads the workspace (the sandbox has no /tmp of the host). */
@@ -93,4 +96,22 @@ export async function openProjectWorkspace(p: ProjectFixture, prefix: string): P
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A `.v` file's text as one Arbor document (the conformance suite's conversion, `PRELUDE bare`) on a fresh channel of
+ * the workspace's shell, then `coqc` in the project on its SCRIPT; one summary line, and one per refusal (the first `shown`).
+ */
+export async function runAsDocument(w: VfaWorkspace, file: string, text: string, summary: string[], shown = Infinity): Promise<{ outcomes: ItemOutcome[]; coqc: { ok: boolean; output: string } }> {
+  const send = await w.channel();
+  const bare = await send('PRELUDE bare');
+  if (bare.ERR !== '') throw new Error(`PRELUDE bare: ${bare.ERR}`);
+  const outcomes = await runConverted(vToDocument(text), send);
+  const script = (await send('SCRIPT')).RESPONSE as string;
+  await send('RELEASE_CHANNEL');
+  const coqc = await runCoqc(script, { killAfterMs: 300_000, project: w.project });
+  const theorems = outcomes.filter((o) => o.kind === 'proof');
+  summary.push(`${file} as a document: ${outcomes.length} items, theorems ${theorems.filter((o) => o.result === 'proved').length}/${theorems.length} proved, declarations ${outcomes.filter((o) => o.result === 'declared').length}, skipped ${outcomes.filter((o) => o.result === 'skipped').length}, refused ${outcomes.filter((o) => o.result === 'refused').length}; coqc on SCRIPT: ${coqc.ok ? 'accepted' : 'refused'}`);
+  for (const o of outcomes.filter((x) => x.result === 'refused').slice(0, shown)) summary.push(`  refused l.${o.line}${o.name ? ` ${o.name}` : ''}: ${(o.reason ?? '').slice(0, 160)}`);
+  return { outcomes, coqc };
 }
