@@ -130,7 +130,7 @@ describe('.v files as derivations (attack, real coqidetop)', () => {
     const by = new Map(r.theorems.map((t) => [t.name, t]));
     expect(by.get('free')?.converted).toEqual({ ok: true, lines: ['GOAL free "True"', 'APPLY exact I', 'END'] });
     expect(by.get('h2')?.restsOn).toBeUndefined();
-    expect(by.get('h2')?.converted).toEqual({ ok: false, reason: 'its proof does not go through with the admitted proofs before it left out (f (line 1)) and what Coq then refused too (line 2): Coq refuses line 4: The reference f was not found in the current environment.' });
+    expect(by.get('h2')?.converted).toEqual({ ok: false, reason: 'its proof does not go through with what is not proved left out of it (f (line 1, admitted)) and what Coq then refused too (line 2): Coq refuses line 4: The reference f was not found in the current environment. — prove what it needs in the file first' });
     expect(by.get('uses_h2')?.converted).toEqual({ ok: false, reason: expect.stringMatching(/\(line 2, line 4\): Coq refuses line 5: The reference h2 was not found/) });
     // The section's refused definition is left out alone: the section still opens and closes around what Coq accepted.
     const last = by.get('last')?.converted;

@@ -4,7 +4,7 @@ import { coqCode, derivationSteps, recordedSteps, theoremsOf } from '../../../sh
 import type { Converted } from '../../../shared/protocol/v-file-convert.ts';
 import { convertTheorem, defineLine } from '../../../shared/protocol/v-file-convert.ts';
 import { admittedReliance, kernelNameAt, projectLibraries, type AdmittedConstant } from './admitted-reliance.ts';
-import { CoqideTopClient } from './coqidetop-client.ts';
+import { CoqideTopClient, CoqTimeout } from './coqidetop-client.ts';
 import type { ClientOptions } from './coqidetop-client.ts';
 import type { ProjectArgs } from '../../shell/prover-session.ts';
 import { splitHyp, type LetTypes } from './coq-hyps.ts';
@@ -116,7 +116,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
   // that text too, on a second prover, and a conversion after the line it refuses says so instead of offering a DEFINE
   // that would fail (a `<:` functor whose admitted field was left out: "The field get is missing in Top.ListsTable").
   let found: readonly VTheorem[] = [];
-  const defined = new DefinedPrefix(start, options.timeoutMs, options.signal, () => deadline, () => found);
+  const defined = new DefinedPrefix(start, options.timeoutMs, options.signal, () => deadline, () => found, (line) => options.onProgress?.({ sentences: sentences.length, line, lines: totalLines, theorems: done.length, lastTheorems: done.slice(-3), ...(skipped.length > 0 ? { skipped: skipped.length } : {}) }));
   const deadline = options.wallClockMs !== undefined ? started + options.wallClockMs : Infinity;
   try {
     // Read-only: a proof may be `Admitted`; what rests on it is said per theorem (Print Assumptions, below).
@@ -254,7 +254,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         ...(readWithout.length > 0 ? { readWithout: readWithout.map((k) => k.line) } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
         ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, ...(a.line !== undefined ? { line: a.line } : {}) })) } : {}),
-        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut, refusedBefore, defined, admitted),
+        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut, refusedBefore, defined, found),
       });
       if (restsOn.length > 0) leftOut.push([t.index, t.endIndex]);
       const refused = finished && restsOn.length === 0 ? refusedTactic(t, sentences) : undefined;
@@ -301,12 +301,16 @@ async function withoutOpenSignatures(client: CoqideTopClient, codes: readonly st
   return out;
 }
 
-/** A stretch of the file Coq refused once the admitted proofs before it were left out. */
+/**
+ * A stretch of the file Coq refused once the admitted proofs before it were left out; or, `stopped`, where the second
+ * reading could not go on (the file's time limit, Cancel, its prover gone): nothing Coq said about the text.
+ */
 interface Refusal {
   from: number;
   to: number;
   line: number;
   message: string;
+  stopped?: boolean;
 }
 
 /**
@@ -325,11 +329,17 @@ class DefinedPrefix {
   private readonly dropped: Refusal[] = [];
   private theoremAt: Map<number, VTheorem> | undefined;
 
-  constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal: AbortSignal | undefined, private readonly deadline: () => number, private readonly theorems: () => readonly VTheorem[]) {}
+  constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal: AbortSignal | undefined, private readonly deadline: () => number, private readonly theorems: () => readonly VTheorem[], private readonly progress: (line: number) => void) {}
 
   /** Runs the DEFINE's text through sentence `upTo` − 1 (a theorem's own sentences whole). */
   async through(sentences: readonly VSentence[], upTo: number, leftOut: readonly [number, number][]): Promise<void> {
     if (this.blocked !== undefined || (leftOut.length === 0 && this.client === undefined)) return;
+    const stop = this.stopped(sentences[this.next]?.line ?? 0);
+    if (stop !== undefined) {
+      // Cancelled or out of time before Coq read anything more: no prover is started for it.
+      this.blocked = { from: this.next, to: this.next, ...stop };
+      return;
+    }
     if (this.client === undefined) {
       this.client = await this.start();
       this.next = 0;
@@ -347,16 +357,28 @@ class DefinedPrefix {
       for (let i = from; i <= to; i++) {
         if (skipped(i)) continue;
         const s = sentences[i] as VSentence;
+        this.progress(s.line);
+        const stop = this.stopped(s.line);
+        if (stop !== undefined) {
+          this.blocked = { from, to, ...stop };
+          return;
+        }
         const left = this.deadline() - performance.now();
         try {
           // The file's own limit holds here too (Arbor's wall-clock limit on opening a .v file).
-          if (left <= 0) throw new Error('not read: the time limit for opening the file was reached');
           await client.addAndGoals(s.code, Math.max(1, Math.min(this.timeoutMs, left)), this.signal);
         } catch (e) {
-          // Cancelled: Coq did not read the rest, so nothing after it is offered (the judging loop stops at its next theorem).
-          const message = this.signal?.aborted === true ? 'cancelled before Coq read it' : (e as Error).message.replace(/\s+/g, ' ').trim();
+          // Cancelled, out of time, or the prover gone: Coq said nothing about the text, and nothing after it is offered.
+          const cut = this.stopped(s.line) ?? (client.alive ? undefined : { line: s.line, message: `Arbor's second prover stopped (${(e as Error).message.replace(/\s+/g, ' ').trim()})`, stopped: true });
+          if (cut !== undefined) {
+            this.blocked = { from, to, ...cut };
+            return;
+          }
+          const said = (e as Error).message.replace(/\s+/g, ' ').trim();
+          // Arbor's limit per sentence, not Coq's refusal: said so (the sentence is left out like a refused one).
+          const message = e instanceof CoqTimeout ? `not finished within Arbor's limit of ${Math.round(this.timeoutMs / 1000)} s per sentence` : said;
           const refusal = { from, to, line: s.line, message };
-          const back = client.alive && this.signal?.aborted !== true && left > 0 ? await client.editAt(before).then(() => true, () => false) : false;
+          const back = await client.editAt(before).then(() => true, () => false);
           if (!back || (theorem === undefined && changesBlocks(s.pp))) {
             this.blocked = refusal;
             return;
@@ -366,6 +388,13 @@ class DefinedPrefix {
         }
       }
     }
+  }
+
+  /** Why the reading cannot go on at `line`: Cancel, or the file's time limit spent (undefined: it can). */
+  private stopped(line: number): { line: number; message: string; stopped: true } | undefined {
+    if (this.signal?.aborted === true) return { line, message: 'the opening was cancelled', stopped: true };
+    if (this.deadline() - performance.now() <= 0) return { line, message: 'the time limit for opening the file was reached', stopped: true };
+    return undefined;
   }
 
   /** Why a conversion of `t` is refused: Coq refused its DEFINE's text, or its own proof after that text. */
@@ -432,7 +461,7 @@ function refusedTactic(t: VTheorem, sentences: readonly VSentence[]): string | u
   return undefined;
 }
 
-async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][], refusedBefore: readonly RefusedBefore[], defined: DefinedPrefix, admitted: ReadonlyMap<string, AdmittedConstant>): Promise<Converted> {
+async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][], refusedBefore: readonly RefusedBefore[], defined: DefinedPrefix, theorems: readonly VTheorem[]): Promise<Converted> {
   if (t.name === undefined) return { ok: false, reason: 'an anonymous Goal has no name to read its statement by' };
   if (t.ending === 'Admitted') return { ok: false, reason: 'the proof is Admitted, not proved: Arbor never states an unproved lemma as a theorem (only proofs ending in Qed or Defined convert)' };
   if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
@@ -473,18 +502,39 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   const refused = defined.refusalOf(t);
   if (refused !== undefined) {
     const { refusal, own } = refused;
-    const admittedBefore = [...admitted.values()].filter((a) => a.line !== undefined && a.line < refusal.line).map((a) => `${a.name} (line ${a.line})`);
-    const without = `with the admitted proofs before it left out${admittedBefore.length > 0 ? ` (${admittedBefore.join(', ')})` : ''}`;
+    if (refusal.stopped === true) return { ok: false, reason: `not offered: Arbor stopped reading its DEFINE at line ${refusal.line} (${refusal.message}), so Coq never judged it` };
+    // What was left out before the line Coq refused: a theorem by its name (an anonymous Goal by its line) and why.
+    const out = leftOut.filter(([from]) => from < refusal.from).map(([from]) => {
+      const left = theorems.find((x) => x.index === from);
+      const name = left?.name ?? 'a Goal';
+      return `${name} (line ${left?.line ?? sentences[from]?.line}, ${left?.ending === 'Admitted' ? 'admitted' : 'resting on an admitted proof'})`;
+    });
+    // The nearest five: what a line needs is most often just above it.
+    const listed = out.length > 5 ? [`${out.length - 5} earlier`, ...out.slice(-5)] : out;
+    const without = `with what is not proved left out of it (${listed.join(', ')})`;
     const dropped = defined.droppedBefore(t.index).map((d) => `line ${d.line}`);
-    const alsoOut = dropped.length > 5 ? [...dropped.slice(0, 5), `${dropped.length - 5} more`] : dropped;
+    const alsoOut = dropped.length > 5 ? [...dropped.slice(0, 5), `and ${dropped.length - 5} more`] : dropped;
+    const todo = 'prove what it needs in the file first';
     return {
       ok: false,
       reason: own
-        ? `its proof does not go through ${without}${alsoOut.length > 0 ? ` and what Coq then refused too (${alsoOut.join(', ')})` : ''}: Coq refuses line ${refusal.line}: ${refusal.message}`
-        : `its DEFINE would stop at line ${refusal.line}: ${without}, Coq refuses that line: ${refusal.message}`,
+        ? `its proof does not go through ${without}${alsoOut.length > 0 ? ` and what Coq then refused too (${alsoOut.join(', ')})` : ''}: Coq refuses line ${refusal.line}: ${refusal.message} — ${todo}`
+        : `its DEFINE would stop at line ${refusal.line}: ${without}, Coq refuses that line: ${refusal.message} — ${todo}`,
     };
   }
-  const kept = sentences.slice(0, t.index).filter((s, i) => !leftOut.some(([from, to]) => i >= from && i <= to) && !defined.leftOut(i) && !isQuery(s.pp));
-  const before = defineLine(await withoutOpenSignatures(client, kept.map((s) => s.code), states[t.index - 1]));
+  const kept = sentences.slice(0, t.index).map((s, i) => ({ s, i })).filter(({ s, i }) => !leftOut.some(([from, to]) => i >= from && i <= to) && !defined.leftOut(i) && !isQuery(s.pp));
+  // The document's own policy judges the DEFINE before Coq runs any of it, and refuses it whole for one sentence
+  // (`Register`, an aborted attempt's `admit`): said here, at that line. A sentence is in a proof when the one before it
+  // left goals (the file's own reading).
+  const policy = new SentencePolicy('define');
+  for (const { s, i } of kept) {
+    const why = policy.judge(s.pp, sentences[i - 1]?.goals !== undefined, s.tacticHead);
+    if (why !== undefined) return { ok: false, reason: `its DEFINE would carry line ${s.line}, which an Arbor document refuses (${why.replace(/^parse error: declaration /, '')}): convert a theorem before it, or change that line` };
+  }
+  const codes = await withoutOpenSignatures(client, kept.map(({ s }) => s.code), states[t.index - 1]);
+  const size = codes.reduce((n, c) => n + c.length + 1, 0);
+  const limit = 256 * 1024;
+  if (size > limit) return { ok: false, reason: `its DEFINE would hold ${Math.round(size / 1024)} KiB of the file before it, more than a document's DEFINE takes (${limit / 1024} KiB): make the file before it a library of the project (its _CoqProject) and Require it` };
+  const before = defineLine(codes);
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }

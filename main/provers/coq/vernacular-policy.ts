@@ -118,7 +118,12 @@ const READ_ONLY_QUERIES = new Set(['Print', 'Check', 'About', 'Locate', 'Search'
 const READ_ONLY_COMMANDS = new Set([...READ_ONLY_QUERIES, 'Register', 'Include']);
 
 /** A query (`Print`, `Check`, `Search`…): it only prints, so a conversion's DEFINE leaves it out. */
-export const isQuery = (pp: string): boolean => READ_ONLY_QUERIES.has(headOf(pp)?.words[0] ?? '');
+export const isQuery = (pp: string): boolean => {
+  // `Time Check t.` prints as `Check t.` does, and `Fail c.` undoes whatever `c` did: judged by what they wrap.
+  const inner = failWrapped(pp) ?? timeWrapped(pp);
+  if (inner !== undefined) return isQuery(inner);
+  return READ_ONLY_QUERIES.has(headOf(pp)?.words[0] ?? '');
+};
 /** Commands that open a proof (tactic sentences follow until `Qed`/`Defined`). */
 const PROOF_STARTERS = new Set(['Lemma', 'Theorem', 'Example', 'Fact', 'Remark', 'Corollary', 'Proposition', 'Property', 'Goal']);
 /** The only commands allowed while a proof is open: the kernel checks everything else at `Qed`. */
