@@ -116,12 +116,13 @@ describe('▶ Convert\'s second reading: processes, limits, Cancel (attack, real
     expect(report.theorems.some((t) => (t.name === 'z' || t.name === 'w') && t.converted.ok)).toBe(false);
   });
 
-  // Shows: a Cancel during the second reading is reported, for the theorem being converted, as Coq refusing a line of the
+  // Fixed (session 16): said as Arbor stopping, never Coq refusing; the report says it was cancelled.
+  // Showed: a Cancel during the second reading is reported, for the theorem being converted, as Coq refusing a line of the
   // file: "its DEFINE would stop at line 2: …, Coq refuses that line: cancelled before Coq read it" (DefinedPrefix stores
   // the cancellation as `refused` and convert words every refusal the same way). Coq refused nothing; and when that
   // theorem is the last one, the report has no `stopped` at all (the judging loop stops only at a next theorem), so the
   // panel shows a complete, uncancelled file whose line 2 Coq "refuses".
-  it.fails('Cancel during the second reading: no theorem is said to be refused by Coq, and the report says it was cancelled', { timeout: 120_000 }, async () => {
+  it('Cancel during the second reading: no theorem is said to be refused by Coq, and the report says it was cancelled', { timeout: 120_000 }, async () => {
     const text = `Lemma a : True. Admitted.\n${SLOW_WITHOUT_A}\nLemma z : 1 = 1. Proof. reflexivity. Qed.\n`;
     const ac = new AbortController();
     const { report } = await observed(text, { timeoutMs: 60_000, signal: ac.signal }, () => ac.abort());
@@ -387,6 +388,8 @@ describe('▶ Convert\'s second reading stops at the theorem: what it does not r
     return { errs: rs.slice(0, -1).map((r) => r.ERR).filter((e) => e !== ''), coqc: c.ok ? 'accepted' : c.output.replace(/\s+/g, ' ').slice(0, 200) };
   };
 
+  // Left (session 16): z is now refused at conversion (its proof does not go through on the second reading), not offered
+  // and failing; a module type's admitted lemma is a field, which Arbor cannot declare without `Admitted`.
   // Shows: an admitted lemma inside a module type is left out of the DEFINE as an admitted proof, which shrinks the
   // signature: `Module M : T` still goes through on the second reading (which stops before z), but M's `l` is now hidden
   // by the seal, and z's own proof `exact M.l` fails in the document ("The reference M.l was not found"). z rests on nothing
@@ -396,6 +399,8 @@ describe('▶ Convert\'s second reading stops at the theorem: what it does not r
     expect(r.errs).toEqual([]);
   });
 
+  // Left (session 16): z is now refused at conversion (its proof does not go through on the second reading), not offered
+  // and failing; a module type's admitted lemma is a field, which Arbor cannot declare without `Admitted`.
   // Shows: the same inside a functor over T: `X.l` is a field of the functor's parameter (a premise, not an admitted
   // proof, so z is offered), but with T's admitted `l` left out of the DEFINE, `APPLY exact X.l` fails ("The reference X.l
   // was not found"); only END's HAMMER closes the goal afterwards.

@@ -267,6 +267,11 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         if (kernelName !== undefined && t.name !== undefined) admitted.set(kernelName, { kernelName, name: t.name, line: t.line });
       }
     }
+    // Cancelled while the last theorem was judged (its conversion's second reading): the report says so all the same.
+    if (stopped === undefined && options.signal?.aborted === true) {
+      const last = theorems.at(-1);
+      stopped = { line: last?.line ?? 1, message: `cancelled at line ${last?.line ?? 1} while its conversion was read: the theorems read are shown`, cancelled: true };
+    }
     return { theorems, sentences: sentences.length, ...(stopped ? { stopped } : {}), ...(skipped.length > 0 ? { skipped } : {}), ms: Math.round(performance.now() - started), project: project !== undefined };
   } finally {
     await client.dispose();
