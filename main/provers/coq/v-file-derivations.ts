@@ -230,6 +230,15 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     let anyAdmitted = libraries.length > 0;
     found = theoremsOf(sentences);
     const readingCut = stopped !== undefined;
+    // Declarations a document refuses though a `.v` file may run them (`Register`, `Include` in a module, an option
+    // outside the allow-list): left out of every conversion's DEFINE, as an admitted proof is, and Coq then judges the
+    // text without them (DefinedPrefix). Proof sentences are not judged here (refusedBefore, convert).
+    const inTheorem = (i: number): boolean => found.some((t) => i >= t.index && i <= t.endIndex);
+    const documentPolicy = new SentencePolicy('define');
+    for (const [i, s] of sentences.entries()) {
+      if (inTheorem(i) || isQuery(s.pp)) continue;
+      if (documentPolicy.judge(s.pp, false) !== undefined) leftOut.push([i, i]);
+    }
     for (const [k, t] of found.entries()) {
       // Judging (Check, Print Assumptions, Locate) takes a second or more per theorem on a loaded machine:
       // Cancel and the overall limit hold here too, keeping only the theorems judged (never one unjudged).
@@ -485,10 +494,16 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   // and then does not elaborate again ("Cannot infer the implicit parameter V"): the statement as stored is printed
   // with every argument instead (the plugin's `Arbor_statement`, under Printing All).
   // (`Check` elaborates it with the implicit argument left an existential, listed after `where`.)
-  const elaborates = await client.query(`Check (${printed}).`, state).then((ms) => ms.every((m) => !/\nwhere\n\?/.test(m.text)), () => false);
-  if (hasArborPlugin(client) && !elaborates) {
-    const stored = readArborStatement((await client.query(`Arbor_statement ${t.name}.`, state).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text));
+  const noEvar = (ms: readonly { text: string }[]): boolean => ms.every((m) => !/\nwhere\n\?/.test(m.text));
+  const elaborates = await client.query(`Check (${printed}).`, state).then(noEvar, () => false);
+  // The print may also read as *another* statement: `@v i1 = @v i1` prints `v = v`, which elaborates with the default
+  // instance i2. Coq judges: the theorem itself must have the type the print elaborates to on its own (up to conversion;
+  // `constr:` elaborates it whole before the cast, which would otherwise unify `v`'s instance with i1).
+  const same = elaborates && await client.query(`Check (@${t.name} : ltac:(let T := constr:(${printed}) in exact T)).`, state).then(noEvar, () => false);
+  if (!same) {
+    const stored = hasArborPlugin(client) ? readArborStatement((await client.query(`Arbor_statement ${t.name}.`, state).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text)) : undefined;
     if (stored !== undefined) statement = stored.printed;
+    else if (elaborates) return { ok: false, reason: `Coq prints its statement as \`${printed}\`, which reads as another statement here (Coq's check of the theorem against it fails), and Arbor's Coq plugin, which prints it with every argument, is not loaded` };
   }
   // A Qed proof may hold a tactic a document refuses (`first [exact I | admit]`: the admit never ran): the
   // converted item would stop at that line, so it is refused here, with the document policy's reason.
@@ -511,8 +526,8 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
     // What was left out before the line Coq refused: a theorem by its name (an anonymous Goal by its line) and why.
     const out = leftOut.filter(([from]) => from < refusal.from).map(([from]) => {
       const left = theorems.find((x) => x.index === from);
-      const name = left?.name ?? 'a Goal';
-      return `${name} (line ${left?.line ?? sentences[from]?.line}, ${left?.ending === 'Admitted' ? 'admitted' : 'resting on an admitted proof'})`;
+      if (left === undefined) return `line ${sentences[from]?.line}, which a document refuses`;
+      return `${left.name ?? 'a Goal'} (line ${left.line}, ${left.ending === 'Admitted' ? 'admitted' : 'resting on an admitted proof'})`;
     });
     // The nearest five: what a line needs is most often just above it.
     const listed = out.length > 5 ? [`${out.length - 5} earlier`, ...out.slice(-5)] : out;
