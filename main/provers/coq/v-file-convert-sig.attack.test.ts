@@ -143,18 +143,23 @@ describe('▶ Convert inside modules with signatures, and with proofs left out (
     await goesThrough(t);
   });
 
-  // Shows: DefinedPrefix reads the conversion's text with each open module's signature still on (`s.code`), while the
+  // Fixed (session 16): a header Coq refuses with its signature is read bare (as the DEFINE would carry it); only conversions
+  // after its End are refused, at the header's line.
+  // Showed: DefinedPrefix reads the conversion's text with each open module's signature still on (`s.code`), while the
   // DEFINE it offers opens the module bare (`withoutOpenSignatures` runs only after). A signature over a left-out
   // admitted definition (`: T with Definition x := adm`) is refused there, and as a block-changing sentence it refuses
   // every later conversion — though the DEFINE offered would not carry that signature at all (`Module M.` then the
   // theorem goes through). A false refusal, said as "its DEFINE would stop at line 5".
-  it.fails('broke: a theorem inside `Module M : T with Definition x := adm.` (adm admitted, l not resting on it) is refused: "its DEFINE would stop at line 5 … adm was not found"', { timeout: 60_000 }, async () => {
+  it('broke: a theorem inside `Module M : T with Definition x := adm.` (adm admitted, l not resting on it) is refused: "its DEFINE would stop at line 5 … adm was not found"', { timeout: 60_000 }, async () => {
     const file = 'Module Type T.\nParameter x : nat.\nEnd T.\nDefinition adm : nat. Admitted.\nModule M : T with Definition x := adm.\nDefinition x := adm.\nLemma l : 1 = 1.\nProof. reflexivity. Qed.\nEnd M.\n';
     const r = await vFileDerivations(file, { timeoutMs: 30_000 });
     const t = theorem(r, 'l');
     expect(t.restsOn).toBeUndefined();
     expect(reasonOf(t)).toBe('');
     await goesThrough(t);
+    // After `End M`, whose signature check the DEFINE would carry, a conversion is refused at the header's line.
+    const after = await vFileDerivations(`${file}Lemma z : 2 = 2. Proof. reflexivity. Qed.\n`, { timeoutMs: 30_000 });
+    expect(reasonOf(theorem(after, 'z'))).toMatch(/^its DEFINE would stop at line 5: .*adm \(line 4, admitted\).*adm was not found/);
   });
 
   // Fixed (session 16): the document's policy judges the DEFINE at conversion; a limit or Cancel is said as Arbor stopping.
@@ -210,10 +215,11 @@ describe('▶ Convert inside modules with signatures, and with proofs left out (
     if (t.converted.ok) await goesThrough(t);
   });
 
-  // Shows: the converted item introduces the theorem's starting context by name (`binders` = t.start.context), which
+  // Fixed (session 16): Coq says which of the starting context are section variables (`Locate Term`), and those are not introduced.
+  // Showed: the converted item introduces the theorem's starting context by name (`binders` = t.start.context), which
   // inside a section holds the section's variables: `APPLY intros n` fails ("n is already used."). Old, not one of the
   // three new pieces, but every theorem in a section with a Variable converts to an item with a failing line.
-  it.fails('broke: a theorem inside `Section S. Variable n : nat.` converts with `APPLY intros n`, which fails ("n is already used.")', { timeout: 60_000 }, async () => {
+  it('broke: a theorem inside `Section S. Variable n : nat.` converts with `APPLY intros n`, which fails ("n is already used.")', { timeout: 60_000 }, async () => {
     const r = await vFileDerivations('Section S.\nVariable n : nat.\nLemma l : n = n.\nProof. reflexivity. Qed.\nEnd S.\n', { timeoutMs: 30_000 });
     await goesThrough(theorem(r, 'l'));
   });

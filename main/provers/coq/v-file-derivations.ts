@@ -12,6 +12,7 @@ import { guessKind } from './context-kind.ts';
 import { COQ_BLANK, NAME_PART, NAME_START, nextCoqSentence, SentenceParseError } from './coq-sentence.ts';
 import { blockEffect, changesBlocks, type OpenBlock, withoutLeadingComments, withoutModuleType } from './document-blocks.ts';
 import { coqOpenBlocks } from './coq-blocks.ts';
+import { isQualid, sectionVariableFromLocate } from './assumptions.ts';
 import { hasArborPlugin, letTypesAt, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
 import { typeFromCheck } from './statement-reading.ts';
 import { isQuery, SentencePolicy } from './vernacular-policy.ts';
@@ -316,6 +317,25 @@ async function withoutOpenSignatures(client: CoqideTopClient, codes: readonly st
 }
 
 /**
+ * The names the theorem's own binders put in its first goal: its starting context without the open sections' variables
+ * (`Section S. Variable n : nat. Lemma l : n = n.` starts with `n` in context, which the converted item, stated inside
+ * the same section, must not introduce again). Coq says which are section variables (`Locate Term`: `Variable n`), at
+ * the state before the theorem, asked only when a section is open there.
+ */
+async function ownBinders(client: CoqideTopClient, t: VTheorem, before: number | undefined): Promise<string[]> {
+  const names = t.start.context.map((e) => e.name);
+  if (before === undefined || names.length === 0) return names;
+  const blocks = await coqOpenBlocks(client, before).catch(() => undefined);
+  if (blocks !== undefined && !blocks.some((b) => b.kind === 'section')) return names;
+  const own: string[] = [];
+  for (const name of names) {
+    const located = isQualid(name) ? await client.query(`Locate Term ${name}.`, before).catch(() => []) : [];
+    if (sectionVariableFromLocate(located.map((m) => m.text).join('\n'))?.sectionVariable !== name) own.push(name);
+  }
+  return own;
+}
+
+/**
  * A stretch of the file Coq refused once the admitted proofs before it were left out; or, `stopped`, where the second
  * reading could not go on (the file's time limit, Cancel, its prover gone): nothing Coq said about the text.
  */
@@ -341,6 +361,7 @@ class DefinedPrefix {
   private next = 0;
   private blocked: Refusal | undefined;
   private readonly dropped: Refusal[] = [];
+  private readonly open: (Refusal | undefined)[] = [];
   private theoremAt: Map<number, VTheorem> | undefined;
 
   constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal: AbortSignal | undefined, private readonly deadline: () => number, private readonly theorems: () => readonly VTheorem[], private readonly progress: (line: number) => void) {}
@@ -393,12 +414,31 @@ class DefinedPrefix {
           const message = e instanceof CoqTimeout ? `not finished within Arbor's limit of ${Math.round(this.timeoutMs / 1000)} s per sentence` : said;
           const refusal = { from, to, line: s.line, message };
           const back = await client.editAt(before).then(() => true, () => false);
+          // A module whose signature Coq refuses here (`: T with Definition x := adm`, adm left out): the conversion of a
+          // theorem inside it opens it bare (withoutOpenSignatures), so it is read bare; its `End` would check the
+          // signature, so every conversion after that `End` is refused at the header's line.
+          const bare = back && theorem === undefined ? withoutModuleType(s.code) : undefined;
+          if (bare !== undefined && await client.addAndGoals(bare, Math.max(1, Math.min(this.timeoutMs, this.deadline() - performance.now())), this.signal).then(() => true, () => false)) {
+            this.open.push(refusal);
+            continue;
+          }
+          if (bare !== undefined) await client.editAt(before).catch(() => undefined);
           if (!back || (theorem === undefined && changesBlocks(s.pp))) {
             this.blocked = refusal;
             return;
           }
           this.dropped.push(refusal);
           break;
+        }
+        // The blocks the reading has open (each with the refused signature it was opened without, if any).
+        const effect = theorem === undefined ? blockEffect(s.code) : undefined;
+        if (effect !== undefined && 'open' in effect) this.open.push(undefined);
+        else if (effect !== undefined) {
+          const signature = this.open.pop();
+          if (signature !== undefined) {
+            this.blocked = { ...signature, from: i, to: i };
+            return;
+          }
         }
       }
     }
@@ -509,7 +549,7 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   // converted item would stop at that line, so it is refused here, with the document policy's reason.
   const own = refusedTactic(t, sentences);
   if (own !== undefined) return { ok: false, reason: `${own} — an Arbor document refuses it` };
-  const item = convertTheorem({ theorem: t, statement: statement ?? printed, binders: t.start.context.map((e) => e.name) });
+  const item = convertTheorem({ theorem: t, statement: statement ?? printed, binders: await ownBinders(client, t, states[t.index - 1]) });
   if (!item.ok) return item;
   // Queries only print: a document's DEFINE would refuse them for nothing.
   // The DEFINE carries every declaration before the theorem, proofs included: one an Arbor document refuses
