@@ -345,6 +345,16 @@ interface Refusal {
   line: number;
   message: string;
   stopped?: boolean;
+  /** The theorem ran, but its statement reads differently without what was left out. */
+  meaning?: boolean;
+}
+
+/** The theorem a conversion is for: its statement as the item states it, and the kernel term of its type in the file. */
+interface Converting {
+  index: number;
+  name: string;
+  statement: string;
+  kernel: string | undefined;
 }
 
 /**
@@ -366,8 +376,13 @@ class DefinedPrefix {
 
   constructor(private readonly start: () => Promise<CoqideTopClient>, private readonly timeoutMs: number, private readonly signal: AbortSignal | undefined, private readonly deadline: () => number, private readonly theorems: () => readonly VTheorem[], private readonly progress: (line: number) => void) {}
 
+  /** Whether the DEFINE's text is read (again) on the second prover: something was left out, and nothing stopped it. */
+  reading(leftOut: readonly [number, number][]): boolean {
+    return this.blocked === undefined && (leftOut.length > 0 || this.client !== undefined);
+  }
+
   /** Runs the DEFINE's text through sentence `upTo` − 1 (a theorem's own sentences whole). */
-  async through(sentences: readonly VSentence[], upTo: number, leftOut: readonly [number, number][]): Promise<void> {
+  async through(sentences: readonly VSentence[], upTo: number, leftOut: readonly [number, number][], converting?: Converting): Promise<void> {
     if (this.blocked !== undefined || (leftOut.length === 0 && this.client === undefined)) return;
     const stop = this.stopped(sentences[this.next]?.line ?? 0);
     if (stop !== undefined) {
@@ -389,6 +404,7 @@ class DefinedPrefix {
       const to = theorem?.endIndex ?? from;
       this.next = to + 1;
       const before = client.tip;
+      let ran = true;
       for (let i = from; i <= to; i++) {
         if (skipped(i)) continue;
         const s = sentences[i] as VSentence;
@@ -428,6 +444,7 @@ class DefinedPrefix {
             return;
           }
           this.dropped.push(refusal);
+          ran = false;
           break;
         }
         // The blocks the reading has open (each with the refused signature it was opened without, if any).
@@ -441,7 +458,23 @@ class DefinedPrefix {
           }
         }
       }
+      if (ran && theorem !== undefined && converting !== undefined && converting.index === from) await this.sameMeaning(client, theorem, converting);
     }
+  }
+
+  /**
+   * The theorem being converted, run here without what was left out, must state what it states in the file: Coq's
+   * kernel terms of its type compared (plugin `Arbor_statement`: a left-out `Include` or definition can make `plus`
+   * or `f` another constant, a left-out instance another instance), and the converted GOAL's text must elaborate here
+   * to that type. Otherwise the conversion is refused.
+   */
+  private async sameMeaning(client: CoqideTopClient, t: VTheorem, converting: Converting): Promise<void> {
+    const notice = async (q: string): Promise<string[]> => (await client.query(q, client.tip).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text);
+    const here = converting.kernel === undefined ? undefined : readArborStatement(await notice(`Arbor_statement ${converting.name}.`))?.kernel;
+    const elaborates = await client.query(`Check (@${converting.name} : ltac:(let T := constr:(${converting.statement}) in exact T)).`, client.tip).then(() => true, () => false);
+    if (converting.kernel !== undefined && here === converting.kernel && elaborates) return;
+    const why = converting.kernel === undefined ? "Arbor's Coq plugin, which compares statements, is not loaded" : here !== converting.kernel ? "Coq's kernel terms of its statement differ" : 'the converted statement does not elaborate to it';
+    this.dropped.push({ from: t.index, to: t.endIndex, line: t.line, message: `without what is left out, its statement means something else here (${why})`, meaning: true });
   }
 
   /** Why the reading cannot go on at `line`: Cancel, or the file's time limit spent (undefined: it can). */
@@ -460,12 +493,12 @@ class DefinedPrefix {
 
   /** Whether sentence `i` is left out of a DEFINE because Coq refused it (or the theorem holding it) there. */
   leftOut(i: number): boolean {
-    return this.dropped.some((d) => i >= d.from && i <= d.to);
+    return this.dropped.some((d) => d.meaning !== true && i >= d.from && i <= d.to);
   }
 
   /** The refused stretches before sentence `i`, for a conversion's reason. */
   droppedBefore(i: number): readonly Refusal[] {
-    return this.dropped.filter((d) => d.to < i);
+    return this.dropped.filter((d) => d.meaning !== true && d.to < i);
   }
 
   async dispose(): Promise<void> {
@@ -558,29 +591,36 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   if (blocking !== undefined) {
     return { ok: false, reason: `its DEFINE would carry the earlier proof of ${blocking.name} (line ${blocking.line}), which holds a tactic an Arbor document refuses (${blocking.why}): convert ${blocking.name} with another proof first` };
   }
-  await defined.through(sentences, t.endIndex + 1, leftOut);
+  // The kernel term of the theorem's type in the file, for the second reading to compare (only asked when it runs).
+  const kernel = defined.reading(leftOut) && hasArborPlugin(client) && t.name !== undefined
+    ? readArborStatement((await client.query(`Arbor_statement ${t.name}.`, state).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text))?.kernel
+    : undefined;
+  await defined.through(sentences, t.endIndex + 1, leftOut, { index: t.index, name: t.name, statement: statement ?? printed, kernel });
   const refused = defined.refusalOf(t);
   if (refused !== undefined) {
     const { refusal, own } = refused;
     if (refusal.stopped === true) return { ok: false, reason: `not offered: Arbor stopped reading its DEFINE at line ${refusal.line} (${refusal.message}), so Coq never judged it` };
     // What was left out before the line Coq refused: a theorem by its name (an anonymous Goal by its line) and why.
-    const out = leftOut.filter(([from]) => from < refusal.from).map(([from]) => {
+    const before = leftOut.filter(([from]) => from < refusal.from);
+    const unproved = before.filter(([from]) => theorems.some((x) => x.index === from)).length;
+    const out = before.map(([from]) => {
       const left = theorems.find((x) => x.index === from);
       if (left === undefined) return `line ${sentences[from]?.line}, which a document refuses`;
       return `${left.name ?? 'a Goal'} (line ${left.line}, ${left.ending === 'Admitted' ? 'admitted' : 'resting on an admitted proof'})`;
     });
     // The nearest five: what a line needs is most often just above it.
     const listed = out.length > 5 ? [`${out.length - 5} earlier`, ...out.slice(-5)] : out;
-    const without = `with what is not proved left out of it (${listed.join(', ')})`;
+    const what = unproved === 0 ? 'what a document refuses' : unproved === before.length ? 'what is not proved' : 'what is not proved and what a document refuses';
+    const without = `with ${what} left out of it (${listed.join(', ')})`;
     const dropped = defined.droppedBefore(t.index).map((d) => `line ${d.line}`);
     const alsoOut = dropped.length > 5 ? [...dropped.slice(0, 5), `and ${dropped.length - 5} more`] : dropped;
-    const todo = 'prove what it needs in the file first';
-    return {
-      ok: false,
-      reason: own
-        ? `its proof does not go through ${without}${alsoOut.length > 0 ? ` and what Coq then refused too (${alsoOut.join(', ')})` : ''}: Coq refuses line ${refusal.line}: ${refusal.message} — ${todo}`
-        : `its DEFINE would stop at line ${refusal.line}: ${without}, Coq refuses that line: ${refusal.message} — ${todo}`,
-    };
+    const then = alsoOut.length > 0 ? ` and what Coq then refused too (${alsoOut.join(', ')})` : '';
+    const todo = unproved > 0 ? 'prove what it needs in the file first' : 'convert a theorem before that line, or change the line';
+    let reason: string;
+    if (refusal.meaning === true) reason = `${refusal.message.replace(/^without what is left out, /, '')}: ${without}${then}, Coq reads it as another statement — ${todo}`;
+    else if (own) reason = `its proof does not go through ${without}${then}: Coq refuses line ${refusal.line}: ${refusal.message} — ${todo}`;
+    else reason = `its DEFINE would stop at line ${refusal.line}: ${without}, Coq refuses that line: ${refusal.message} — ${todo}`;
+    return { ok: false, reason };
   }
   const kept = sentences.slice(0, t.index).map((s, i) => ({ s, i })).filter(({ s, i }) => !leftOut.some(([from, to]) => i >= from && i <= to) && !defined.leftOut(i) && !isQuery(s.pp));
   // The document's own policy judges the DEFINE before Coq runs any of it, and refuses it whole for one sentence
