@@ -47,15 +47,8 @@ const byName = (r: VFileReport, name: string): VFileTheoremReport => {
 };
 const reasonOf = (t: VFileTheoremReport): string => (t.converted.ok ? '' : t.converted.reason);
 
-/** Waits (on the condition, not a delay) until no coqidetop of this process is left; false after `ms`. */
-async function noneLeft(ms = 10_000): Promise<boolean> {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    if (coqidetops() === 0) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return coqidetops() === 0;
-}
+/** Waits on the condition (no coqidetop of this process left), up to 10 s. */
+const noneLeft = (): Promise<void> => expect.poll(coqidetops, { timeout: 10_000 }).toBe(0);
 
 /** A sentence fast when `a` exists (the file's own reading) and ~forever without it (the DEFINE's reading). */
 const SLOW_WITHOUT_A = 'Definition d : True := ltac:(first [exact a | do 1000000000 idtac; exact I]).';
@@ -63,7 +56,7 @@ const SLOW_WITHOUT_A = 'Definition d : True := ltac:(first [exact a | do 1000000
 describe('▶ Convert\'s second reading: processes, limits, Cancel (attack, real coqidetop)', () => {
   afterEach(async () => {
     // No coqidetop outlives vFileDerivations.
-    expect(await noneLeft()).toBe(true);
+    await noneLeft();
   });
 
   it('nothing admitted: no second coqidetop starts, and every theorem converts', { timeout: 120_000 }, async () => {
@@ -462,7 +455,7 @@ describe('▶ Convert\'s second reading stops at the theorem: what it does not r
 
 describe('▶ Convert\'s second reading: a larger file with many admitted lemmas (attack)', () => {
   afterEach(async () => {
-    expect(await noneLeft()).toBe(true);
+    await noneLeft();
   });
 
   it('150 admitted lemmas between 150 proved ones: each proved one converts, in reasonable time; the file after a refused line says so', { timeout: 170_000 }, async () => {

@@ -15,7 +15,7 @@ import { coqOpenBlocks } from './coq-blocks.ts';
 import { isQualid, sectionVariableFromLocate } from './assumptions.ts';
 import { hasArborPlugin, letTypesAt, readArborStatement, startWithArborPlugin } from './arbor-plugin.ts';
 import { typeFromCheck } from './statement-reading.ts';
-import { isQuery, SentencePolicy } from './vernacular-policy.ts';
+import { isQuery, LIMIT_BYTES, SentencePolicy } from './vernacular-policy.ts';
 import type { RawGoal } from './xml-protocol.ts';
 
 export type { VFileProgress, VFileReport, VFileTheoremReport };
@@ -231,14 +231,21 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
     let anyAdmitted = libraries.length > 0;
     found = theoremsOf(sentences);
     const readingCut = stopped !== undefined;
-    // Declarations a document refuses though a `.v` file may run them (`Register`, `Include` in a module, an option
-    // outside the allow-list): left out of every conversion's DEFINE, as an admitted proof is, and Coq then judges the
-    // text without them (DefinedPrefix). Proof sentences are not judged here (refusedBefore, convert).
-    const inTheorem = (i: number): boolean => found.some((t) => i >= t.index && i <= t.endIndex);
+    // Every sentence judged once by a document's policy. Declarations it refuses though a `.v` file may run them
+    // (`Register`, `Include` in a module, an option outside the allow-list) are left out of every conversion's DEFINE,
+    // as an admitted proof is, and Coq then judges the text without them (DefinedPrefix); a refused proof sentence (an
+    // aborted attempt's `admit`) refuses the conversions whose DEFINE would carry it (convert). A sentence is in a proof
+    // when the one before it left goals (the file's own reading).
+    const inTheorem = new Array<boolean>(sentences.length).fill(false);
+    for (const t of found) for (let i = t.index; i <= t.endIndex; i++) inTheorem[i] = true;
     const documentPolicy = new SentencePolicy('define');
+    const refusedInProof = new Map<number, string>();
     for (const [i, s] of sentences.entries()) {
-      if (inTheorem(i) || isQuery(s.pp)) continue;
-      if (documentPolicy.judge(s.pp, false) !== undefined) leftOut.push([i, i]);
+      if (isQuery(s.pp)) continue;
+      const why = documentPolicy.judge(s.pp, sentences[i - 1]?.goals !== undefined, s.tacticHead);
+      if (why === undefined) continue;
+      if (inTheorem[i] === true) refusedInProof.set(i, why);
+      else leftOut.push([i, i]);
     }
     for (const [k, t] of found.entries()) {
       // Judging (Check, Print Assumptions, Locate) takes a second or more per theorem on a loaded machine:
@@ -264,7 +271,7 @@ export async function vFileDerivations(given: string, options: VFileOptions): Pr
         ...(readWithout.length > 0 ? { readWithout: readWithout.map((k) => k.line) } : {}),
         opener: t.opener, line: t.line, endLine: t.endLine, ending: t.ending, steps,
         ...(restsOn.length > 0 ? { restsOn: restsOn.map((a) => ({ name: a.name, ...(a.line !== undefined ? { line: a.line } : {}) })) } : {}),
-        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut, refusedBefore, defined, found),
+        converted: restsOn.length > 0 ? restsOnRefusal(restsOn) : await convert(client, sentences, states, t, leftOut, refusedBefore, defined, found, refusedInProof),
       });
       if (restsOn.length > 0) leftOut.push([t.index, t.endIndex]);
       const refused = finished && restsOn.length === 0 ? refusedTactic(t, sentences) : undefined;
@@ -548,7 +555,7 @@ function refusedTactic(t: VTheorem, sentences: readonly VSentence[]): string | u
   return undefined;
 }
 
-async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][], refusedBefore: readonly RefusedBefore[], defined: DefinedPrefix, theorems: readonly VTheorem[]): Promise<Converted> {
+async function convert(client: CoqideTopClient, sentences: readonly VSentence[], states: readonly number[], t: VTheorem, leftOut: readonly [number, number][], refusedBefore: readonly RefusedBefore[], defined: DefinedPrefix, theorems: readonly VTheorem[], refusedInProof: ReadonlyMap<number, string>): Promise<Converted> {
   if (t.name === undefined) return { ok: false, reason: 'an anonymous Goal has no name to read its statement by' };
   if (t.ending === 'Admitted') return { ok: false, reason: 'the proof is Admitted, not proved: Arbor never states an unproved lemma as a theorem (only proofs ending in Qed or Defined convert)' };
   if (t.ending !== 'Qed' && t.ending !== 'Defined') return { ok: false, reason: `the proof ends with ${t.ending === 'open' ? 'nothing (it is unfinished)' : t.ending}: only finished proofs convert` };
@@ -568,14 +575,22 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
   // with every argument instead (the plugin's `Arbor_statement`, under Printing All).
   // (`Check` elaborates it with the implicit argument left an existential, listed after `where`.)
   const noEvar = (ms: readonly { text: string }[]): boolean => ms.every((m) => !/\nwhere\n\?/.test(m.text));
+  // The type as stored (plugin `Arbor_statement`): the statement printed with every argument, and its kernel term.
+  let stored: Promise<ReturnType<typeof readArborStatement>> | undefined;
+  const storedStatement = (): Promise<ReturnType<typeof readArborStatement>> => {
+    stored ??= hasArborPlugin(client)
+      ? client.query(`Arbor_statement ${t.name}.`, state).catch(() => []).then((ms) => readArborStatement(ms.filter((m) => m.level === 'notice').map((m) => m.text)))
+      : Promise.resolve(undefined);
+    return stored;
+  };
   const elaborates = await client.query(`Check (${printed}).`, state).then(noEvar, () => false);
   // The print may also read as *another* statement: `@v i1 = @v i1` prints `v = v`, which elaborates with the default
   // instance i2. Coq judges: the theorem itself must have the type the print elaborates to on its own (up to conversion;
   // `constr:` elaborates it whole before the cast, which would otherwise unify `v`'s instance with i1).
   const same = elaborates && await client.query(`Check (@${t.name} : ltac:(let T := constr:(${printed}) in exact T)).`, state).then(noEvar, () => false);
   if (!same) {
-    const stored = hasArborPlugin(client) ? readArborStatement((await client.query(`Arbor_statement ${t.name}.`, state).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text)) : undefined;
-    if (stored !== undefined) statement = stored.printed;
+    const asStored = await storedStatement();
+    if (asStored !== undefined) statement = asStored.printed;
     else if (elaborates) return { ok: false, reason: `Coq prints its statement as \`${printed}\`, which reads as another statement here (Coq's check of the theorem against it fails), and Arbor's Coq plugin, which prints it with every argument, is not loaded` };
   }
   // A Qed proof may hold a tactic a document refuses (`first [exact I | admit]`: the admit never ran): the
@@ -592,9 +607,7 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
     return { ok: false, reason: `its DEFINE would carry the earlier proof of ${blocking.name} (line ${blocking.line}), which holds a tactic an Arbor document refuses (${blocking.why}): convert ${blocking.name} with another proof first` };
   }
   // The kernel term of the theorem's type in the file, for the second reading to compare (only asked when it runs).
-  const kernel = defined.reading(leftOut) && hasArborPlugin(client) && t.name !== undefined
-    ? readArborStatement((await client.query(`Arbor_statement ${t.name}.`, state).catch(() => [])).filter((m) => m.level === 'notice').map((m) => m.text))?.kernel
-    : undefined;
+  const kernel = defined.reading(leftOut) ? (await storedStatement())?.kernel : undefined;
   await defined.through(sentences, t.endIndex + 1, leftOut, { index: t.index, name: t.name, statement: statement ?? printed, kernel });
   const refused = defined.refusalOf(t);
   if (refused !== undefined) {
@@ -623,18 +636,15 @@ async function convert(client: CoqideTopClient, sentences: readonly VSentence[],
     return { ok: false, reason };
   }
   const kept = sentences.slice(0, t.index).map((s, i) => ({ s, i })).filter(({ s, i }) => !leftOut.some(([from, to]) => i >= from && i <= to) && !defined.leftOut(i) && !isQuery(s.pp));
-  // The document's own policy judges the DEFINE before Coq runs any of it, and refuses it whole for one sentence
-  // (`Register`, an aborted attempt's `admit`): said here, at that line. A sentence is in a proof when the one before it
-  // left goals (the file's own reading).
-  const policy = new SentencePolicy('define');
+  // A document's policy refuses a DEFINE whole for one sentence: a proof sentence it refuses (judged once, after
+  // reading) is said here, at its line.
   for (const { s, i } of kept) {
-    const why = policy.judge(s.pp, sentences[i - 1]?.goals !== undefined, s.tacticHead);
+    const why = refusedInProof.get(i);
     if (why !== undefined) return { ok: false, reason: `its DEFINE would carry line ${s.line}, which an Arbor document refuses (${why.replace(/^parse error: declaration /, '')}): convert a theorem before it, or change that line` };
   }
   const codes = await withoutOpenSignatures(client, kept.map(({ s }) => s.code), states[t.index - 1]);
   const size = codes.reduce((n, c) => n + c.length + 1, 0);
-  const limit = 256 * 1024;
-  if (size > limit) return { ok: false, reason: `its DEFINE would hold ${Math.round(size / 1024)} KiB of the file before it, more than a document's DEFINE takes (${limit / 1024} KiB): make the file before it a library of the project (its _CoqProject) and Require it` };
+  if (size > LIMIT_BYTES) return { ok: false, reason: `its DEFINE would hold ${Math.round(size / 1024)} KiB of the file before it, more than a document's DEFINE takes (${LIMIT_BYTES / 1024} KiB): make the file before it a library of the project (its _CoqProject) and Require it` };
   const before = defineLine(codes);
   return { ok: true, lines: before === undefined ? item.lines : [before, ...item.lines] };
 }

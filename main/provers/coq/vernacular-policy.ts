@@ -84,7 +84,8 @@ const FORBIDDEN_SECOND: Record<string, RegExp> = {
 /** A module path for `Require`/`From`/`Import` (no strings: no file names). */
 const MODULE_PATH = new RegExp(`^${COQ_NAME}(\\.${COQ_NAME})*$`);
 
-const LIMIT_BYTES = 256 * 1024;
+/** The most text a PRELUDE, DEFINE or context may hold (a `.v` conversion's DEFINE is refused past it too). */
+export const LIMIT_BYTES = 256 * 1024;
 
 /** What the policy calls the text it judges, in its messages. */
 export const whatOf = (purpose: PolicyPurpose): string => (purpose === 'fidelity-context' ? 'context' : purpose === 'define' ? 'declaration' : purpose === 'read-only' ? 'file' : 'prelude');
